@@ -1,0 +1,57 @@
+// The `sched` command line (SCHED-LANGUAGE.md §2): dispatches to one module per command, maps
+// errors to exit codes, and makes sure the process exits by itself (Z3 worker threads stopped).
+
+import { SchedInputError, formatDiagnostic } from '../core/diagnostics.ts';
+import { shutdownZ3 } from '../smt/z3.ts';
+import { helpText, parseArgs, UsageError } from './args.ts';
+import { type Command, EXIT_INPUT, EXIT_INTERNAL } from './command.ts';
+import { checkCommand } from './commands/check.ts';
+
+const COMMANDS: readonly Command[] = [checkCommand];
+
+function topHelp(): string {
+  const lines = ['usage: sched <command> FILE… [options]', '', 'commands:'];
+  for (const c of COMMANDS) lines.push(`  ${c.name.padEnd(10)} ${c.summary}`);
+  lines.push('', "Run 'sched <command> --help' for the options of a command.");
+  lines.push('Exit codes: 0 success/valid/match, 1 invalid/mismatch/error found, 2 unknown or limit, 3 input error.');
+  return lines.join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(topHelp() + '\n');
+    return name === undefined ? EXIT_INPUT : 0;
+  }
+  if (name === '--version') {
+    process.stdout.write('sched 0.1.0\n');
+    return 0;
+  }
+  const cmd = COMMANDS.find((c) => c.name === name);
+  if (cmd === undefined) {
+    process.stderr.write(`sched: unknown command '${name}'\n\n${topHelp()}\n`);
+    return EXIT_INPUT;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(helpText(cmd.usage, cmd.summary, cmd.options) + '\n');
+    return 0;
+  }
+  try {
+    return await cmd.run(parseArgs(rest, cmd.options));
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`sched ${cmd.name}: ${e.message}\n`);
+      return EXIT_INPUT;
+    }
+    if (e instanceof SchedInputError) {
+      for (const d of e.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
+      return EXIT_INPUT;
+    }
+    process.stderr.write(`sched ${cmd.name}: internal error (a bug in sched, please report it):\n${(e as Error).stack ?? String(e)}\n`);
+    return EXIT_INTERNAL;
+  }
+}
+
+const code = await main(process.argv.slice(2));
+await shutdownZ3();
+process.exitCode = code;

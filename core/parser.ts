@@ -1,0 +1,457 @@
+// Recursive-descent parser for .sched files (SCHED-LANGUAGE.md §1). It builds the AST of
+// core/ast.ts with a position on every node; the first syntax error is reported as a diagnostic
+// saying what was expected and what was found.
+
+import {
+  type ArrayDecl,
+  type ArrayRole,
+  type BinaryOp,
+  type Cmd,
+  type Equation,
+  type Expr,
+  type Impl,
+  type ParamDecl,
+  type Pos,
+  type Program,
+  type Spec,
+  type TensorDecl,
+  type TensorRole,
+  type ValueType,
+  isBuiltinFunction,
+  isValueTypeName,
+  RESERVED_PREFIX,
+} from './ast.ts';
+import { diag, SchedInputError } from './diagnostics.ts';
+import { describeToken, lex, type Token } from './lexer.ts';
+
+const COMPARISONS: ReadonlySet<string> = new Set(['==', '!=', '<', '<=', '>', '>=']);
+
+class Parser {
+  private i = 0;
+  constructor(
+    private readonly file: string,
+    private readonly toks: readonly Token[],
+  ) {}
+
+  // -- token helpers ----------------------------------------------------------------------
+
+  private get tok(): Token {
+    return this.toks[this.i]!;
+  }
+  private peek(k = 1): Token {
+    return this.toks[Math.min(this.i + k, this.toks.length - 1)]!;
+  }
+  private next(): Token {
+    const t = this.tok;
+    if (t.kind !== 'eof') this.i++;
+    return t;
+  }
+  private is(text: string): boolean {
+    const t = this.tok;
+    return (t.kind === 'punct' || t.kind === 'keyword') && t.text === text;
+  }
+  private accept(text: string): boolean {
+    if (this.is(text)) {
+      this.i++;
+      return true;
+    }
+    return false;
+  }
+  fail(t: Token, message: string, expected: string): never {
+    throw new SchedInputError([diag(this.file, t.pos, 'syntax', message, expected, describeToken(t))]);
+  }
+  private expect(text: string, context: string): Token {
+    if (!this.is(text)) this.fail(this.tok, `syntax error ${context}`, `'${text}'`);
+    return this.next();
+  }
+  private ident(what: string, context: string): { name: string; pos: Pos } {
+    const t = this.tok;
+    if (t.kind !== 'ident') this.fail(t, `syntax error ${context}`, what);
+    if (t.text.startsWith(RESERVED_PREFIX)) {
+      throw new SchedInputError([
+        diag(this.file, t.pos, 'syntax', `names starting with '${RESERVED_PREFIX}' are reserved for the toolkit`, what, `'${t.text}'`),
+      ]);
+    }
+    if (isValueTypeName(t.text) || isBuiltinFunction(t.text)) {
+      throw new SchedInputError([
+        diag(this.file, t.pos, 'syntax', `'${t.text}' is a builtin name and cannot name ${what}`, what, `'${t.text}'`),
+      ]);
+    }
+    this.i++;
+    return { name: t.text, pos: t.pos };
+  }
+  private valueType(context: string): ValueType {
+    const t = this.tok;
+    if (t.kind === 'ident' && isValueTypeName(t.text)) {
+      this.i++;
+      return t.text;
+    }
+    return this.fail(t, `syntax error ${context}`, 'a value type (bool, i8…i64, u8…u64, f32, f64)');
+  }
+
+  // -- file --------------------------------------------------------------------------------
+
+  program(): Program {
+    const specs: Spec[] = [];
+    const impls: Impl[] = [];
+    while (this.tok.kind !== 'eof') {
+      if (this.is('spec')) specs.push(this.spec());
+      else if (this.is('impl')) impls.push(this.impl());
+      else this.fail(this.tok, 'syntax error at top level', "'spec' or 'impl'");
+    }
+    return { file: this.file, specs, impls };
+  }
+
+  // -- specifications ------------------------------------------------------------------------
+
+  private spec(): Spec {
+    const pos = this.next().pos;
+    const { name } = this.ident('a spec name', "after 'spec'");
+    this.expect('{', `after 'spec ${name}'`);
+    const params: ParamDecl[] = [];
+    const assumes: Expr[] = [];
+    const tensors: TensorDecl[] = [];
+    const equations: Equation[] = [];
+    while (!this.is('}')) {
+      const t = this.tok;
+      if (this.accept('param')) {
+        do params.push(this.ident('a parameter name', "in 'param'")); while (this.accept(','));
+        this.expect(';', 'after a parameter list');
+      } else if (this.accept('assume')) {
+        assumes.push(this.expr());
+        this.expect(';', "after 'assume'");
+      } else if (this.is('input') || this.is('tensor') || this.is('output')) {
+        const role = this.next().text as TensorRole;
+        const id = this.ident('a tensor name', `after '${role}'`);
+        this.expect('(', `after tensor '${id.name}' (tensors are declared with their arguments, e.g. A(i, j))`);
+        const vars: string[] = [];
+        if (!this.is(')')) {
+          do vars.push(this.ident('an argument name', `in the declaration of '${id.name}'`).name); while (this.accept(','));
+        }
+        this.expect(')', `in the declaration of '${id.name}'`);
+        this.expect(':', `after '${id.name}(…)' (a tensor needs a value type)`);
+        const type = this.valueType(`in the declaration of '${id.name}'`);
+        tensors.push({ role, name: id.name, vars, type, pos: t.pos });
+        if (role === 'output' && this.accept('=')) {
+          const rhs = this.expr();
+          const where = this.accept('where') ? this.expr() : null;
+          const lhs: Expr[] = vars.map((v) => ({ kind: 'var', name: v, pos: id.pos }));
+          equations.push({ tensor: id.name, lhs, rhs, where, inline: true, pos: t.pos });
+        }
+        this.expect(';', `after the declaration of '${id.name}'`);
+      } else if (t.kind === 'ident' && this.peek().kind === 'punct' && this.peek().text === '(') {
+        const id = this.ident('a tensor name', 'at the start of an equation');
+        this.expect('(', 'in an equation');
+        const lhs = this.is(')') ? [] : this.exprList();
+        this.expect(')', `in the left-hand side of an equation of '${id.name}'`);
+        this.expect('=', `after the left-hand side '${id.name}(…)'`);
+        const rhs = this.expr();
+        const where = this.accept('where') ? this.expr() : null;
+        this.expect(';', 'after an equation');
+        equations.push({ tensor: id.name, lhs, rhs, where, inline: false, pos: t.pos });
+      } else {
+        this.fail(t, `syntax error in spec '${name}'`, "'param', 'assume', 'input', 'tensor', 'output', an equation or '}'");
+      }
+    }
+    this.next();
+    return { name, params, assumes, tensors, equations, pos };
+  }
+
+  // -- implementations ----------------------------------------------------------------------
+
+  private impl(): Impl {
+    const pos = this.next().pos;
+    const { name } = this.ident('an impl name', "after 'impl'");
+    this.expect('of', `after 'impl ${name}'`);
+    const spec = this.ident('a spec name', `after 'impl ${name} of'`).name;
+    this.expect('{', `after 'impl ${name} of ${spec}'`);
+    const assumes: Expr[] = [];
+    const decls: ArrayDecl[] = [];
+    for (;;) {
+      if (this.accept('assume')) {
+        assumes.push(this.expr());
+        this.expect(';', "after 'assume'");
+      } else if (this.is('input') || this.is('output') || this.is('array')) {
+        decls.push(this.arrayDecl());
+      } else break;
+    }
+    const body = this.cmdSeq(`in the body of impl '${name}'`);
+    if (!this.is('}')) this.fail(this.tok, `syntax error in the body of impl '${name}'`, "';' between commands, or '}'");
+    this.next();
+    return { name, spec, assumes, decls, body, pos };
+  }
+
+  private arrayDecl(): ArrayDecl {
+    const t = this.next();
+    const role = t.text as ArrayRole;
+    const id = this.ident('an array name', `after '${role}'`);
+    let vars: string[] | null = null;
+    if (role !== 'array' && this.accept('[')) {
+      vars = [];
+      if (!this.is(']')) {
+        do vars.push(this.ident('an index name', `in the declaration of '${id.name}'`).name); while (this.accept(','));
+      }
+      this.expect(']', `in the declaration of '${id.name}'`);
+    }
+    this.expect(':', `after '${id.name}' (an array needs a shape such as f32[N, M])`);
+    const elem = this.valueType(`in the declaration of '${id.name}'`);
+    this.expect('[', `after the element type of '${id.name}' (write '[]' for a 0-dimensional array)`);
+    const dims = this.is(']') ? [] : this.exprList();
+    this.expect(']', `in the shape of '${id.name}'`);
+    let value: Expr | null = null;
+    let where: Expr | null = null;
+    if (role !== 'array') {
+      this.expect('=', `after the shape of ${role} '${id.name}' (say which tensor it holds, e.g. '= A(i, j)')`);
+      value = this.expr();
+      if (this.accept('where')) where = this.expr();
+    }
+    this.expect(';', `after the declaration of '${id.name}'`);
+    return { role, name: id.name, vars, elem, dims, value, where, pos: t.pos };
+  }
+
+  // -- commands ----------------------------------------------------------------------------
+
+  /** Commands separated by ';' (a trailing ';' allowed) up to a '}' or end of file. */
+  private cmdSeq(context: string): Cmd {
+    const cmds: Cmd[] = [];
+    const pos = this.tok.pos;
+    while (!this.is('}') && this.tok.kind !== 'eof') {
+      cmds.push(this.cmd(context));
+      if (!this.accept(';')) break;
+    }
+    if (cmds.length === 0) return { kind: 'skip', pos };
+    if (cmds.length === 1) return cmds[0]!;
+    return { kind: 'seq', pos: cmds[0]!.pos, cmds };
+  }
+
+  private cmd(context: string): Cmd {
+    const t = this.tok;
+    const pos = t.pos;
+    if (this.accept('skip')) return { kind: 'skip', pos };
+    if (this.accept('{')) {
+      const c = this.cmdSeq('in a block');
+      if (!this.is('}')) this.fail(this.tok, 'syntax error in a block', "';' between commands, or '}'");
+      this.next();
+      // `{ }` is skip; `{ c }` is c; `{ c1; c2 }` is a sequence positioned at its first command.
+      return c;
+    }
+    if (this.accept('if')) {
+      const cond = this.expr();
+      this.expect('then', "after the condition of 'if'");
+      const then = this.cmd("in the 'then' branch");
+      const els = this.accept('else') ? this.cmd("in the 'else' branch") : null;
+      return { kind: 'if', pos, cond, then, else: els };
+    }
+    if (this.accept('let')) {
+      const { name } = this.ident('a variable name', "after 'let'");
+      this.expect('=', `after 'let ${name}'`);
+      const value = this.expr();
+      this.expect('in', `after 'let ${name} = …'`);
+      return { kind: 'let', pos, name, value, body: this.cmd("in the body of 'let'") };
+    }
+    if (this.accept('allocate')) {
+      const { name } = this.ident('an array name', "after 'allocate'");
+      this.expect(':', `after 'allocate ${name}'`);
+      const elem = this.valueType(`in 'allocate ${name}'`);
+      this.expect('[', `after the element type of '${name}'`);
+      const dims = this.is(']') ? [] : this.exprList();
+      this.expect(']', `in the shape of '${name}'`);
+      this.expect('in', `after 'allocate ${name}: …'`);
+      return { kind: 'allocate', pos, name, elem, dims, body: this.cmd("in the body of 'allocate'") };
+    }
+    if (this.is('for') || this.is('par')) {
+      const kind = this.next().text as 'for' | 'par';
+      const v = this.ident('a loop variable', `after '${kind}'`).name;
+      this.expect('<', `after '${kind} ${v}' (loops are written '${kind} ${v} < N do …')`);
+      const bound = this.expr();
+      this.expect('do', `after the bound of '${kind} ${v}'`);
+      return { kind, pos, var: v, bound, body: this.cmd(`in the body of '${kind}'`) };
+    }
+    if (t.kind === 'ident') {
+      const { name } = this.ident('an array name', 'at the start of an assignment');
+      this.expect('[', `after '${name}' (an assignment is 'a[i, …] {T(…)} := e'; write '${name}[]' for a 0-dimensional array)`);
+      const indices = this.is(']') ? [] : this.exprList();
+      this.expect(']', `in the indices of '${name}'`);
+      let annot: Expr | null = null;
+      if (this.accept('{')) {
+        annot = this.expr();
+        this.expect('}', 'after the prophetic annotation');
+      }
+      this.expect(':=', `in the assignment to '${name}[…]'`);
+      return { kind: 'assign', pos, array: name, indices, annot, rhs: this.expr() };
+    }
+    return this.fail(t, `syntax error ${context}`, "a command ('skip', an assignment, 'if', 'let', 'allocate', 'for', 'par' or '{')");
+  }
+
+  // -- expressions -------------------------------------------------------------------------
+
+  private exprList(): Expr[] {
+    const es = [this.expr()];
+    while (this.accept(',')) es.push(this.expr());
+    return es;
+  }
+
+  expr(): Expr {
+    const t = this.tok;
+    if (this.accept('let')) {
+      const { name } = this.ident('a variable name', "after 'let'");
+      this.expect('=', `after 'let ${name}'`);
+      const value = this.expr();
+      this.expect('in', `after 'let ${name} = …'`);
+      return { kind: 'let', pos: t.pos, name, value, body: this.expr() };
+    }
+    return this.or();
+  }
+
+  private binary(op: BinaryOp, left: Expr, right: Expr): Expr {
+    return { kind: 'binary', op, left, right, pos: left.pos };
+  }
+
+  private or(): Expr {
+    let e = this.and();
+    while (this.accept('||')) e = this.binary('||', e, this.and());
+    return e;
+  }
+  private and(): Expr {
+    let e = this.cmp();
+    while (this.accept('&&')) e = this.binary('&&', e, this.cmp());
+    return e;
+  }
+  /** Comparisons; a chain `a <= b < c` means `a <= b && b < c`. */
+  private cmp(): Expr {
+    const first = this.add();
+    let left = first;
+    let result: Expr | null = null;
+    while (this.tok.kind === 'punct' && COMPARISONS.has(this.tok.text)) {
+      const op = this.next().text as BinaryOp;
+      const right = this.add();
+      const c = this.binary(op, left, right);
+      result = result === null ? c : this.binary('&&', result, c);
+      left = right;
+    }
+    return result ?? first;
+  }
+  private add(): Expr {
+    let e = this.mul();
+    while (this.is('+') || this.is('-')) {
+      const op = this.next().text as BinaryOp;
+      e = this.binary(op, e, this.mul());
+    }
+    return e;
+  }
+  private mul(): Expr {
+    let e = this.unary();
+    while (this.is('*') || this.is('/') || this.is('%')) {
+      const op = this.next().text as BinaryOp;
+      e = this.binary(op, e, this.unary());
+    }
+    return e;
+  }
+  private unary(): Expr {
+    const t = this.tok;
+    if (this.accept('-')) {
+      // `-3` is a negative literal; `-(3)` and `-x` are negations.
+      const lit = this.tok;
+      if (lit.kind === 'int') {
+        this.next();
+        return { kind: 'int', value: -BigInt(lit.text), pos: t.pos };
+      }
+      if (lit.kind === 'float') {
+        this.next();
+        return { kind: 'float', value: -Number(lit.text), pos: t.pos };
+      }
+      return { kind: 'unary', op: '-', arg: this.unary(), pos: t.pos };
+    }
+    if (this.accept('!')) return { kind: 'unary', op: '!', arg: this.unary(), pos: t.pos };
+    return this.primary();
+  }
+  private primary(): Expr {
+    const t = this.tok;
+    switch (t.kind) {
+      case 'int':
+        this.next();
+        return { kind: 'int', value: BigInt(t.text), pos: t.pos };
+      case 'float': {
+        this.next();
+        const value = Number(t.text);
+        if (!Number.isFinite(value)) this.fail(t, 'floating-point literal out of range', 'a finite number');
+        return { kind: 'float', value, pos: t.pos };
+      }
+      case 'keyword':
+        if (t.text === 'true' || t.text === 'false') {
+          this.next();
+          return { kind: 'bool', value: t.text === 'true', pos: t.pos };
+        }
+        if (t.text === 'select') {
+          this.next();
+          this.expect('(', "after 'select'");
+          const cond = this.expr();
+          this.expect(',', "after the condition of 'select'");
+          const then = this.expr();
+          this.expect(',', "after the second argument of 'select'");
+          const els = this.expr();
+          this.expect(')', "at the end of 'select(…)'");
+          return { kind: 'select', cond, then, else: els, pos: t.pos };
+        }
+        break;
+      case 'punct':
+        if (t.text === '(') {
+          this.next();
+          const e = this.expr();
+          this.expect(')', 'to close a parenthesis');
+          return e;
+        }
+        break;
+      case 'ident': {
+        this.next();
+        const name = t.text;
+        if (this.is('[')) {
+          this.next();
+          const indices = this.is(']') ? [] : this.exprList();
+          this.expect(']', `in the indices of '${name}'`);
+          return { kind: 'array', name, indices, pos: t.pos };
+        }
+        if (this.is('(')) {
+          this.next();
+          const args = this.is(')') ? [] : this.exprList();
+          this.expect(')', `in the arguments of '${name}'`);
+          if (isBuiltinFunction(name) || isValueTypeName(name)) return { kind: 'call', fn: name, args, pos: t.pos };
+          return { kind: 'tensor', name, indices: args, pos: t.pos };
+        }
+        return { kind: 'var', name, pos: t.pos };
+      }
+      default:
+        break;
+    }
+    return this.fail(t, 'syntax error in an expression', 'a number, a name, an array or tensor access, a call, or \'(\'');
+  }
+
+  atEnd(): boolean {
+    return this.tok.kind === 'eof';
+  }
+  current(): Token {
+    return this.tok;
+  }
+}
+
+/** Parse a whole .sched file. Throws SchedInputError (never anything else) on bad input. */
+export function parseProgram(file: string, text: string): Program {
+  if (text.includes('\u0000')) {
+    const idx = text.indexOf('\u0000');
+    const before = text.slice(0, idx);
+    const line = before.split('\n').length;
+    const col = idx - before.lastIndexOf('\n');
+    throw new SchedInputError([
+      diag(file, { line, col }, 'syntax', 'this looks like a binary file, not a .sched text file', 'text', 'a NUL byte'),
+    ]);
+  }
+  return new Parser(file, lex(file, text)).program();
+}
+
+/** Parse a single expression (used by the command line for `--param` style inputs and tests). */
+export function parseExpr(file: string, text: string): Expr {
+  const p = new Parser(file, lex(file, text));
+  const e = p.expr();
+  if (!p.atEnd()) p.fail(p.current(), 'unexpected text after an expression', 'end of input');
+  return e;
+}

@@ -1,0 +1,158 @@
+// The in-process Z3 (z3-solver, WASM). Every solver call of the toolkit goes through `runZ3`:
+// z3-solver allows one async call at a time and throws on a second, so calls are queued here
+// (ARCHITECTURE decision 4). Scripts are SMT-LIB 2.6 text, so what is checked in-process is
+// exactly what a certificate bundle exports.
+
+import { init, killThreads } from 'z3-solver';
+
+export type SatStatus = 'sat' | 'unsat' | 'unknown';
+
+export interface SolverAnswer {
+  /** Answer of the first `(check-sat)` of the script, `unknown` on error or timeout. */
+  readonly status: SatStatus;
+  /** Everything Z3 printed (models, `get-value`, tactic output). */
+  readonly output: string;
+  readonly ms: number;
+  /** Why the answer is `unknown` (timeout, solver error, reason-unknown), else null. */
+  readonly reason: string | null;
+}
+
+export interface RunOptions {
+  /** Wall-clock budget; the call is interrupted and answers `unknown` past it. */
+  readonly timeoutMs?: number;
+}
+
+type Api = Awaited<ReturnType<typeof init>>;
+
+/** The parts of z3-solver's Emscripten module used to pass a script safely (see evalScript). */
+interface Emscripten {
+  _malloc(n: number): number;
+  _free(p: number): void;
+  HEAPU8: Uint8Array;
+  _async_Z3_eval_smtlib2_string: unknown;
+  async_call(f: unknown, ...args: number[]): Promise<string>;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * z3-solver's own `eval_smtlib2_string` passes the script through Emscripten's `ccall`, which puts
+ * the string on the WASM stack and pops it when `ccall` returns, while the worker thread may
+ * still be reading it: we saw scripts arrive corrupted ("invalid command" at random places). A
+ * corrupted script could also parse into a *different* valid script, so we copy the script into
+ * heap memory that stays allocated until the call has finished.
+ */
+async function evalScript(a: Api, ctx: unknown, script: string): Promise<string> {
+  const em = a.em as unknown as Emscripten;
+  const bytes = encoder.encode(script);
+  const ptr = em._malloc(bytes.length + 1);
+  try {
+    em.HEAPU8.set(bytes, ptr);
+    em.HEAPU8[ptr + bytes.length] = 0;
+    return await em.async_call(em._async_Z3_eval_smtlib2_string, ctx as number, ptr);
+  } finally {
+    em._free(ptr);
+  }
+}
+
+let apiPromise: Promise<Api> | null = null;
+let queue: Promise<unknown> = Promise.resolve();
+let calls = 0;
+let totalMs = 0;
+
+function api(): Promise<Api> {
+  apiPromise ??= init();
+  return apiPromise;
+}
+
+/** Default per-query budget; `verify --timeout-ms` overrides it. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+function firstStatus(output: string): SatStatus | null {
+  for (const raw of output.split('\n')) {
+    const line = raw.trim();
+    if (line === 'sat' || line === 'unsat' || line === 'unknown') return line;
+  }
+  return null;
+}
+
+function errorOf(output: string): string | null {
+  const m = /\(error "([^"]*)"\)/.exec(output);
+  return m ? m[1]! : null;
+}
+
+async function runNow(script: string, timeoutMs: number): Promise<SolverAnswer> {
+  const a = await api();
+  const { Z3 } = a;
+  const cfg = Z3.mk_config();
+  const ctx = Z3.mk_context_rc(cfg);
+  Z3.del_config(cfg);
+  const t0 = performance.now();
+  let timedOut = false;
+  // Z3's own :timeout covers the SMT core; the timer also stops tactics (qe) that ignore it.
+  const timer = setTimeout(() => {
+    timedOut = true;
+    Z3.interrupt(ctx);
+  }, timeoutMs + 250);
+  let output = '';
+  try {
+    output = await evalScript(a, ctx, `(set-option :timeout ${timeoutMs})\n${script}`);
+  } catch (e) {
+    output = `(error "${String((e as Error).message ?? e).replace(/"/g, "'")}")`;
+  } finally {
+    clearTimeout(timer);
+    Z3.del_context(ctx);
+  }
+  const ms = performance.now() - t0;
+  calls++;
+  totalMs += ms;
+  const err = errorOf(output);
+  const st = firstStatus(output);
+  if (timedOut) return { status: 'unknown', output, ms, reason: `timeout after ${timeoutMs} ms` };
+  if (st === null) return { status: 'unknown', output, ms, reason: err ? `solver error: ${err}` : 'no answer' };
+  if (err !== null && st !== 'unknown') {
+    // An error anywhere in the script makes the answer untrustworthy: never report it.
+    return { status: 'unknown', output, ms, reason: `solver error: ${err}` };
+  }
+  let reason: string | null = null;
+  if (st === 'unknown') {
+    const m = /:reason-unknown\s+"?([^")]*)"?/.exec(output);
+    reason = m ? m[1]!.trim() : ms >= timeoutMs ? `timeout after ${timeoutMs} ms` : 'solver answered unknown';
+  }
+  return { status: st, output, ms, reason };
+}
+
+/** Run one SMT-LIB script in a fresh Z3 context, after every call queued before it. */
+export function runZ3(script: string, opts: RunOptions = {}): Promise<SolverAnswer> {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const next = queue.then(() => runNow(script, timeoutMs));
+  queue = next.catch(() => undefined);
+  return next;
+}
+
+/**
+ * `check-sat` on a script (without its own check-sat); when the answer is sat and a model is
+ * wanted, the script is run again with `(get-model)` (asking for a model after an unsat answer is
+ * an error, which would make the whole answer untrustworthy).
+ */
+export async function checkSat(script: string, opts: RunOptions & { model?: boolean } = {}): Promise<SolverAnswer> {
+  const r = await runZ3(`${script}\n(check-sat)`, opts);
+  if (r.status !== 'sat' || !opts.model) return r;
+  const m = await runZ3(`${script}\n(check-sat)\n(get-model)`, opts);
+  return m.status === 'sat' ? m : r;
+}
+
+/** Calls and total solver milliseconds since start (for `--stats` and benchmarks). */
+export function z3Stats(): { calls: number; ms: number } {
+  return { calls, ms: totalMs };
+}
+
+/** Stop Z3's worker threads so that the process can exit by itself. Safe to call twice. */
+export async function shutdownZ3(): Promise<void> {
+  if (apiPromise === null) return;
+  const p = apiPromise;
+  apiPromise = null;
+  await queue.catch(() => undefined);
+  const a = await p;
+  await killThreads(a.em);
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// z3-solver runs WASM worker threads; forks keep each test file in its own process so
+// that solver threads never leak between files.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    pool: 'forks',
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+  },
+});
