@@ -6,8 +6,9 @@ import { shutdownZ3 } from '../smt/z3.ts';
 import { helpText, parseArgs, UsageError } from './args.ts';
 import { type Command, EXIT_INPUT, EXIT_INTERNAL } from './command.ts';
 import { checkCommand } from './commands/check.ts';
+import { verifyCommand } from './commands/verify.ts';
 
-const COMMANDS: readonly Command[] = [checkCommand];
+const COMMANDS: readonly Command[] = [checkCommand, verifyCommand];
 
 function topHelp(): string {
   const lines = ['usage: sched <command> FILE… [options]', '', 'commands:'];

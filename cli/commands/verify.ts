@@ -1,0 +1,76 @@
+// `sched verify FILE…`: prophetic + symbolic evaluation, obligations discharged by Z3, a verdict
+// per implementation (SCHED-LANGUAGE.md §2).
+
+import { checkProgramFull } from '../../core/check.ts';
+import { SchedInputError, formatDiagnostic } from '../../core/diagnostics.ts';
+import { FLOAT_MODES, type FloatMode } from '../../smt/values.ts';
+import { verifyImpl, type VerifyResult } from '../../proofs/verify.ts';
+import { expandFiles, intOption, type ParsedArgs, single, UsageError } from '../args.ts';
+import { type Command, EXIT_FOUND, EXIT_INPUT, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
+import { loadProgram, toJson } from '../io.ts';
+
+export const verifyCommand: Command = {
+  name: 'verify',
+  summary: 'Prove that each implementation implements its spec (prophetic + symbolic evaluation, Z3).',
+  usage: 'sched verify FILE|DIR… [--impl NAME] [--timeout-ms T] [--float ieee|real|uf] [--log] [--json]',
+  options: [
+    { name: 'impl', value: true, metavar: 'NAME', help: 'verify only this implementation' },
+    { name: 'timeout-ms', value: true, metavar: 'T', help: 'per-query solver budget (default 10000)' },
+    { name: 'float', value: true, metavar: 'MODE', help: 'float encoding: ieee (default, sound), real (fast-math, unsound), uf' },
+    { name: 'log', value: false, help: 'print the symbolic evaluation (=> context changes, <= results), as thesis Fig. 5.5' },
+    JSON_OPTION,
+  ],
+  async run(args: ParsedArgs): Promise<number> {
+    const json = args.flags.has('json');
+    const float = (single(args, 'float') ?? 'ieee') as FloatMode;
+    if (!FLOAT_MODES.includes(float)) throw new UsageError(`--float must be one of ${FLOAT_MODES.join(', ')}, got '${float}'`);
+    const timeoutMs = intOption(args, 'timeout-ms', 10_000, 1);
+    const only = single(args, 'impl');
+    const files = expandFiles(args.positional);
+    if (files.length === 0) throw new UsageError('no .sched files given');
+    const results: (VerifyResult & { file: string })[] = [];
+    let inputError = false;
+    let matched = false;
+    for (const file of files) {
+      let checked;
+      try {
+        checked = await checkProgramFull(loadProgram(file));
+      } catch (e) {
+        if (!(e instanceof SchedInputError)) throw e;
+        inputError = true;
+        for (const d of e.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
+        continue;
+      }
+      for (const ci of checked.impls) {
+        if (only !== undefined && ci.impl.name !== only) continue;
+        matched = true;
+        const log = args.flags.has('log') && !json ? (depth: number, text: string) => process.stdout.write(`${'  '.repeat(depth)}// ${text}\n`) : undefined;
+        const r = await verifyImpl(ci, { float, timeoutMs, log });
+        results.push({ ...r, file });
+        if (!json) {
+          let line = `${file}: ${r.impl}: ${r.verdict}`;
+          if (r.class) line += ` (${r.class})`;
+          line += ` — ${r.vcs} obligation${r.vcs === 1 ? '' : 's'}, ${r.ms.toFixed(0)} ms, float ${r.float}`;
+          process.stdout.write(line + '\n');
+          if (r.verdict !== 'valid' && r.reason) process.stdout.write(`  ${r.verdict === 'invalid' ? `${file}:${r.counterexample?.line}:${r.counterexample?.col}: ` : ''}${r.reason}\n`);
+          if (r.counterexample) {
+            const vs = Object.entries(r.counterexample.values).map(([k, v]) => `${k} = ${v}`).join(', ');
+            if (vs) process.stdout.write(`  counterexample: ${vs}\n`);
+          }
+        }
+      }
+    }
+    if (only !== undefined && !matched && !inputError) throw new UsageError(`no implementation named '${only}'`);
+    if (json) {
+      const out = results.map((r) => ({
+        file: r.file, impl: r.impl, spec: r.spec, verdict: r.verdict, class: r.class, reason: r.reason,
+        counterexample: r.counterexample, vcs: r.vcs, ms: Math.round(r.ms), float: r.float,
+      }));
+      process.stdout.write(toJson({ results: out }) + '\n');
+    }
+    if (inputError) return EXIT_INPUT;
+    if (results.some((r) => r.verdict === 'invalid')) return EXIT_FOUND;
+    if (results.some((r) => r.verdict === 'unknown')) return EXIT_UNKNOWN;
+    return EXIT_OK;
+  },
+};

@@ -1,0 +1,169 @@
+// Symbolic heaps (thesis §5.2): Presburger relations from array locations a⟨x⟩ to expression
+// contexts E⟨y⟩ (proofs/template.ts), and read sets (sets of locations). The operations are the
+// thesis's definitions, computed on formulas; the quantifiers they introduce ("not overwritten",
+// "no later write") are eliminated exactly by the Presburger layer when it can (closed forms for
+// the usual last-writer patterns), and kept otherwise: never approximated.
+
+import type { Formula, PRel, PSet, RelPiece, SetPiece, Term } from '../core/presburger/types.ts';
+import { and, andAll, exists, FALSE, geT, gtT, ltT, not, orAll, eqT } from '../core/presburger/formula.ts';
+import { constant, variable } from '../core/presburger/term.ts';
+import { fresh } from '../core/presburger/names.ts';
+import { flat, tupleVars } from '../core/presburger/tuple.ts';
+import { renameFormula, substFormula } from '../core/presburger/subst.ts';
+import { simplify } from '../core/presburger/simplify.ts';
+import { eliminate } from '../core/presburger/qe.ts';
+import type { Template } from './template.ts';
+
+export const EMPTY_HEAP: PRel = { kind: 'rel', pieces: [] };
+export const EMPTY_SET: PSet = { kind: 'set', pieces: [] };
+
+/** Quantifier elimination where exact, then syntactic simplification. */
+export function norm(f: Formula): Formula {
+  return simplify(eliminate(simplify(f)));
+}
+
+export function arrayOf(p: RelPiece | SetPiece): string {
+  const t = 'dom' in p ? p.dom : p.tuple;
+  return t.name;
+}
+
+function locVars(p: RelPiece): string[] {
+  return tupleVars(p.dom);
+}
+
+/** {a⟨ι⟩ → E⟨holes⟩}: the heap written by one assignment (T-ASSIGN). */
+export function singleWrite(array: string, loc: readonly Term[], tmpl: Template, holes: readonly Term[]): PRel {
+  const xs = loc.map(() => fresh('x'));
+  const ys = holes.map(() => fresh('y'));
+  const guard = andAll([...loc.map((t, k) => eqT(variable(xs[k]!), t)), ...holes.map((t, k) => eqT(variable(ys[k]!), t))]);
+  return { kind: 'rel', pieces: [{ dom: flat(array, xs), ran: flat(tmpl.key, ys), guard }] };
+}
+
+/** {a⟨x⟩ → E⟨holes(x)⟩ : φ(x)} for input declarations; `vars` are the declaration's names. */
+export function declaredHeap(array: string, vars: readonly string[], guard: Formula, tmpl: Template, holes: readonly Term[]): PRel {
+  const xs = vars.map((v) => fresh(v));
+  const ren = new Map(vars.map((v, k) => [v, xs[k]!] as const));
+  const ys = holes.map(() => fresh('y'));
+  const g = andAll([renameFormula(guard, ren), ...holes.map((t, k) => renameFormula(eqT(variable(ys[k]!), t), ren))]);
+  return { kind: 'rel', pieces: [{ dom: flat(array, xs), ran: flat(tmpl.key, ys), guard: norm(g) }] };
+}
+
+/** The formula "location array⟨at⟩ is in dom(h)", over the variables of `at`. */
+export function inDomain(h: PRel, array: string, at: readonly Term[]): Formula {
+  const alts: Formula[] = [];
+  for (const p of h.pieces) {
+    if (p.dom.name !== array) continue;
+    const xs = locVars(p);
+    if (xs.length !== at.length) continue;
+    const sub = new Map(xs.map((x, k) => [x, at[k]!] as const));
+    alts.push(exists(tupleVars(p.ran), substFormula(p.guard, sub)));
+  }
+  return orAll(alts);
+}
+
+/** Keep pieces whose guard is not syntactically false. */
+function prune<T extends { guard: Formula }>(ps: readonly T[]): T[] {
+  return ps.filter((p) => p.guard.kind !== 'false');
+}
+
+/** h1 ▷ h2 = h2 ∪ (h1 − dom h2) (Def. 5.2.2). */
+export function update(h1: PRel, h2: PRel): PRel {
+  if (h2.pieces.length === 0) return h1;
+  const kept = h1.pieces.map((p) => {
+    const xs = locVars(p).map(variable);
+    const touched = h2.pieces.some((q) => q.dom.name === p.dom.name);
+    return touched ? { ...p, guard: norm(and(p.guard, not(inDomain(h2, p.dom.name, xs)))) } : p;
+  });
+  return { kind: 'rel', pieces: [...prune(kept), ...h2.pieces] };
+}
+
+/** h ∩ {: φ}, for the branches of `if` (S-IF) and parameter restrictions. */
+export function restrict(h: PRel, f: Formula): PRel {
+  return { kind: 'rel', pieces: prune(h.pieces.map((p) => ({ ...p, guard: norm(and(p.guard, f)) }))) };
+}
+
+export function restrictSet(s: PSet, f: Formula): PSet {
+  return { kind: 'set', pieces: prune(s.pieces.map((p) => ({ ...p, guard: norm(and(p.guard, f)) }))) };
+}
+
+export function unionHeaps(a: PRel, b: PRel): PRel {
+  return { kind: 'rel', pieces: [...a.pieces, ...b.pieces] };
+}
+
+export function unionSets(a: PSet, b: PSet): PSet {
+  return { kind: 'set', pieces: [...a.pieces, ...b.pieces] };
+}
+
+/** Δh \ a and R \ a (S-ALLOCATE: a local array is erased when its scope ends). */
+export function withoutArray(h: PRel, a: string): PRel {
+  return { kind: 'rel', pieces: h.pieces.filter((p) => p.dom.name !== a) };
+}
+
+export function setWithoutArray(s: PSet, a: string): PSet {
+  return { kind: 'set', pieces: s.pieces.filter((p) => p.tuple.name !== a) };
+}
+
+/** Substitute a free variable (S-LET: x := ι once the scope of x ends). */
+export function substHeap(h: PRel, x: string, t: Term): PRel {
+  const m = new Map([[x, t]]);
+  return { kind: 'rel', pieces: prune(h.pieces.map((p) => ({ ...p, guard: norm(substFormula(p.guard, m)) }))) };
+}
+
+export function substSet(s: PSet, x: string, t: Term): PSet {
+  const m = new Map([[x, t]]);
+  return { kind: 'set', pieces: prune(s.pieces.map((p) => ({ ...p, guard: norm(substFormula(p.guard, m)) }))) };
+}
+
+/** Rename a free variable (x := z for the heap of the earlier iterations, S-SEQLOOP). */
+export function renameHeapVar(h: PRel, x: string, z: string): PRel {
+  return substHeap(h, x, variable(z));
+}
+
+function bounds(x: string, lo: Term, hi: Term): Formula {
+  return and(geT(variable(x), lo), ltT(variable(x), hi));
+}
+
+/**
+ * The iterated update ▶_{lo ≤ x < hi} h (Def. 5.2.4): each location keeps the value of the last
+ * iteration that writes it. Written as the digest's SMT form (thesis-ch2-3 §4.9):
+ *   {t → s : ∃x. lo ≤ x < hi ∧ φ(t, s, x) ∧ ¬∃x'. x < x' < hi ∧ t ∈ dom(h)[x := x']}
+ * which is h[x := lexmax(bind_{lo≤x<hi}(dom h))]; the Presburger layer eliminates the inner
+ * quantifier with its closed forms (location independent of x, injective in x, congruences).
+ */
+export function iterUpdate(h: PRel, x: string, lo: Term, hi: Term): PRel {
+  const pieces: RelPiece[] = [];
+  for (const p of h.pieces) {
+    const xs = locVars(p).map(variable);
+    const x2 = fresh(x);
+    const laterDom = substFormula(inDomain(h, p.dom.name, xs), new Map([[x, variable(x2)]]));
+    const later = exists([x2], and(gtT(variable(x2), variable(x)), ltT(variable(x2), hi), laterDom));
+    const guard = norm(exists([x], andAll([bounds(x, lo, hi), p.guard, not(later)])));
+    if (guard.kind !== 'false') pieces.push({ ...p, guard });
+  }
+  return { kind: 'rel', pieces };
+}
+
+/** The iterated union ⋃_{lo ≤ x < hi} (of a read set, or of the writes of a parallel loop). */
+export function iterUnionSet(s: PSet, x: string, lo: Term, hi: Term): PSet {
+  return { kind: 'set', pieces: prune(s.pieces.map((p) => ({ ...p, guard: norm(exists([x], and(bounds(x, lo, hi), p.guard))) }))) };
+}
+
+/** {a⟨ι⟩}: the read set of one array read (Fig. 5.2). */
+export function singleRead(array: string, at: readonly Term[]): PSet {
+  const xs = at.map(() => fresh('r'));
+  return { kind: 'set', pieces: [{ tuple: flat(array, xs), guard: andAll(at.map((t, k) => eqT(variable(xs[k]!), t))) }] };
+}
+
+/** dom(h) as a set of locations. */
+export function domainSet(h: PRel): PSet {
+  return {
+    kind: 'set',
+    pieces: h.pieces.map((p) => ({ tuple: p.dom, guard: norm(exists(tupleVars(p.ran), p.guard)) })),
+  };
+}
+
+export function isEmptyHeap(h: PRel): boolean {
+  return h.pieces.every((p) => p.guard.kind === 'false');
+}
+
+export { FALSE, constant };

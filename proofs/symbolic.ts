@@ -1,0 +1,615 @@
+// The symbolic evaluator Γ; h ⊢ C ⟹ c : ⟨Δh; R⟩ of thesis Figure 5.4, one method per rule
+// (S-SKIP, S-SEQ, S-IF, S-LET, S-SEQLOOP, S-PARLOOP, S-ALLOCATE, S-ASSIGN), with the prophetic
+// evaluation Γ ⊢ c : Δh of Figure 5.3 (T-…) computing the loop summaries that tie the knot in
+// S-SEQLOOP. The constraints C are emitted as proof obligations (proofs/obligation.ts): SMT-LIB
+// scripts that must be unsat. Bounds and definedness side conditions of S-ASSIGN, rw-safe and
+// ww-covered of S-PARLOOP, and the output check of §5.4 are obligations too.
+
+import type { ArrayRead, Cmd, Expr, Loop, ValueType } from '../core/ast.ts';
+import type { Formula, PRel, PSet, RelPiece, Term } from '../core/presburger/types.ts';
+import { and, andAll, eqT, exists, geT, ltT, neT, not, orAll, TRUE } from '../core/presburger/formula.ts';
+import { constant, variable } from '../core/presburger/term.ts';
+import { fresh } from '../core/presburger/names.ts';
+import { tupleVars } from '../core/presburger/tuple.ts';
+import { substFormula } from '../core/presburger/subst.ts';
+import { formulaVars } from '../core/presburger/vars.ts';
+import { formulaToSmt, smtSymbol, termToSmt } from '../core/presburger/smtlib.ts';
+import { printRel, printSet, printFormula } from '../core/presburger/print.ts';
+import type { CheckedImpl } from '../core/typecheck.ts';
+import { type AffineEnv, formulaOf, termOf } from './affine.ts';
+import {
+  domainSet, EMPTY_HEAP, EMPTY_SET, inDomain, iterUnionSet, iterUpdate, declaredHeap, norm, renameHeapVar,
+  restrict, restrictSet, setWithoutArray, singleRead, singleWrite, substHeap, substSet, unionHeaps, unionSets,
+  update, withoutArray,
+} from './heap.ts';
+import { decompose, HOLE_PREFIX, templateByKey } from './template.ts';
+import type { Obligation, ObligationKind } from './obligation.ts';
+import { renameBinders } from './rename.ts';
+import { type FloatMode, ValueEncoder } from '../smt/values.ts';
+import { declareTensors, specAxioms } from '../smt/spec.ts';
+import { inlineLets } from './inline.ts';
+
+/** Γ: the affine facts in scope (assumptions, loop bounds, branch conditions, let equalities)
+ *  and the arrays with their shapes. */
+interface Gamma {
+  readonly facts: readonly Formula[];
+  readonly arrays: ReadonlyMap<string, ArrayShape>;
+  /** Loop and let variables in scope, outermost first (unique names). */
+  readonly vars: readonly string[];
+}
+
+interface ArrayShape {
+  readonly elem: ValueType;
+  readonly dims: readonly Term[];
+  readonly sourceName: string;
+}
+
+/** ⟨Δh; R⟩. */
+interface SymResult {
+  readonly dh: PRel;
+  readonly reads: PSet;
+}
+
+/** An obligation before its script is rendered for a float mode. */
+export interface PendingObligation {
+  readonly id: string;
+  readonly kind: ObligationKind;
+  readonly rule: string;
+  readonly line: number;
+  readonly col: number;
+  readonly description: string;
+  /** Whether the script depends on the float encoding (value obligations). */
+  readonly usesValues: boolean;
+  /** Free integer variables whose values a counterexample reports (parameters, loop variables). */
+  readonly report: readonly string[];
+  render(mode: FloatMode): Obligation;
+}
+
+export interface EvaluationLog {
+  (depth: number, text: string): void;
+}
+
+export class UnsupportedConstruct extends Error {}
+
+function sortedVars(fs: readonly Formula[], extra: Iterable<string> = []): string[] {
+  const vs = new Set<string>(extra);
+  for (const f of fs) for (const v of formulaVars(f)) vs.add(v);
+  return [...vs].sort();
+}
+
+function declInts(vs: readonly string[]): string[] {
+  return vs.map((v) => `(declare-const ${smtSymbol(v)} Int)`);
+}
+
+export class SymbolicEvaluator {
+  readonly obligations: PendingObligation[] = [];
+  private readonly prophetic = new Map<Cmd, PRel>();
+  private counter = 0;
+  private readonly params: readonly string[];
+  private readonly sourceName: ReadonlyMap<string, string>;
+  readonly body: Cmd;
+
+  constructor(
+    readonly ci: CheckedImpl,
+    private readonly log: EvaluationLog | null = null,
+  ) {
+    this.params = ci.spec.params;
+    const r = renameBinders(ci.impl.body, [...this.params, ...ci.arrays.keys()]);
+    this.body = r.body;
+    this.sourceName = r.sourceName;
+  }
+
+  /** The source name of a (renamed) variable or array. */
+  source(n: string): string {
+    return this.sourceName.get(n) ?? n;
+  }
+
+  private nextId(): string {
+    return `vc${String(++this.counter).padStart(3, '0')}`;
+  }
+
+  private say(depth: number, text: string): void {
+    this.log?.(depth, text);
+  }
+
+  // -- obligations ------------------------------------------------------------------------------
+
+  /** Γ ⊢ goal, as an obligation: Γ ∧ ¬goal must be unsat. */
+  private validity(kind: ObligationKind, rule: string, at: { pos: { line: number; col: number } }, description: string, g: Gamma, goal: Formula): void {
+    const facts = g.facts;
+    const negGoal = not(goal);
+    const vars = sortedVars([...facts, negGoal], this.params);
+    const report = this.reportVars(g);
+    const script = [
+      '(set-logic ALL)',
+      '(set-info :status unsat)',
+      ...declInts(vars),
+      ...facts.map((f, k) => `(assert (! ${formulaToSmt(f)} :named ctx.${k}))`),
+      `(assert (! ${formulaToSmt(negGoal)} :named goal))`,
+    ].join('\n');
+    const id = this.nextId();
+    this.obligations.push({
+      id, kind, rule, line: at.pos.line, col: at.pos.col, description, usesValues: false, report,
+      render: () => ({ id, kind, rule, line: at.pos.line, col: at.pos.col, description, script, float: null }),
+    });
+  }
+
+  /** Emptiness of a set given by a formula (its tuple variables free): an obligation. */
+  private emptiness(kind: ObligationKind, rule: string, at: { pos: { line: number; col: number } }, description: string, g: Gamma, witness: Formula): void {
+    this.validity(kind, rule, at, description, g, not(witness));
+  }
+
+  private reportVars(g: Gamma): string[] {
+    return [...this.params, ...g.vars];
+  }
+
+  // -- entry point ----------------------------------------------------------------------------
+
+  /** Symbolically evaluate the implementation, then check its outputs (§5.4). */
+  run(): void {
+    const ci = this.ci;
+    const facts: Formula[] = [...ci.spec.spec.assumes, ...ci.impl.assumes].map((a) => norm(formulaOf(a)));
+    const arrays = new Map<string, ArrayShape>();
+    let h0: PRel = EMPTY_HEAP;
+    for (const [name, info] of ci.arrays) {
+      const dims = info.decl.dims.map((d) => termOf(d));
+      arrays.set(name, { elem: info.decl.elem, dims, sourceName: name });
+      if (info.decl.role === 'input' && info.value !== null) {
+        const box = andAll(info.vars.map((v, k) => and(geT(variable(v), constant(0n)), ltT(variable(v), dims[k]!))));
+        const where = info.decl.where ? formulaOf(info.decl.where) : TRUE;
+        const d = decompose(info.value, (n) => variable(n));
+        h0 = unionHeaps(h0, declaredHeap(name, info.vars, and(box, where), d.template, d.holes));
+      }
+    }
+    const g0: Gamma = { facts, arrays, vars: [] };
+    this.say(0, `input heap: ${printRel(h0, { thesis: true })}`);
+    const res = this.evalCmd(this.body, h0, g0, 0);
+    const hFinal = update(h0, res.dh);
+    this.say(0, `final heap: ${printRel(hFinal, { thesis: true })}`);
+    this.checkOutputs(hFinal, g0);
+  }
+
+  // -- prophetic evaluation (Fig. 5.3) ------------------------------------------------------------
+
+  /** Γ ⊢ c : Δh — the writes of c as its annotations claim them; memoised per command. */
+  propheticOf(c: Cmd, g: Gamma): PRel {
+    const hit = this.prophetic.get(c);
+    if (hit) return hit;
+    let r: PRel;
+    switch (c.kind) {
+      case 'skip':
+        r = EMPTY_HEAP; // T-SKIP
+        break;
+      case 'seq':
+        r = c.cmds.reduce((acc, x) => update(acc, this.propheticOf(x, g)), EMPTY_HEAP); // T-SEQ
+        break;
+      case 'assign':
+        r = this.assignWrite(c); // T-ASSIGN
+        break;
+      case 'if': {
+        // T-IF
+        const b = formulaOf(c.cond, this.env);
+        const t = restrict(this.propheticOf(c.then, g), b);
+        const e = c.else ? restrict(this.propheticOf(c.else, g), not(b)) : EMPTY_HEAP;
+        r = unionHeaps(t, e);
+        break;
+      }
+      case 'let': {
+        const v = termOf(c.value, this.env);
+        r = substHeap(this.propheticOf(c.body, g), c.name, v);
+        break;
+      }
+      case 'allocate':
+        r = withoutArray(this.propheticOf(c.body, this.withAllocation(g, c)), c.name); // T-ALLOCATE
+        break;
+      case 'for':
+      case 'par':
+        // T-SEQLOOP: iterated update; T-PARLOOP: v(⋃) — one writer chosen per location, here the
+        // last one, which is exactly the iterated update.
+        r = iterUpdate(this.propheticOf(c.body, g), c.var, constant(0n), termOf(c.bound, this.env));
+        break;
+    }
+    this.prophetic.set(c, r);
+    return r;
+  }
+
+  private readonly env: AffineEnv = (n) => variable(n);
+
+  private assignWrite(c: Extract<Cmd, { kind: 'assign' }>): PRel {
+    if (c.annot === null) {
+      throw new UnsupportedConstruct(`line ${c.pos.line}: the assignment to '${this.source(c.array)}' has no prophetic annotation {…}; the verifier needs one on every assignment`);
+    }
+    const loc = c.indices.map((i) => termOf(i, this.env));
+    const d = decompose(inlineLets(c.annot), this.env);
+    return singleWrite(c.array, loc, d.template, d.holes);
+  }
+
+  private withAllocation(g: Gamma, c: Extract<Cmd, { kind: 'allocate' }>): Gamma {
+    const arrays = new Map(g.arrays);
+    arrays.set(c.name, { elem: c.elem, dims: c.dims.map((d) => termOf(d, this.env)), sourceName: this.source(c.name) });
+    return { ...g, arrays };
+  }
+
+  // -- symbolic evaluation (Fig. 5.4) -------------------------------------------------------------
+
+  evalCmd(c: Cmd, h: PRel, g: Gamma, depth: number): SymResult {
+    switch (c.kind) {
+      case 'skip':
+        return { dh: EMPTY_HEAP, reads: EMPTY_SET }; // S-SKIP
+      case 'seq':
+        return this.sSeq(c.cmds, h, g, depth);
+      case 'assign':
+        return this.sAssign(c, h, g, depth);
+      case 'if':
+        return this.sIf(c, h, g, depth);
+      case 'let':
+        return this.sLet(c, h, g, depth);
+      case 'allocate':
+        return this.sAllocate(c, h, g, depth);
+      case 'for':
+        return this.sSeqLoop(c, h, g, depth);
+      case 'par':
+        return this.sParLoop(c, h, g, depth);
+    }
+  }
+
+  /** S-SEQ, folded over a sequence. */
+  private sSeq(cmds: readonly Cmd[], h: PRel, g: Gamma, depth: number): SymResult {
+    let dh: PRel = EMPTY_HEAP;
+    let reads: PSet = EMPTY_SET;
+    for (const c of cmds) {
+      const r = this.evalCmd(c, update(h, dh), g, depth);
+      dh = update(dh, r.dh);
+      reads = unionSets(reads, r.reads);
+    }
+    return { dh, reads };
+  }
+
+  /** S-IF: both branches under their condition; results restricted and joined. */
+  private sIf(c: Extract<Cmd, { kind: 'if' }>, h: PRel, g: Gamma, depth: number): SymResult {
+    const b = norm(formulaOf(c.cond, this.env));
+    this.say(depth, `=> S-If: Γ ← Γ, ${printFormula(b, { thesis: true })}`);
+    const r1 = this.evalCmd(c.then, h, { ...g, facts: [...g.facts, b] }, depth + 1);
+    const nb = norm(not(b));
+    const r2 = c.else ? this.evalCmd(c.else, h, { ...g, facts: [...g.facts, nb] }, depth + 1) : { dh: EMPTY_HEAP, reads: EMPTY_SET };
+    return {
+      dh: unionHeaps(restrict(r1.dh, b), restrict(r2.dh, nb)),
+      reads: unionSets(restrictSet(r1.reads, b), restrictSet(r2.reads, nb)),
+    };
+  }
+
+  /** S-LET: Γ, x = ι ⊢ c, then x := ι in the results. */
+  private sLet(c: Extract<Cmd, { kind: 'let' }>, h: PRel, g: Gamma, depth: number): SymResult {
+    if (c.value.ty?.kind === 'cond') throw new UnsupportedConstruct(`line ${c.pos.line}: 'let ${this.source(c.name)}' binds a condition; the verifier supports index lets only`);
+    const v = termOf(c.value, this.env);
+    this.say(depth, `=> S-Let(${this.source(c.name)}): Γ ← Γ, ${this.source(c.name)} = ${printFormula(eqT(variable(c.name), v))}`);
+    const r = this.evalCmd(c.body, h, { ...g, facts: [...g.facts, eqT(variable(c.name), v)], vars: [...g.vars, c.name] }, depth + 1);
+    return { dh: substHeap(r.dh, c.name, v), reads: substSet(r.reads, c.name, v) };
+  }
+
+  /** S-ALLOCATE: a fresh array (unique name after renaming), erased from Δh and R on exit. */
+  private sAllocate(c: Extract<Cmd, { kind: 'allocate' }>, h: PRel, g: Gamma, depth: number): SymResult {
+    this.say(depth, `=> S-Allocate(${this.source(c.name)})`);
+    const g2 = this.withAllocation(g, c);
+    const r = this.evalCmd(c.body, withoutArray(h, c.name), g2, depth + 1);
+    return { dh: withoutArray(r.dh, c.name), reads: setWithoutArray(r.reads, c.name) };
+  }
+
+  private loopFacts(g: Gamma, x: string, bound: Term): Gamma {
+    return { ...g, facts: [...g.facts, geT(variable(x), constant(0n)), ltT(variable(x), bound)], vars: [...g.vars, x] };
+  }
+
+  /** S-SEQLOOP: the body runs in h ▷ ▶_{0≤z<x} Δh[x := z], Δh from prophetic evaluation. */
+  private sSeqLoop(c: Loop, h: PRel, g: Gamma, depth: number): SymResult {
+    const bound = termOf(c.bound, this.env);
+    const dhBody = this.propheticOf(c.body, this.loopFacts(g, c.var, bound));
+    const z = fresh(this.source(c.var));
+    const before = iterUpdate(renameHeapVar(dhBody, c.var, z), z, constant(0n), variable(c.var));
+    const hIn = update(h, before);
+    this.say(depth, `=> S-SeqLoop(${this.source(c.var)}): Γ ← Γ, 0 ≤ ${this.source(c.var)} < ${printTermText(bound)}; h ← h ▷ ${printRel(before, { thesis: true })}`);
+    const r = this.evalCmd(c.body, hIn, this.loopFacts(g, c.var, bound), depth + 1);
+    const dh = iterUpdate(dhBody, c.var, constant(0n), bound);
+    const reads = iterUnionSet(r.reads, c.var, constant(0n), bound);
+    this.say(depth, `<= S-SeqLoop(${this.source(c.var)}): Δh ← ${printRel(dh, { thesis: true })}`);
+    return { dh, reads };
+  }
+
+  /** S-PARLOOP: every iteration from h; rw-safe and ww-covered obligations; Δh' = v(⋃ Δh). */
+  private sParLoop(c: Loop, h: PRel, g: Gamma, depth: number): SymResult {
+    const bound = termOf(c.bound, this.env);
+    const gi = this.loopFacts(g, c.var, bound);
+    this.say(depth, `=> S-ParLoop(${this.source(c.var)}): Γ ← Γ, 0 ≤ ${this.source(c.var)} < ${printTermText(bound)}`);
+    const r = this.evalCmd(c.body, h, gi, depth + 1);
+    const x = c.var;
+    const y = fresh(this.source(x));
+    const two = and(
+      andAll([geT(variable(x), constant(0n)), ltT(variable(x), bound), geT(variable(y), constant(0n)), ltT(variable(y), bound)]),
+      neT(variable(x), variable(y)),
+    );
+    // rw-safe: no location written by iteration x is read by iteration y ≠ x.
+    const writes = domainSet(r.dh);
+    const conflicts: Formula[] = [];
+    for (const w of writes.pieces) {
+      for (const rd of r.reads.pieces) {
+        if (w.tuple.name !== rd.tuple.name || tupleVars(w.tuple).length !== tupleVars(rd.tuple).length) continue;
+        const loc = tupleVars(w.tuple).map((v) => fresh(v));
+        const wf = substFormula(w.guard, new Map(tupleVars(w.tuple).map((v, k) => [v, variable(loc[k]!)] as const)));
+        const rf = substFormula(rd.guard, new Map([...tupleVars(rd.tuple).map((v, k) => [v, variable(loc[k]!)] as const), [x, variable(y)]]));
+        conflicts.push(exists(loc, and(wf, rf)));
+      }
+    }
+    this.emptiness('rw-race', 'S-PARLOOP', c, `rw-safe: no iteration of 'par ${this.source(x)}' (line ${c.pos.line}) reads a location another iteration writes`, g, and(two, orAll(conflicts)));
+    // ww-covered: locations written by two iterations get a single value (sv fast path), or the
+    // two written values must be equal in every model of the spec (conflicts-ok).
+    this.wwCovered(c, r.dh, g, x, y, two);
+    const dh = iterUpdate(r.dh, x, constant(0n), bound);
+    const reads = iterUnionSet(r.reads, x, constant(0n), bound);
+    this.say(depth, `<= S-ParLoop(${this.source(x)}): Δh ← ${printRel(dh, { thesis: true })}`);
+    return { dh, reads };
+  }
+
+  private wwCovered(c: Loop, dh: PRel, g: Gamma, x: string, y: string, two: Formula): void {
+    // Pairs of pieces (p at iteration x, q at iteration y) that can write the same location.
+    const pairs: { p: RelPiece; q: RelPiece; both: Formula; py: string[]; qy: string[] }[] = [];
+    for (const p of dh.pieces) {
+      for (const q of dh.pieces) {
+        if (p.dom.name !== q.dom.name) continue;
+        const loc = tupleVars(p.dom).map((v) => fresh(v));
+        const py = tupleVars(p.ran).map((v) => fresh(v));
+        const qy = tupleVars(q.ran).map((v) => fresh(v));
+        const pf = substFormula(p.guard, new Map([...tupleVars(p.dom).map((v, k) => [v, variable(loc[k]!)] as const), ...tupleVars(p.ran).map((v, k) => [v, variable(py[k]!)] as const)]));
+        const qf = substFormula(q.guard, new Map([...tupleVars(q.dom).map((v, k) => [v, variable(loc[k]!)] as const), ...tupleVars(q.ran).map((v, k) => [v, variable(qy[k]!)] as const), [x, variable(y)]]));
+        pairs.push({ p, q, both: and(two, exists(loc, and(pf, qf))), py, qy });
+      }
+    }
+    if (pairs.length === 0) return;
+    // Single-valuedness: same context and same hole values whenever two iterations meet.
+    const differ = pairs.map(({ p, q, both, py, qy }) => {
+      const same = p.ran.name === q.ran.name ? andAll(py.map((v, k) => eqT(variable(v), variable(qy[k]!)))) : (TRUE as Formula);
+      const distinct = p.ran.name === q.ran.name ? not(same) : TRUE;
+      return exists([...py, ...qy], and(both, distinct));
+    });
+    this.pendingWw.push({ c, g, svWitness: orAll(differ), pairs: pairs.map(({ p, q, both, py, qy }) => ({ p, q, both, py, qy })) });
+  }
+
+  /** ww-covered checks whose form (sv or conflicts-ok) is decided when obligations are discharged. */
+  readonly pendingWw: {
+    c: Loop;
+    g: Gamma;
+    svWitness: Formula;
+    pairs: { p: RelPiece; q: RelPiece; both: Formula; py: string[]; qy: string[] }[];
+  }[] = [];
+
+  /** The sv form of a ww-covered check, as an obligation (a Presburger emptiness). */
+  wwSvObligation(i: number): PendingObligation {
+    const w = this.pendingWw[i]!;
+    const before = this.obligations.length;
+    this.emptiness('ww-race', 'S-PARLOOP', w.c, `ww-covered (single-valued): iterations of 'par ${this.source(w.c.var)}' (line ${w.c.pos.line}) that write the same location write the same spec value`, w.g, w.svWitness);
+    return this.obligations.splice(before, 1)[0]!;
+  }
+
+  /** The conflicts-ok form: conflicting writes are equal values in every model of the spec. */
+  wwValueObligation(i: number): PendingObligation {
+    const w = this.pendingWw[i]!;
+    const id = this.nextId();
+    const c = w.c;
+    const description = `ww-covered (conflicts-ok): iterations of 'par ${this.source(c.var)}' (line ${c.pos.line}) that write the same location write equal values`;
+    const report = this.reportVars(w.g);
+    const render = (mode: FloatMode): Obligation => {
+      const enc = new ValueEncoder(mode);
+      const alts = w.pairs.map(({ p, q, both, py, qy }) => {
+        const ev = (piece: RelPiece, ys: string[]): string => this.encodeTemplate(enc, piece.ran.name, ys);
+        return `(and ${formulaToSmt(both)} (not (= ${ev(p, py)} ${ev(q, qy)})))`;
+      });
+      const ints = sortedVars([...w.g.facts, ...w.pairs.map((pr) => pr.both)], [...this.params, ...w.pairs.flatMap((pr) => [...pr.py, ...pr.qy])]);
+      const script = this.valueScript(enc, ints, w.g.facts, [`(assert (! (or ${alts.join(' ')}) :named goal))`]);
+      return { id, kind: 'ww-race', rule: 'S-PARLOOP', line: c.pos.line, col: c.pos.col, description, script, float: mode };
+    };
+    return { id, kind: 'ww-race', rule: 'S-PARLOOP', line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render };
+  }
+
+  /** S-ASSIGN. */
+  private sAssign(c: Extract<Cmd, { kind: 'assign' }>, h: PRel, g: Gamma, depth: number): SymResult {
+    const shape = g.arrays.get(c.array);
+    if (!shape) throw new Error(`internal: array ${c.array} not in Γ`);
+    const loc = c.indices.map((i) => termOf(i, this.env));
+    const name = this.source(c.array);
+    // Γ ⊢ {ℓ̂} ⊆ box(a)
+    this.validity('write-bounds', 'S-ASSIGN', c, `the write to ${name}[…] at line ${c.pos.line} is inside the array`, g, inBox(loc, shape.dims));
+    const rhs = inlineLets(c.rhs);
+    const reads = collectReads(rhs);
+    let readSet: PSet = EMPTY_SET;
+    for (const r of reads) {
+      const rs = g.arrays.get(r.name);
+      if (!rs) throw new Error(`internal: array ${r.name} not in Γ`);
+      const at = r.indices.map((i) => termOf(i, this.env));
+      this.validity('read-bounds', 'S-ASSIGN', r, `the read of ${this.source(r.name)}[…] at line ${r.pos.line} is inside the array`, g, inBox(at, rs.dims));
+      // Γ ⊢ reads(e) ⊆ dom(h)
+      this.validity('read-defined', 'S-ASSIGN', r, `the read of ${this.source(r.name)}[…] at line ${r.pos.line} finds a value (written earlier or an input)`, g, norm(inDomain(h, r.name, at)));
+      readSet = unionSets(readSet, singleRead(r.name, at));
+    }
+    const dh = this.propheticOf(c, g);
+    this.valueObligation(c, h, g, rhs, reads);
+    this.say(depth, `<= S-Assign(${name}): Δh ← ${printRel(dh, { thesis: true })}; R ← ${printSet(readSet, { thesis: true })}`);
+    return { dh, reads: readSet };
+  }
+
+  /** ⟦e⟧_h = decompose(t) as an obligation (Fig. 5.4, Ĉ of S-ASSIGN). */
+  private valueObligation(c: Extract<Cmd, { kind: 'assign' }>, h: PRel, g: Gamma, rhs: Expr, reads: readonly ArrayRead[]): void {
+    const id = this.nextId();
+    const annot = inlineLets(c.annot!);
+    const description = `the value written to ${this.source(c.array)}[…] at line ${c.pos.line} equals its annotation`;
+    const report = this.reportVars(g);
+    const render = (mode: FloatMode): Obligation => {
+      const enc = new ValueEncoder(mode);
+      const lines: string[] = [];
+      const extraInts: string[] = [];
+      const readVal = new Map<ArrayRead, string>();
+      reads.forEach((r, k) => {
+        const v = `val.${k}`;
+        readVal.set(r, v);
+        const shape = this.ci.arrays.get(r.name)?.decl.elem ?? this.allocElem(r.name, g);
+        lines.push(`(declare-const ${v} ${enc.sort(shape)})`);
+        const at = r.indices.map((i) => termOf(i, this.env));
+        lines.push(`(assert (! ${this.lookup(enc, h, r.name, at, v, extraInts)} :named read.${k}))`);
+      });
+      const index = (e: Expr): string => (e.ty?.kind === 'cond' ? formulaToSmt(formulaOf(e, this.env)) : termToSmt(termOf(e, this.env)));
+      const impl = enc.value(rhs, { intVar: (n) => smtSymbol(n), index, arrayRead: (e) => readVal.get(e)! });
+      const spec = enc.value(annot, { intVar: (n) => smtSymbol(n), index });
+      lines.push(`(assert (! (not (= ${impl} ${spec})) :named goal))`);
+      const ints = sortedVars(g.facts, [...this.params, ...g.vars, ...extraInts, ...freeIntVars(rhs), ...freeIntVars(annot)]);
+      const script = this.valueScript(enc, ints, g.facts, lines);
+      return { id, kind: 'value', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, script, float: mode };
+    };
+    this.obligations.push({ id, kind: 'value', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render });
+  }
+
+  private allocElem(name: string, g: Gamma): ValueType {
+    const s = g.arrays.get(name);
+    if (!s) throw new Error(`internal: array ${name} not in Γ`);
+    return s.elem;
+  }
+
+  /** `v` is the value of array⟨at⟩ in h: one of the pieces holding that location gives it. */
+  private lookup(enc: ValueEncoder, h: PRel, array: string, at: readonly Term[], v: string, extraInts: string[]): string {
+    const alts: string[] = [];
+    for (const p of h.pieces) {
+      if (p.dom.name !== array) continue;
+      const xs = tupleVars(p.dom);
+      const ys = tupleVars(p.ran).map((y) => fresh(y));
+      extraInts.push(...ys);
+      const sub = new Map<string, Term>([...xs.map((x, k) => [x, at[k]!] as const), ...tupleVars(p.ran).map((y, k) => [y, variable(ys[k]!)] as const)]);
+      const guard = norm(substFormula(p.guard, sub));
+      if (guard.kind === 'false') continue;
+      for (const fv of formulaVars(guard)) extraInts.push(fv);
+      alts.push(`(and ${formulaToSmt(guard)} (= ${v} ${this.encodeTemplate(enc, p.ran.name, ys)}))`);
+    }
+    return alts.length === 0 ? 'false' : alts.length === 1 ? alts[0]! : `(or ${alts.join(' ')})`;
+  }
+
+  /** E⟨ys⟩ as an SMT term: the context with its holes filled by the variables ys. */
+  private encodeTemplate(enc: ValueEncoder, key: string, ys: readonly string[]): string {
+    const t = templateByKey(key);
+    if (!t) throw new Error(`internal: unknown template ${key}`);
+    const holes = new Map<string, string>(ys.map((y, k) => [`${HOLE_PREFIX}${k}`, y]));
+    const index = (e: Expr): string => {
+      if (e.ty?.kind === 'cond') return formulaToSmt(formulaOf(e, (n) => variable(holes.get(n) ?? n)));
+      return termToSmt(termOf(e, (n) => variable(holes.get(n) ?? n)));
+    };
+    return enc.value(t.expr, { intVar: (n) => smtSymbol(holes.get(n) ?? n), index });
+  }
+
+  /** A value obligation's script: declarations, spec axioms, context, then `lines`. */
+  private valueScript(enc: ValueEncoder, ints: readonly string[], facts: readonly Formula[], lines: readonly string[]): string {
+    const spec = this.ci.spec;
+    const decls = declareTensors(spec, enc);
+    const axioms = specAxioms(spec, enc);
+    return [
+      '(set-logic ALL)',
+      '(set-info :status unsat)',
+      ...enc.preamble(),
+      ...decls,
+      ...declInts([...new Set([...ints, ...this.params])].sort()),
+      ...axioms,
+      ...facts.map((f, k) => `(assert (! ${formulaToSmt(f)} :named ctx.${k}))`),
+      ...lines,
+    ].join('\n');
+  }
+
+  // -- outputs (§5.4) ---------------------------------------------------------------------------------
+
+  /** `__discard {O(x)} := o[x]` over every output's checked region. */
+  private checkOutputs(hFinal: PRel, g0: Gamma): void {
+    for (const [name, info] of this.ci.arrays) {
+      if (info.decl.role !== 'output' || info.value === null) continue;
+      const shape = g0.arrays.get(name)!;
+      const xs = info.vars.map((v) => `${v}#out`);
+      const ren: AffineEnv = (n) => variable(info.vars.includes(n) ? `${n}#out` : n);
+      const box = andAll(xs.map((x, k) => and(geT(variable(x), constant(0n)), ltT(variable(x), shape.dims[k]!))));
+      const where = info.decl.where ? formulaOf(info.decl.where, ren) : TRUE;
+      const g: Gamma = { ...g0, facts: [...g0.facts, norm(and(box, where))], vars: xs };
+      const at = xs.map((x) => variable(x));
+      const pos = info.decl;
+      this.validity('output-defined', 'OUTPUT', pos, `every cell of output '${name}' in its checked region holds a value at exit`, g, norm(inDomain(hFinal, name, at)));
+      const id = this.nextId();
+      const value = inlineLets(info.value);
+      const description = `every cell of output '${name}' holds the value of its tensor at exit`;
+      const report = this.reportVars(g);
+      const render = (mode: FloatMode): Obligation => {
+        const enc = new ValueEncoder(mode);
+        const extraInts: string[] = [];
+        const lines = [`(declare-const val.out ${enc.sort(info.decl.elem)})`];
+        lines.push(`(assert (! ${this.lookup(enc, hFinal, name, at, 'val.out', extraInts)} :named read.out))`);
+        const index = (e: Expr): string => (e.ty?.kind === 'cond' ? formulaToSmt(formulaOf(e, ren)) : termToSmt(termOf(e, ren)));
+        const spec = enc.value(value, { intVar: (n) => smtSymbol(n), index });
+        lines.push(`(assert (! (not (= val.out ${spec})) :named goal))`);
+        const ints = sortedVars(g.facts, [...this.params, ...xs, ...extraInts]);
+        return { id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, script: this.valueScript(enc, ints, g.facts, lines), float: mode };
+      };
+      this.obligations.push({ id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, usesValues: true, report, render });
+    }
+  }
+}
+
+function printTermText(t: Term): string {
+  return termToSmt(t);
+}
+
+function inBox(loc: readonly Term[], dims: readonly Term[]): Formula {
+  return andAll(loc.map((t, k) => and(geT(t, constant(0n)), ltT(t, dims[k]!))));
+}
+
+function collectReads(e: Expr, out: ArrayRead[] = []): ArrayRead[] {
+  switch (e.kind) {
+    case 'array':
+      out.push(e);
+      return out;
+    case 'tensor':
+      return out;
+    case 'call':
+      for (const a of e.args) collectReads(a, out);
+      return out;
+    case 'unary':
+      return collectReads(e.arg, out);
+    case 'binary':
+      collectReads(e.left, out);
+      return collectReads(e.right, out);
+    case 'select':
+      collectReads(e.cond, out);
+      collectReads(e.then, out);
+      return collectReads(e.else, out);
+    case 'let':
+      collectReads(e.value, out);
+      return collectReads(e.body, out);
+    default:
+      return out;
+  }
+}
+
+/** Free affine variables of an expression (loop variables used in index positions). */
+function freeIntVars(e: Expr, out: string[] = []): string[] {
+  switch (e.kind) {
+    case 'var':
+      out.push(e.name);
+      return out;
+    case 'array':
+    case 'tensor':
+      for (const i of e.indices) freeIntVars(i, out);
+      return out;
+    case 'call':
+      for (const a of e.args) freeIntVars(a, out);
+      return out;
+    case 'unary':
+      return freeIntVars(e.arg, out);
+    case 'binary':
+      freeIntVars(e.left, out);
+      return freeIntVars(e.right, out);
+    case 'select':
+      freeIntVars(e.cond, out);
+      freeIntVars(e.then, out);
+      return freeIntVars(e.else, out);
+    default:
+      return out;
+  }
+}
+

@@ -1,0 +1,394 @@
+// SMT-LIB encoding of SCHED value expressions (semantic and prophetic), ARCHITECTURE decision 3:
+// machine integers are bit-vectors (exact two's complement wrapping); floats follow --float:
+//   ieee — SMT FloatingPoint, round-to-nearest-even after every operation: exact and sound;
+//   real — reals ("fast-math", as the thesis's prototype): fast, NOT sound for IEEE programs;
+//   uf   — an uninterpreted sort with uninterpreted operations: sound (IEEE is one
+//          interpretation) but knows no arithmetic law, so it proves only structural equalities.
+// The value semantics encoded here is the one of semantics/values (see values-reference below):
+// any change there must be mirrored here, and test/smt-values checks both against each other.
+
+import {
+  type Expr,
+  type FloatType,
+  type IntType,
+  isFloatType,
+  isIntType,
+  isValueTypeName,
+  type TensorRead,
+  type ValueType,
+} from '../core/ast.ts';
+import { affineToSmt, smtSymbol } from './affine.ts';
+
+export type FloatMode = 'real' | 'ieee' | 'uf';
+export const FLOAT_MODES: readonly FloatMode[] = ['ieee', 'real', 'uf'];
+
+const BITS: Record<IntType, number> = { i8: 8, i16: 16, i32: 32, i64: 64, u8: 8, u16: 16, u32: 32, u64: 64 };
+const SIGNED: Record<IntType, boolean> = { i8: true, i16: true, i32: true, i64: true, u8: false, u16: false, u32: false, u64: false };
+const FP: Record<FloatType, [number, number]> = { f32: [8, 24], f64: [11, 53] };
+
+/** How variables, array reads and tensor reads of an expression become SMT terms. */
+export interface EncodeEnv {
+  /** SMT Int term of an affine variable (parameter, loop variable, equation variable, hole). */
+  intVar(name: string): string;
+  /** SMT Int/Bool term of a whole affine index expression or condition (overrides intVar). */
+  index?(e: Expr): string;
+  /** SMT term of an array read (semantic expressions). */
+  arrayRead?(e: Extract<Expr, { kind: 'array' }>): string;
+  /** SMT term of a tensor read, given its encoded indices (default: the tensor's function). */
+  tensorRead?(e: TensorRead, indices: readonly string[]): string;
+}
+
+function bvLit(v: bigint, bits: number): string {
+  const m = ((v % (1n << BigInt(bits))) + (1n << BigInt(bits))) % (1n << BigInt(bits));
+  return `(_ bv${m} ${bits})`;
+}
+
+/** The exact value of a finite double as an SMT-LIB Real term. */
+export function realLiteral(v: number): string {
+  if (!Number.isFinite(v)) throw new Error(`realLiteral: ${v} is not finite`);
+  if (v === 0) return '0.0';
+  const neg = v < 0;
+  const buf = new DataView(new ArrayBuffer(8));
+  buf.setFloat64(0, Math.abs(v));
+  const bits = buf.getBigUint64(0);
+  const expBits = Number((bits >> 52n) & 0x7ffn);
+  const frac = bits & ((1n << 52n) - 1n);
+  let mant = expBits === 0 ? frac : frac | (1n << 52n);
+  let exp = (expBits === 0 ? 1 : expBits) - 1075;
+  while (mant % 2n === 0n && exp < 0) {
+    mant /= 2n;
+    exp++;
+  }
+  const body = exp >= 0 ? `${(mant << BigInt(exp)).toString()}.0` : `(/ ${mant.toString()}.0 ${(1n << BigInt(-exp)).toString()}.0)`;
+  return neg ? `(- ${body})` : body;
+}
+
+/** IEEE bits of a double rounded to `ft`, as an SMT-LIB `fp` literal. */
+export function fpLiteral(v: number, ft: FloatType): string {
+  if (ft === 'f32') {
+    const b = new DataView(new ArrayBuffer(4));
+    b.setFloat32(0, v);
+    const u = b.getUint32(0);
+    const s = (u >>> 31).toString(2);
+    const e = ((u >>> 23) & 0xff).toString(2).padStart(8, '0');
+    const m = (u & 0x7fffff).toString(2).padStart(23, '0');
+    return `(fp #b${s} #b${e} #b${m})`;
+  }
+  const b = new DataView(new ArrayBuffer(8));
+  b.setFloat64(0, v);
+  const u = b.getBigUint64(0);
+  const s = (u >> 63n).toString(2);
+  const e = ((u >> 52n) & 0x7ffn).toString(2).padStart(11, '0');
+  const m = (u & ((1n << 52n) - 1n)).toString(2).padStart(52, '0');
+  return `(fp #b${s} #b${e} #b${m})`;
+}
+
+/**
+ * Encodes value expressions for one SMT script, collecting the declarations they need (sorts,
+ * uninterpreted operations, helper definitions) so that the script stays self-contained.
+ */
+export class ValueEncoder {
+  private readonly decls = new Map<string, string>();
+  constructor(readonly mode: FloatMode) {}
+
+  /** Declarations and helper definitions used so far, in a stable order. */
+  preamble(): string[] {
+    return [...this.decls.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
+  }
+
+  private need(key: string, text: string): void {
+    if (!this.decls.has(key)) this.decls.set(key, text);
+  }
+
+  sort(vt: ValueType): string {
+    if (vt === 'bool') return 'Bool';
+    if (isIntType(vt)) return `(_ BitVec ${BITS[vt]})`;
+    if (this.mode === 'ieee') return `(_ FloatingPoint ${FP[vt][0]} ${FP[vt][1]})`;
+    if (this.mode === 'real') return 'Real';
+    const s = vt === 'f32' ? 'F32' : 'F64';
+    this.need(`0sort.${s}`, `(declare-sort ${s} 0)`);
+    return s;
+  }
+
+  /** An uninterpreted function (uf mode operations, exp/log/pow in every mode). */
+  private uf(name: string, args: readonly ValueType[] | readonly string[], ret: string): string {
+    const sorts = (args as readonly string[]).map((a) => (a === 'Int' || a === 'Real' || a === 'Bool' || a.startsWith('(') ? a : this.sort(a as ValueType)));
+    this.need(`1fun.${name}`, `(declare-fun ${name} (${sorts.join(' ')}) ${ret})`);
+    return name;
+  }
+
+  literal(v: number | bigint | boolean, vt: ValueType): string {
+    if (vt === 'bool') return v ? 'true' : 'false';
+    if (isIntType(vt)) return bvLit(BigInt(v as number | bigint), BITS[vt]);
+    const x = vt === 'f32' ? Math.fround(Number(v)) : Number(v);
+    if (this.mode === 'ieee') return fpLiteral(x, vt);
+    if (this.mode === 'real') return realLiteral(x);
+    // uf: one uninterpreted constant per distinct literal (no distinctness assumed).
+    const b = new DataView(new ArrayBuffer(8));
+    b.setFloat64(0, x);
+    const name = `${vt}.lit.${b.getBigUint64(0).toString(16)}`;
+    this.need(`2lit.${name}`, `(declare-const ${smtSymbol(name)} ${this.sort(vt)}) ; ${x}`);
+    return smtSymbol(name);
+  }
+
+  /** Encode an affine index expression (Int). */
+  index(e: Expr, env: EncodeEnv): string {
+    return env.index ? env.index(e) : affineToSmt(e, (n) => env.intVar(n));
+  }
+
+  /** Encode a typed value expression (its `ty` set by the type checker). */
+  value(e: Expr, env: EncodeEnv): string {
+    const ty = e.ty;
+    if (ty === undefined) throw new Error('ValueEncoder.value: expression not type-checked');
+    if (ty.kind !== 'value') {
+      if (ty.kind === 'cond') return this.index(e, env);
+      throw new Error('ValueEncoder.value: an index expression is not a value');
+    }
+    const vt = ty.vt;
+    const go = (x: Expr): string => this.value(x, env);
+    switch (e.kind) {
+      case 'int':
+        return this.literal(e.value, vt);
+      case 'float':
+        return this.literal(e.value, vt);
+      case 'bool':
+        return e.value ? 'true' : 'false';
+      case 'array':
+        if (!env.arrayRead) throw new Error('ValueEncoder.value: array read without an array environment');
+        return env.arrayRead(e);
+      case 'tensor': {
+        const idx = e.indices.map((i) => this.index(i, env));
+        if (env.tensorRead) return env.tensorRead(e, idx);
+        return idx.length === 0 ? smtSymbol(e.name) : `(${smtSymbol(e.name)} ${idx.join(' ')})`;
+      }
+      case 'var':
+        throw new Error('ValueEncoder.value: an index variable is not a value');
+      case 'let': {
+        if (env.index) throw new Error('ValueEncoder.value: a let-expression with an index hook (substitute it first)');
+        const inner: EncodeEnv = { ...env, intVar: (n) => (n === e.name ? smtSymbol(`${e.name}!let`) : env.intVar(n)) };
+        return `(let ((${smtSymbol(`${e.name}!let`)} ${this.index(e.value, env)})) ${this.value(e.body, inner)})`;
+      }
+      case 'select':
+        return `(ite ${this.bool(e.cond, env)} ${go(e.then)} ${go(e.else)})`;
+      case 'unary':
+        if (e.op === '!') return `(not ${this.bool(e.arg, env)})`;
+        return this.neg(go(e.arg), vt);
+      case 'binary':
+        return this.binary(e, vt, env);
+      case 'call':
+        return this.call(e, vt, env);
+    }
+  }
+
+  /** A Boolean position: an affine condition or a bool value. */
+  bool(e: Expr, env: EncodeEnv): string {
+    return e.ty?.kind === 'cond' ? this.index(e, env) : this.value(e, env);
+  }
+
+  private neg(a: string, vt: ValueType): string {
+    if (isIntType(vt)) return `(bvneg ${a})`;
+    if (this.mode === 'ieee') return `(fp.neg ${a})`;
+    if (this.mode === 'real') return `(- ${a})`;
+    return `(${this.uf(`${vt}.neg`, [vt], this.sort(vt))} ${a})`;
+  }
+
+  private operandType(e: Expr): ValueType | 'cond' {
+    const t = e.ty!;
+    return t.kind === 'value' ? t.vt : 'cond';
+  }
+
+  private binary(e: Extract<Expr, { kind: 'binary' }>, vt: ValueType, env: EncodeEnv): string {
+    switch (e.op) {
+      case '&&':
+        return `(and ${this.bool(e.left, env)} ${this.bool(e.right, env)})`;
+      case '||':
+        return `(or ${this.bool(e.left, env)} ${this.bool(e.right, env)})`;
+      case '==':
+      case '!=':
+      case '<':
+      case '<=':
+      case '>':
+      case '>=': {
+        const ot = this.operandType(e.left);
+        const a = ot === 'cond' ? this.bool(e.left, env) : this.value(e.left, env);
+        const b = ot === 'cond' ? this.bool(e.right, env) : this.value(e.right, env);
+        const c = this.compare(e.op, a, b, ot === 'cond' ? 'bool' : ot);
+        return c;
+      }
+      default:
+        break;
+    }
+    const a = this.value(e.left, env);
+    const b = this.value(e.right, env);
+    if (isIntType(vt)) return this.intArith(e.op, a, b, vt);
+    const ft = vt as FloatType;
+    const op = { '+': 'add', '-': 'sub', '*': 'mul', '/': 'div' }[e.op as '+' | '-' | '*' | '/'];
+    if (op === undefined) throw new Error(`ValueEncoder: '${e.op}' on ${vt}`);
+    if (this.mode === 'ieee') return `(fp.${op} RNE ${a} ${b})`;
+    if (this.mode === 'real') return `(${e.op} ${a} ${b})`;
+    return `(${this.uf(`${ft}.${op}`, [ft, ft], this.sort(ft))} ${a} ${b})`;
+  }
+
+  /** Halide integer division and modulo: Euclidean, and 0 for a zero divisor. */
+  private intArith(op: string, a: string, b: string, vt: IntType): string {
+    const n = BITS[vt];
+    switch (op) {
+      case '+':
+        return `(bvadd ${a} ${b})`;
+      case '-':
+        return `(bvsub ${a} ${b})`;
+      case '*':
+        return `(bvmul ${a} ${b})`;
+      default:
+        break;
+    }
+    const zero = bvLit(0n, n);
+    if (!SIGNED[vt]) {
+      const f = op === '/' ? 'bvudiv' : 'bvurem';
+      return `(ite (= ${b} ${zero}) ${zero} (${f} ${a} ${b}))`;
+    }
+    // Euclidean: r = a - b*q with 0 <= r < |b|. bvsrem has the sign of a; fix negative remainders.
+    const name = `${vt}.${op === '/' ? 'div' : 'mod'}`;
+    const s = `(_ BitVec ${n})`;
+    this.need(`1def.${vt}.mod`, `(define-fun ${vt}.mod ((a ${s}) (b ${s})) ${s} (ite (= b ${zero}) ${zero} (let ((r (bvsrem a b))) (ite (bvslt r ${zero}) (ite (bvslt b ${zero}) (bvsub r b) (bvadd r b)) r))))`);
+    if (op === '/') {
+      this.need(`1def.${vt}.div`, `(define-fun ${vt}.div ((a ${s}) (b ${s})) ${s} (ite (= b ${zero}) ${zero} (bvsdiv (bvsub a (${vt}.mod a b)) b)))`);
+    }
+    return `(${name} ${a} ${b})`;
+  }
+
+  private compare(op: string, a: string, b: string, vt: ValueType): string {
+    if (vt === 'bool') {
+      if (op === '==') return `(= ${a} ${b})`;
+      if (op === '!=') return `(not (= ${a} ${b}))`;
+      throw new Error(`ValueEncoder: '${op}' on bool`);
+    }
+    if (isIntType(vt)) {
+      const sg = SIGNED[vt] ? 's' : 'u';
+      switch (op) {
+        case '==':
+          return `(= ${a} ${b})`;
+        case '!=':
+          return `(not (= ${a} ${b}))`;
+        case '<':
+          return `(bv${sg}lt ${a} ${b})`;
+        case '<=':
+          return `(bv${sg}le ${a} ${b})`;
+        case '>':
+          return `(bv${sg}gt ${a} ${b})`;
+        case '>=':
+          return `(bv${sg}ge ${a} ${b})`;
+      }
+    }
+    const ft = vt as FloatType;
+    if (this.mode === 'ieee') {
+      const f = { '==': 'fp.eq', '<': 'fp.lt', '<=': 'fp.leq', '>': 'fp.gt', '>=': 'fp.geq' }[op as '=='];
+      return op === '!=' ? `(not (fp.eq ${a} ${b}))` : `(${f} ${a} ${b})`;
+    }
+    if (this.mode === 'real') return op === '==' ? `(= ${a} ${b})` : op === '!=' ? `(not (= ${a} ${b}))` : `(${op} ${a} ${b})`;
+    const name = { '==': 'eq', '!=': 'eq', '<': 'lt', '<=': 'le', '>': 'lt', '>=': 'le' }[op as '==']!;
+    const f = this.uf(`${ft}.${name}`, [ft, ft], 'Bool');
+    if (op === '!=') return `(not (${f} ${a} ${b}))`;
+    return op === '>' || op === '>=' ? `(${f} ${b} ${a})` : `(${f} ${a} ${b})`;
+  }
+
+  private call(e: Extract<Expr, { kind: 'call' }>, vt: ValueType, env: EncodeEnv): string {
+    const fn = e.fn;
+    const arg0 = e.args[0]!;
+    if (isValueTypeName(fn)) return this.cast(arg0, vt, env); // a cast, written as the type name
+    switch (fn) {
+      case 'min':
+      case 'max': {
+        // min(a, b) = a < b ? a : b (max symmetric), for every type: the concrete semantics too.
+        const a = this.value(arg0, env);
+        const b = this.value(e.args[1]!, env);
+        return `(ite ${this.compare(fn === 'min' ? '<' : '>', a, b, vt)} ${a} ${b})`;
+      }
+      case 'abs': {
+        const a = this.value(arg0, env);
+        if (isIntType(vt)) return SIGNED[vt] ? `(ite (bvslt ${a} ${bvLit(0n, BITS[vt])}) (bvneg ${a}) ${a})` : a;
+        if (this.mode === 'ieee') return `(fp.abs ${a})`;
+        if (this.mode === 'real') return `(ite (< ${a} 0.0) (- ${a}) ${a})`;
+        return `(${this.uf(`${vt}.abs`, [vt], this.sort(vt))} ${a})`;
+      }
+      case 'sqrt':
+      case 'floor':
+      case 'ceil': {
+        const a = this.value(arg0, env);
+        if (this.mode === 'ieee') {
+          if (fn === 'sqrt') return `(fp.sqrt RNE ${a})`;
+          return `(fp.roundToIntegral ${fn === 'floor' ? 'RTN' : 'RTP'} ${a})`;
+        }
+        if (this.mode === 'real' && fn !== 'sqrt') {
+          return fn === 'floor' ? `(to_real (to_int ${a}))` : `(- (to_real (to_int (- ${a}))))`;
+        }
+        return `(${this.uf(`${vt}.${fn}`, [vt], this.sort(vt))} ${a})`;
+      }
+      case 'exp':
+      case 'log':
+        return `(${this.uf(`${vt}.${fn}`, [vt], this.sort(vt))} ${this.value(arg0, env)})`;
+      case 'pow':
+        return `(${this.uf(`${vt}.pow`, [vt, vt], this.sort(vt))} ${this.value(arg0, env)} ${this.value(e.args[1]!, env)})`;
+      default:
+        throw new Error(`ValueEncoder: unsupported call ${fn}`);
+    }
+  }
+
+  private cast(arg: Expr, to: ValueType, env: EncodeEnv): string {
+    const at = arg.ty!;
+    // From an index (Int) or an affine condition.
+    if (at.kind === 'index' || at.kind === 'cond') {
+      if (at.kind === 'cond') return this.fromBool(this.index(arg, env), to);
+      const i = this.index(arg, env);
+      if (to === 'bool') return `(not (= ${i} 0))`;
+      if (isIntType(to)) return `((_ int2bv ${BITS[to]}) ${i})`;
+      if (this.mode === 'ieee') return `((_ to_fp ${FP[to][0]} ${FP[to][1]}) RNE (to_real ${i}))`;
+      if (this.mode === 'real') return `(to_real ${i})`;
+      return `(${this.uf(`${to}.of_int`, ['Int'], this.sort(to))} ${i})`;
+    }
+    const from = at.vt;
+    const a = this.value(arg, env);
+    if (from === to) return a;
+    if (from === 'bool') return this.fromBool(a, to);
+    if (to === 'bool') {
+      if (isIntType(from)) return `(not (= ${a} ${bvLit(0n, BITS[from])}))`;
+      if (this.mode === 'ieee') return `(not (fp.isZero ${a}))`;
+      if (this.mode === 'real') return `(not (= ${a} 0.0))`;
+      return `(${this.uf(`${from}.to_bool`, [from], 'Bool')} ${a})`;
+    }
+    if (isIntType(from) && isIntType(to)) {
+      const [m, n] = [BITS[from], BITS[to]];
+      if (n === m) return a;
+      if (n < m) return `((_ extract ${n - 1} 0) ${a})`;
+      return `((_ ${SIGNED[from] ? 'sign_extend' : 'zero_extend'} ${n - m}) ${a})`;
+    }
+    if (isIntType(from) && isFloatType(to)) {
+      if (this.mode === 'ieee') return `((_ ${SIGNED[from] ? 'to_fp' : 'to_fp_unsigned'} ${FP[to][0]} ${FP[to][1]}) RNE ${a})`;
+      if (this.mode === 'real') return `(to_real ${this.bvToInt(a, from)})`;
+      return `(${this.uf(`${to}.of_${from}`, [from], this.sort(to))} ${a})`;
+    }
+    if (isFloatType(from) && isIntType(to)) {
+      // Truncation toward zero; out of range or NaN is unspecified (any value), so proofs cannot
+      // depend on it.
+      if (this.mode === 'ieee') return `((_ ${SIGNED[to] ? 'fp.to_sbv' : 'fp.to_ubv'} ${BITS[to]}) RTZ ${a})`;
+      if (this.mode === 'real') return `((_ int2bv ${BITS[to]}) (ite (>= ${a} 0.0) (to_int ${a}) (- (to_int (- ${a})))))`;
+      return `(${this.uf(`${from}.to_${to}`, [from], this.sort(to))} ${a})`;
+    }
+    // f32 <-> f64
+    if (this.mode === 'ieee') return `((_ to_fp ${FP[to as FloatType][0]} ${FP[to as FloatType][1]}) RNE ${a})`;
+    if (this.mode === 'real') return a;
+    return `(${this.uf(`${from}.to_${to}`, [from], this.sort(to))} ${a})`;
+  }
+
+  private fromBool(b: string, to: ValueType): string {
+    if (to === 'bool') return b;
+    return `(ite ${b} ${this.literal(1, to)} ${this.literal(0, to)})`;
+  }
+
+  /** Integer value of a bit-vector (signed or unsigned), for real-mode casts. */
+  private bvToInt(a: string, t: IntType): string {
+    const n = BITS[t];
+    if (!SIGNED[t]) return `(bv2nat ${a})`;
+    return `(ite (bvslt ${a} ${bvLit(0n, n)}) (- (bv2nat ${a}) ${(1n << BigInt(n)).toString()}) (bv2nat ${a}))`;
+  }
+}
