@@ -1,0 +1,310 @@
+// Running an implementation against its spec (`sched run`, counterexample replay): parameters are
+// checked against the assumptions, the model of the spec is built on seeded (or given) inputs,
+// every input array cell is filled with the value of its declared prophetic expression in that
+// model, the big-step semantics runs, and every output cell of the checked region (the box of the
+// declaration, intersected with its `where`) is compared with its declared prophetic expression.
+
+import type { ArrayDecl, Expr } from '../core/ast.ts';
+import { diag, SchedInputError } from '../core/diagnostics.ts';
+import type { CheckedImpl, CheckedSpec } from '../core/typecheck.ts';
+import { type BigStepMachine, type BigStepOptions, BigStepProgram, type BigStepResult, execute } from './bigstep.ts';
+import type { Derivation } from './derivation.ts';
+import type { RunError } from './errors.ts';
+import { ExprCompiler, type Frame, Layout, type NamedMemory, type Port, Scope } from './eval.ts';
+import { asCount, fromBig, type Int } from './int.ts';
+import { type ArrayRef, Cells, getCell, setCell, Space } from './memory.ts';
+import { type InputSource, seededInputs, SpecModel, type UnconstrainedRead } from './model.ts';
+import { closeValue, type JsonValue, sameValue, type Value, valueToJson } from './values.ts';
+
+export const DEFAULT_MAX_CELLS = 1 << 25;
+
+export type ParamValues = ReadonlyMap<string, bigint>;
+
+/** Parameter values from `NAME=VALUE` strings; unknown or missing names are input errors. */
+export function checkParams(cs: CheckedSpec, given: ParamValues, file: string): Map<string, Int> {
+  const out = new Map<string, Int>();
+  const unknown = [...given.keys()].filter((k) => !cs.params.includes(k));
+  if (unknown.length > 0) {
+    throw new SchedInputError([diag(file, cs.spec.pos, 'io', `unknown parameter${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `'${u}'`).join(', ')} for spec '${cs.spec.name}'`, cs.params.length ? `parameters among ${cs.params.join(', ')}` : 'no parameters', unknown.join(', '))]);
+  }
+  const missing = cs.params.filter((p) => !given.has(p));
+  if (missing.length > 0) {
+    throw new SchedInputError([diag(file, cs.spec.pos, 'io', `no value for parameter${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of spec '${cs.spec.name}' (use --param ${missing[0]}=…)`, `--param for ${cs.params.join(', ')}`, `missing ${missing.join(', ')}`)]);
+  }
+  for (const p of cs.params) out.set(p, fromBig(given.get(p)!));
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compiled implementations
+
+interface GlobalArray {
+  readonly decl: ArrayDecl;
+  readonly vars: readonly string[];
+  readonly value: Expr | null;
+  readonly slot: number;
+  readonly dims: ((f: Frame) => Int)[];
+}
+
+/** A port for expressions that read nothing (dimensions, assumptions). */
+const NO_MEMORY: Port = {
+  readArray: () => {
+    throw new Error('internal: array read in an affine expression');
+  },
+  outOfBounds: () => {
+    throw new Error('internal: array read in an affine expression');
+  },
+  readTensor: () => {
+    throw new Error('internal: tensor read in an affine expression');
+  },
+};
+
+/** An implementation compiled for the big-step machine (reusable across runs). */
+export class ImplProgram {
+  readonly layout = new Layout();
+  readonly paramSlots = new Map<string, number>();
+  readonly globals: GlobalArray[] = [];
+  readonly big: BigStepProgram;
+  private readonly assumes: { e: Expr; fn: (f: Frame) => boolean }[] = [];
+
+  constructor(readonly ci: CheckedImpl) {
+    const X = new ExprCompiler(NO_MEMORY);
+    let sc = Scope.root(this.layout);
+    for (const p of ci.spec.params) {
+      const b = sc.bindVar(p);
+      sc = b.scope;
+      this.paramSlots.set(p, b.slot);
+    }
+    const paramScope = sc;
+    for (const a of [...ci.spec.spec.assumes, ...ci.impl.assumes]) this.assumes.push({ e: a, fn: X.cond(a, paramScope) });
+    for (const [name, info] of ci.arrays) {
+      const dims = info.decl.dims.map((d) => X.index(d, paramScope));
+      const b = sc.bindArray(name);
+      sc = b.scope;
+      this.globals.push({ decl: info.decl, vars: info.vars, value: info.value, slot: b.slot, dims });
+    }
+    this.big = new BigStepProgram(
+      this.layout,
+      ci.impl.body,
+      sc,
+      this.globals.map((g) => ({ slot: g.slot, elem: g.decl.elem })),
+      X,
+    );
+  }
+
+  get M(): BigStepMachine {
+    return this.big.M;
+  }
+
+  /** A frame with the parameters set; throws an input error if an assumption is violated. */
+  frame(params: ReadonlyMap<string, Int>, file: string): Frame {
+    const f = this.layout.newFrame();
+    for (const [p, s] of this.paramSlots) f[s] = params.get(p)!;
+    for (const a of this.assumes) {
+      if (!a.fn(f)) {
+        const vals = [...params].map(([k, v]) => `${k} = ${v}`).join(', ');
+        throw new SchedInputError([diag(file, a.e.pos, 'io', `the parameters (${vals}) violate this assumption`, 'parameters satisfying every assume of the spec and the impl', 'a violated assumption')]);
+      }
+    }
+    return f;
+  }
+}
+
+const programs = new WeakMap<CheckedImpl, ImplProgram>();
+export function implProgram(ci: CheckedImpl): ImplProgram {
+  let p = programs.get(ci);
+  if (p === undefined) {
+    p = new ImplProgram(ci);
+    programs.set(ci, p);
+  }
+  return p;
+}
+
+/** Visit every cell of a box in row-major order (k is the offset). */
+export function forEachCell(dims: readonly number[], visit: (idx: number[], k: number) => void): void {
+  let size = 1;
+  for (const d of dims) size *= d;
+  if (size === 0) return;
+  const idx = new Array<number>(dims.length).fill(0);
+  for (let k = 0; k < size; k++) {
+    visit(idx, k);
+    for (let i = dims.length - 1; i >= 0; i--) {
+      if (++idx[i]! < dims[i]!) break;
+      idx[i] = 0;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// runImpl
+
+export interface RunImplOptions extends BigStepOptions {
+  /** Seed of the input generator (default 0). */
+  readonly seed?: bigint | number | string;
+  /** Explicit input tensors (counterexample replay); default: `seededInputs(seed)`. */
+  readonly inputs?: InputSource;
+  /** A model to reuse (several implementations of one spec, same parameters and inputs). */
+  readonly model?: SpecModel;
+  /** Relative tolerance for float outputs; default exact (bit equality, NaN = NaN, +0 ≠ -0). */
+  readonly tolerance?: number;
+  readonly maxCells?: number;
+  /** How many mismatching cells to list (default 10; all are counted). */
+  readonly maxMismatches?: number;
+  /** The file name for diagnostics. */
+  readonly file?: string;
+}
+
+export interface Mismatch {
+  readonly array: string;
+  readonly index: number[];
+  readonly expected: JsonValue;
+  /** null when the cell holds ⊥ (never written). */
+  readonly actual: JsonValue;
+}
+
+/** The report of one run: the `run` JSON shape of SCHED-LANGUAGE.md §2, plus details. */
+export interface RunReport {
+  readonly impl: string;
+  readonly spec: string;
+  readonly params: Record<string, number | string>;
+  readonly seed: string | number | null;
+  readonly outcome: 'match' | 'mismatch' | 'error';
+  readonly error: RunError | null;
+  readonly writes: number;
+  readonly reads: number;
+  readonly ms: number;
+  /** Output cells compared (the checked region), mismatches found, and the first few. */
+  readonly checked: number;
+  readonly mismatchCount: number;
+  readonly mismatches: Mismatch[];
+  /** Spec points read outside every equation's domain (their value is an arbitrary choice). */
+  readonly unconstrained: { readonly count: number; readonly examples: UnconstrainedRead[] };
+  readonly comparison: string;
+  readonly omega: boolean;
+}
+
+export interface RunResult {
+  readonly report: RunReport;
+  /** The global arrays after the run (μ ▷ δμ), or as far as the run got before failing. */
+  readonly memory: NamedMemory;
+  /** The initial memory μ (inputs filled, everything else ⊥). */
+  readonly initial: NamedMemory;
+  readonly model: SpecModel;
+  readonly result: BigStepResult;
+  readonly derivation: Derivation | null;
+}
+
+function jsonInt(v: Int): number | string {
+  return typeof v === 'number' ? v : v.toString();
+}
+
+/** The model of `ci`'s spec for these parameters and inputs. */
+export function specModel(ci: CheckedImpl, params: ReadonlyMap<string, Int>, opts: { seed?: bigint | number | string; inputs?: InputSource; file?: string }): SpecModel {
+  return new SpecModel(ci.spec, params, opts.inputs ?? seededInputs(opts.seed ?? 0), opts.file ?? ci.impl.name);
+}
+
+/**
+ * Build the initial memory of `ci` for the given parameters: global arrays with inputs filled from
+ * the model. Throws SchedInputError on bad parameters or violated assumptions.
+ */
+export function initialMemory(ci: CheckedImpl, params: ReadonlyMap<string, Int>, model: SpecModel, opts: { maxCells?: number; file?: string } = {}): { frame: Frame; space: Space; arrays: Map<string, ArrayRef> } {
+  const file = opts.file ?? ci.impl.name;
+  const prog = implProgram(ci);
+  const f = prog.frame(params, file);
+  const space = new Space(opts.maxCells ?? DEFAULT_MAX_CELLS);
+  const arrays = new Map<string, ArrayRef>();
+  for (const g of prog.globals) {
+    const dims = g.dims.map((d) => {
+      const n = asCount(d(f), 0x7fffffff);
+      if (n === null) throw new SchedInputError([diag(file, g.decl.pos, 'io', `array '${g.decl.name}' is too large for these parameters`, 'dimensions below 2^31', 'a larger dimension')]);
+      return n;
+    });
+    const ref = space.alloc(g.decl.name, g.decl.elem, dims, true, g.decl.pos, 0);
+    if (ref === null) throw new SchedInputError([diag(file, g.decl.pos, 'io', `array '${g.decl.name}[${dims.join(', ')}]' exceeds the memory cap of ${space.maxCells} cells`, 'smaller parameters (or a larger --max-cells)', `${dims.reduce((a, b) => a * b, 1)} cells`)]);
+    ref.cells = Cells.empty(g.decl.elem, ref.size);
+    f[g.slot] = ref;
+    arrays.set(g.decl.name, ref);
+    if (g.decl.role === 'input' && g.value !== null) {
+      const pe = model.compileProphetic(g.value, g.vars);
+      const where = g.decl.where === null ? null : pe.cond(g.decl.where);
+      const cells = ref.cells;
+      forEachCell(dims, (idx, k) => {
+        for (let i = 0; i < idx.length; i++) pe.frame[pe.slots[i]!] = idx[i]!;
+        if (where !== null && !where(pe.frame)) return;
+        setCell(cells, ref.elem, k, pe.fn(pe.frame));
+      });
+    }
+  }
+  return { frame: f, space, arrays };
+}
+
+function snapshot(arrays: ReadonlyMap<string, ArrayRef>, clone: boolean): NamedMemory {
+  const m = new Map<string, { ref: ArrayRef; cells: Cells }>();
+  for (const [name, ref] of arrays) m.set(name, { ref, cells: clone ? ref.cells!.clone() : ref.cells! });
+  return m;
+}
+
+/**
+ * Run implementation `ci` on parameters `params` (all spec parameters) and compare its outputs
+ * with the spec's model. The entry point for `sched run` and for counterexample replay.
+ */
+export function runImpl(ci: CheckedImpl, params: ParamValues, opts: RunImplOptions = {}): RunResult {
+  const t0 = performance.now();
+  const file = opts.file ?? ci.impl.name;
+  const ps = checkParams(ci.spec, params, file);
+  const model = opts.model ?? specModel(ci, ps, { seed: opts.seed, inputs: opts.inputs, file });
+  const { frame, space, arrays } = initialMemory(ci, ps, model, { maxCells: opts.maxCells, file });
+  const initial = snapshot(arrays, true);
+  const prog = implProgram(ci);
+  const result = execute(prog.big, frame, space, opts, () => {
+    const out: [string, Value | undefined][] = [];
+    for (const { ref, cells } of initial.values()) for (let k = 0; k < ref.size; k++) out.push([ref.showLoc(k), getCell(cells, ref.elem, k)]);
+    return out;
+  });
+  const memory = snapshot(arrays, false);
+
+  let checked = 0;
+  let mismatchCount = 0;
+  const mismatches: Mismatch[] = [];
+  const maxList = opts.maxMismatches ?? 10;
+  const tol = opts.tolerance;
+  if (result.ok) {
+    for (const g of prog.globals) {
+      if (g.decl.role !== 'output' || g.value === null) continue;
+      const ref = arrays.get(g.decl.name)!;
+      const pe = model.compileProphetic(g.value, g.vars);
+      const where = g.decl.where === null ? null : pe.cond(g.decl.where);
+      const cells = ref.cells!;
+      forEachCell(ref.dims, (idx, k) => {
+        for (let i = 0; i < idx.length; i++) pe.frame[pe.slots[i]!] = idx[i]!;
+        if (where !== null && !where(pe.frame)) return;
+        checked++;
+        const expected = pe.fn(pe.frame);
+        const actual = getCell(cells, ref.elem, k);
+        const ok = actual !== undefined && (tol === undefined ? sameValue(expected, actual) : closeValue(expected, actual, tol));
+        if (!ok) {
+          mismatchCount++;
+          if (mismatches.length < maxList) mismatches.push({ array: g.decl.name, index: [...idx], expected: valueToJson(expected), actual: valueToJson(actual) });
+        }
+      });
+    }
+  }
+  const report: RunReport = {
+    impl: ci.impl.name,
+    spec: ci.spec.spec.name,
+    params: Object.fromEntries([...ps].map(([k, v]) => [k, jsonInt(v)])),
+    seed: opts.inputs ? null : typeof opts.seed === 'bigint' ? jsonInt(fromBig(opts.seed)) : (opts.seed ?? 0),
+    outcome: !result.ok ? 'error' : mismatchCount > 0 ? 'mismatch' : 'match',
+    error: result.ok ? null : result.error,
+    writes: result.stats.writes,
+    reads: result.stats.reads,
+    ms: Math.round((performance.now() - t0) * 1000) / 1000,
+    checked,
+    mismatchCount,
+    mismatches,
+    unconstrained: { count: model.unconstrainedCount, examples: [...model.unconstrained] },
+    comparison: tol === undefined ? 'exact (bit equality; NaN equals NaN; +0 differs from -0)' : `relative tolerance ${tol} (NaN equals NaN; ±0 equal)`,
+    omega: opts.omega === true,
+  };
+  return { report, memory, initial, model, result, derivation: result.ok ? result.derivation : null };
+}
