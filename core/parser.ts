@@ -26,8 +26,20 @@ import { describeToken, lex, type Token } from './lexer.ts';
 
 const COMPARISONS: ReadonlySet<string> = new Set(['==', '!=', '<', '<=', '>', '>=']);
 
+/**
+ * Deepest nesting accepted, for expressions (height of the syntax tree, so that a chain
+ * `a + b + …` counts one level per operator) and for commands. Every later phase (type checker,
+ * printer, evaluators) recurses on the tree; the limit turns what would be a stack overflow on
+ * absurd input into a diagnostic. Real programs stay far below it (a 300-term sum is fine).
+ */
+export const MAX_NESTING = 500;
+
 class Parser {
   private i = 0;
+  /** Current recursion depth of expr/unary/cmd (bounded by MAX_NESTING). */
+  private depth = 0;
+  /** Height of every expression node built so far (leaves are absent: height 1). */
+  private readonly heights = new WeakMap<Expr, number>();
   constructor(
     private readonly file: string,
     private readonly toks: readonly Token[],
@@ -60,6 +72,35 @@ class Parser {
   fail(t: Token, message: string, expected: string): never {
     throw new SchedInputError([diag(this.file, t.pos, 'syntax', message, expected, describeToken(t))]);
   }
+  private tooDeep(t: Token, what: string): never {
+    throw new SchedInputError([
+      diag(this.file, t.pos, 'syntax', `${what} nested too deeply`, `at most ${MAX_NESTING} nested levels`, `more than ${MAX_NESTING}`),
+    ]);
+  }
+  /** Enter one level of recursion (an expression, an operand of a unary operator, a command). */
+  private enter(what: string): void {
+    if (++this.depth > MAX_NESTING) this.tooDeep(this.tok, what);
+  }
+  private leave(): void {
+    this.depth--;
+  }
+  private height(e: Expr): number {
+    return this.heights.get(e) ?? 1;
+  }
+  /** Record the height of a new node built over `kids` (an error past MAX_NESTING). */
+  private node<E extends Expr>(e: E, kids: readonly Expr[]): E {
+    let h = 0;
+    for (const k of kids) h = Math.max(h, this.height(k));
+    if (h + 1 > MAX_NESTING) this.tooDeep({ kind: 'punct', text: '', pos: e.pos }, 'expression');
+    if (h > 0) this.heights.set(e, h + 1);
+    return e;
+  }
+  /** A copy of `e` (comparison chains use their middle operand twice; nodes are never shared). */
+  private copy(e: Expr): Expr {
+    const c = structuredClone(e);
+    this.heights.set(c, this.height(e));
+    return c;
+  }
   private expect(text: string, context: string): Token {
     if (!this.is(text)) this.fail(this.tok, `syntax error ${context}`, `'${text}'`);
     return this.next();
@@ -74,7 +115,7 @@ class Parser {
     }
     if (isValueTypeName(t.text) || isBuiltinFunction(t.text)) {
       throw new SchedInputError([
-        diag(this.file, t.pos, 'syntax', `'${t.text}' is a builtin name and cannot name ${what}`, what, `'${t.text}'`),
+        diag(this.file, t.pos, 'syntax', `'${t.text}' is a builtin name and cannot be ${what}`, what, `'${t.text}'`),
       ]);
     }
     this.i++;
@@ -132,6 +173,9 @@ class Parser {
         this.expect(':', `after '${id.name}(…)' (a tensor needs a value type)`);
         const type = this.valueType(`in the declaration of '${id.name}'`);
         tensors.push({ role, name: id.name, vars, type, pos: t.pos });
+        if (role !== 'output' && this.is('=')) {
+          this.fail(this.tok, `only an 'output' declaration can define its tensor on the same line; ${role === 'input' ? `an input tensor is never defined` : `define '${id.name}' by equations such as '${id.name}(…) = …;'`}`, "';'");
+        }
         if (role === 'output' && this.accept('=')) {
           const rhs = this.expr();
           const where = this.accept('where') ? this.expr() : null;
@@ -225,6 +269,13 @@ class Parser {
   }
 
   private cmd(context: string): Cmd {
+    this.enter('command');
+    const c = this.cmdInner(context);
+    this.leave();
+    return c;
+  }
+
+  private cmdInner(context: string): Cmd {
     const t = this.tok;
     const pos = t.pos;
     if (this.accept('skip')) return { kind: 'skip', pos };
@@ -292,19 +343,27 @@ class Parser {
   }
 
   expr(): Expr {
+    this.enter('expression');
+    const e = this.exprInner();
+    this.leave();
+    return e;
+  }
+
+  private exprInner(): Expr {
     const t = this.tok;
     if (this.accept('let')) {
       const { name } = this.ident('a variable name', "after 'let'");
       this.expect('=', `after 'let ${name}'`);
       const value = this.expr();
       this.expect('in', `after 'let ${name} = …'`);
-      return { kind: 'let', pos: t.pos, name, value, body: this.expr() };
+      const body = this.expr();
+      return this.node({ kind: 'let', pos: t.pos, name, value, body }, [value, body]);
     }
     return this.or();
   }
 
   private binary(op: BinaryOp, left: Expr, right: Expr): Expr {
-    return { kind: 'binary', op, left, right, pos: left.pos };
+    return this.node({ kind: 'binary', op, left, right, pos: left.pos }, [left, right]);
   }
 
   private or(): Expr {
@@ -325,7 +384,9 @@ class Parser {
     while (this.tok.kind === 'punct' && COMPARISONS.has(this.tok.text)) {
       const op = this.next().text as BinaryOp;
       const right = this.add();
-      const c = this.binary(op, left, right);
+      // In a chain the middle operand is used twice: give each comparison its own copy, so
+      // that the type checker can record a type per occurrence.
+      const c = this.binary(op, result === null ? left : this.copy(left), right);
       result = result === null ? c : this.binary('&&', result, c);
       left = right;
     }
@@ -358,12 +419,23 @@ class Parser {
       }
       if (lit.kind === 'float') {
         this.next();
-        return { kind: 'float', value: -Number(lit.text), pos: t.pos };
+        return { kind: 'float', value: -this.floatValue(lit), pos: t.pos };
       }
-      return { kind: 'unary', op: '-', arg: this.unary(), pos: t.pos };
+      return this.unaryOp('-', t);
     }
-    if (this.accept('!')) return { kind: 'unary', op: '!', arg: this.unary(), pos: t.pos };
+    if (this.accept('!')) return this.unaryOp('!', t);
     return this.primary();
+  }
+  private unaryOp(op: '-' | '!', t: Token): Expr {
+    this.enter('expression');
+    const arg = this.unary();
+    this.leave();
+    return this.node({ kind: 'unary', op, arg, pos: t.pos }, [arg]);
+  }
+  private floatValue(t: Token): number {
+    const value = Number(t.text);
+    if (!Number.isFinite(value)) this.fail(t, 'floating-point literal out of range', 'a finite number (at most about 1.8e308)');
+    return value;
   }
   private primary(): Expr {
     const t = this.tok;
@@ -371,12 +443,9 @@ class Parser {
       case 'int':
         this.next();
         return { kind: 'int', value: BigInt(t.text), pos: t.pos };
-      case 'float': {
+      case 'float':
         this.next();
-        const value = Number(t.text);
-        if (!Number.isFinite(value)) this.fail(t, 'floating-point literal out of range', 'a finite number');
-        return { kind: 'float', value, pos: t.pos };
-      }
+        return { kind: 'float', value: this.floatValue(t), pos: t.pos };
       case 'keyword':
         if (t.text === 'true' || t.text === 'false') {
           this.next();
@@ -391,7 +460,7 @@ class Parser {
           this.expect(',', "after the second argument of 'select'");
           const els = this.expr();
           this.expect(')', "at the end of 'select(…)'");
-          return { kind: 'select', cond, then, else: els, pos: t.pos };
+          return this.node({ kind: 'select', cond, then, else: els, pos: t.pos }, [cond, then, els]);
         }
         break;
       case 'punct':
@@ -403,20 +472,25 @@ class Parser {
         }
         break;
       case 'ident': {
-        this.next();
         const name = t.text;
+        if (name.startsWith(RESERVED_PREFIX)) {
+          throw new SchedInputError([
+            diag(this.file, t.pos, 'syntax', `names starting with '${RESERVED_PREFIX}' are reserved for the toolkit`, 'a name declared in this file', `'${name}'`),
+          ]);
+        }
+        this.next();
         if (this.is('[')) {
           this.next();
           const indices = this.is(']') ? [] : this.exprList();
           this.expect(']', `in the indices of '${name}'`);
-          return { kind: 'array', name, indices, pos: t.pos };
+          return this.node({ kind: 'array', name, indices, pos: t.pos }, indices);
         }
         if (this.is('(')) {
           this.next();
           const args = this.is(')') ? [] : this.exprList();
           this.expect(')', `in the arguments of '${name}'`);
-          if (isBuiltinFunction(name) || isValueTypeName(name)) return { kind: 'call', fn: name, args, pos: t.pos };
-          return { kind: 'tensor', name, indices: args, pos: t.pos };
+          if (isBuiltinFunction(name) || isValueTypeName(name)) return this.node({ kind: 'call', fn: name, args, pos: t.pos }, args);
+          return this.node({ kind: 'tensor', name, indices: args, pos: t.pos }, args);
         }
         return { kind: 'var', name, pos: t.pos };
       }

@@ -173,23 +173,31 @@ export function printSpec(s: Spec): string {
   if (s.params.length > 0) lines.push(`  param ${s.params.map((p) => p.name).join(', ')};`);
   for (const a of s.assumes) lines.push(`  assume ${printExpr(a)};`);
   // Merge declarations and equations so that both lists parse back in the same order; an
-  // inline equation is printed on its output declaration.
+  // inline equation is printed on its output declaration (the parser makes the k-th inline
+  // equation from the k-th output declaration that has one, so they are matched in order).
   let ei = 0;
   const eqs = s.equations;
   const eqText = (e: Equation): string =>
     `  ${e.tensor}(${list(e.lhs)}) = ${printExpr(e.rhs)}${whereText(e.where)};`;
   for (const t of s.tensors) {
-    const inlineIdx = eqs.findIndex((e) => e.inline && e.tensor === t.name);
+    let inlineIdx = -1;
+    if (t.role === 'output') {
+      for (let k = ei; k < eqs.length; k++) {
+        if (eqs[k]!.inline) {
+          if (eqs[k]!.tensor === t.name) inlineIdx = k;
+          break;
+        }
+      }
+    }
     if (inlineIdx >= 0) {
       while (ei < inlineIdx) lines.push(eqText(eqs[ei++]!));
       lines.push(tensorDeclText(t, eqs[inlineIdx]!));
-      ei = Math.max(ei, inlineIdx + 1);
+      ei = inlineIdx + 1;
     } else lines.push(tensorDeclText(t, null));
   }
-  while (ei < eqs.length) {
-    const e = eqs[ei++]!;
-    if (!e.inline) lines.push(eqText(e));
-  }
+  // Equations after the last declaration (an inline equation left over, which no parse
+  // produces, is printed as an ordinary equation rather than lost).
+  while (ei < eqs.length) lines.push(eqText(eqs[ei++]!));
   lines.push('}');
   return lines.join('\n');
 }
