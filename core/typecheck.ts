@@ -124,11 +124,23 @@ class Checker {
         }
         return null;
       case 'binary': {
-        if (!['+', '-', '*'].includes(e.op)) return null;
+        if (!['+', '-', '*', '/', '%'].includes(e.op)) return null;
         const a = this.constValue(e.left);
         const b = this.constValue(e.right);
         if (a === null || b === null) return null;
+        if (e.op === '/' || e.op === '%') {
+          if (b <= 0n) return null;
+          const q = a >= 0n ? a / b : -((-a + b - 1n) / b); // floor division
+          return e.op === '/' ? q : a - q * b;
+        }
         return e.op === '+' ? a + b : e.op === '-' ? a - b : a * b;
+      }
+      case 'call': {
+        if ((e.fn !== 'min' && e.fn !== 'max') || e.args.length !== 2) return null;
+        const a = this.constValue(e.args[0]!);
+        const b = this.constValue(e.args[1]!);
+        if (a === null || b === null) return null;
+        return (e.fn === 'min') === a < b ? a : b;
       }
       default:
         return null;
@@ -181,7 +193,7 @@ class Checker {
       case 'call': {
         if (e.fn === 'min' || e.fn === 'max') {
           if (e.args.length !== 2) {
-            this.err(e.pos, `'${e.fn}' takes 2 arguments`, '2 arguments', `${e.args.length}`);
+            this.err(e.pos, `'${e.fn}' takes 2 arguments`, '2 arguments', countOf(e.args.length, 'argument', 'arguments'));
             return null;
           }
           const a = this.affine(e.args[0]!, env, 'index');
@@ -250,6 +262,7 @@ class Checker {
         return c && a && b ? ok(a) : null;
       }
       case 'let': {
+        if (!this.freshLet(e, env)) return null;
         const v = this.affineSynth(e.value, env);
         if (v === null) return null;
         const t = this.affineSynth(e.body, withVar(env, e.name, v));
@@ -258,13 +271,26 @@ class Checker {
     }
   }
 
+  /** A `let` may shadow loop and let variables, not parameters (as the `let` command). */
+  freshLet(e: { name: string; pos: Pos }, env: Env): boolean {
+    if (!env.params.has(e.name)) return true;
+    this.scopeErr(e.pos, `'let ${e.name}' shadows the parameter '${e.name}'`, 'a fresh name', `'${e.name}'`);
+    return false;
+  }
+
   /**
    * Γ ⊢_a e : τ (mode semantic) or Γ ⊢_A t : τ (mode prophetic), checked against the expected
    * value type `want` when known (untyped literals take it). Returns the value type, 'cond' for an
    * affine condition used as a Boolean value, or null after an error.
    */
   value(e: Expr, env: Env, mode: 'semantic' | 'prophetic', want: ValueType | null): ValueType | 'cond' | null {
+    const before = this.errors.length;
     const got = this.valueSynth(e, env, mode, want);
+    if (got === null && this.errors.length === before) {
+      // Every failure must be reported: an expression left untyped without a diagnostic would
+      // let an ill-typed program through.
+      this.err(e.pos, 'cannot determine the type of this expression', want ?? 'a value type given by the context', 'no type');
+    }
     if (got === null || want === null) return got;
     const gotVt = got === 'cond' ? 'bool' : got;
     if (gotVt !== want) {
@@ -281,23 +307,31 @@ class Checker {
     };
     switch (e.kind) {
       case 'int':
-        if (want === null) return null; // resolved by the caller from the other operand
+        if (want === null) {
+          this.err(e.pos, `cannot tell the type of the integer literal ${e.value}: nothing in its context gives one (write e.g. i32(${e.value}) or ${e.value}.0)`, 'a value type given by the context', 'an untyped integer literal');
+          return null;
+        }
         if (want === 'bool') {
           this.err(e.pos, 'an integer literal cannot be a bool value', 'bool', 'an integer literal');
           return null;
         }
-        if (isIntType(want) && !fitsInt(e.value, want)) {
+        if (isIntType(want) ? !fitsInt(e.value, want) : !fitsFloat(Number(e.value), want)) {
           this.err(e.pos, `integer literal ${e.value} does not fit in ${want}`, `a value of ${want}`, `${e.value}`);
           return null;
         }
         return ok(want);
-      case 'float':
-        if (want === null) return ok('f32');
-        if (!isFloatType(want)) {
-          this.err(e.pos, `a floating-point literal cannot have type ${want}`, want, 'a floating-point literal');
+      case 'float': {
+        const vt = want ?? 'f32';
+        if (!isFloatType(vt)) {
+          this.err(e.pos, `a floating-point literal cannot have type ${vt}`, vt, 'a floating-point literal');
           return null;
         }
-        return ok(want);
+        if (!fitsFloat(e.value, vt)) {
+          this.err(e.pos, `floating-point literal ${e.value} does not fit in ${vt}`, `a finite value of ${vt}`, `${e.value}`);
+          return null;
+        }
+        return ok(vt);
+      }
       case 'bool':
         return ok('bool');
       case 'var': {
@@ -324,7 +358,7 @@ class Checker {
           return null;
         }
         if (e.indices.length !== a.rank) {
-          this.err(e.pos, `array '${e.name}' has ${a.rank} dimension${a.rank === 1 ? '' : 's'}`, `${a.rank} indices`, `${e.indices.length}`);
+          this.err(e.pos, `array '${e.name}' has ${a.rank} dimension${a.rank === 1 ? '' : 's'}`, countOf(a.rank, 'index', 'indices'), countOf(e.indices.length, 'index', 'indices'));
           return null;
         }
         let good = true;
@@ -342,7 +376,7 @@ class Checker {
           return null;
         }
         if (e.indices.length !== t.vars.length) {
-          this.err(e.pos, `tensor '${e.name}' has arity ${t.vars.length}`, `${t.vars.length} indices`, `${e.indices.length}`);
+          this.err(e.pos, `tensor '${e.name}' has arity ${t.vars.length}`, countOf(t.vars.length, 'index', 'indices'), countOf(e.indices.length, 'index', 'indices'));
           return null;
         }
         let good = true;
@@ -391,6 +425,7 @@ class Checker {
         return ok(t);
       }
       case 'let': {
+        if (!this.freshLet(e, env)) return null;
         const v = this.affineSynth(e.value, env);
         if (v === null) return null;
         const t = this.value(e.body, withVar(env, e.name, v), mode, want);
@@ -417,12 +452,19 @@ class Checker {
       const y = this.value(b, env, mode, want);
       return x === null || y === null ? null : x === 'cond' && y === 'cond' ? 'cond' : want;
     }
-    if (a.kind === 'int') {
+    const ua = untypedKind(a, env);
+    const ub = untypedKind(b, env);
+    if (ua !== null && ub !== null) {
+      // Two untyped operands (`1.5 < 2.0`): a float literal makes them f32; integer literals
+      // alone give no type.
+      if (ua === 'float' || ub === 'float') return this.pair(a, b, env, mode, 'f32');
+      this.err(a.pos, 'cannot tell the type of these operands: both are untyped integer literals and nothing in the context gives a type (write e.g. i32(3) or 3.0)', 'a typed operand', 'two untyped literals');
+      return null;
+    }
+    if (ua !== null) {
+      // The untyped operand takes the type of the other one (`1.5 < a[i]` with a: f64).
       const y = this.value(b, env, mode, null);
-      if (y === null) {
-        if (b.kind === 'int') this.err(a.pos, 'cannot tell the type of this integer literal: no operand or context gives one (write e.g. i32(3) or 3.0)', 'a typed operand', 'two untyped literals');
-        return null;
-      }
+      if (y === null) return null;
       const x = this.value(a, env, mode, y === 'cond' ? 'bool' : y);
       return x === null ? null : y;
     }
@@ -499,7 +541,7 @@ class Checker {
     };
     const arity = (n: number): boolean => {
       if (e.args.length !== n) {
-        this.err(e.pos, `'${e.fn}' takes ${n} argument${n === 1 ? '' : 's'}`, `${n}`, `${e.args.length}`);
+        this.err(e.pos, `'${e.fn}' takes ${countOf(n, 'argument', 'arguments')}`, countOf(n, 'argument', 'arguments'), countOf(e.args.length, 'argument', 'arguments'));
         return false;
       }
       return true;
@@ -558,6 +600,76 @@ class Checker {
   }
 }
 
+/**
+ * Whether the type of value expression `e` comes only from its context: it is built from untyped
+ * literals (`3`, `-2.5`, `abs(1)`, `let x = i in 2 * 3`, …). 'float' when a floating-point literal
+ * is among them, 'int' when only integer literals are; null when `e` has a type of its own.
+ */
+function untypedKind(e: Expr, env: Env): 'int' | 'float' | null {
+  const both = (xs: readonly Expr[]): 'int' | 'float' | null => {
+    let k: 'int' | 'float' = 'int';
+    for (const x of xs) {
+      const u = untypedKind(x, env);
+      if (u === null) return null;
+      if (u === 'float') k = 'float';
+    }
+    return k;
+  };
+  switch (e.kind) {
+    case 'int':
+      return 'int';
+    case 'float':
+      return 'float';
+    case 'unary':
+      return e.op === '-' ? untypedKind(e.arg, env) : null;
+    case 'binary':
+      return ['+', '-', '*', '/', '%'].includes(e.op) ? both([e.left, e.right]) : null;
+    case 'select':
+      return both([e.then, e.else]);
+    case 'let':
+      return untypedKind(e.body, env);
+    case 'call':
+      return isValueTypeName(e.fn) || e.args.length === 0 ? null : both(e.args);
+    default:
+      return null;
+  }
+}
+
+/** Names of the variables `e` reads (let-bound names excluded). */
+function freeVars(e: Expr, bound: ReadonlySet<string> = new Set(), out: string[] = []): string[] {
+  switch (e.kind) {
+    case 'var':
+      if (!bound.has(e.name)) out.push(e.name);
+      break;
+    case 'array':
+    case 'tensor':
+      for (const x of e.indices) freeVars(x, bound, out);
+      break;
+    case 'call':
+      for (const x of e.args) freeVars(x, bound, out);
+      break;
+    case 'unary':
+      freeVars(e.arg, bound, out);
+      break;
+    case 'binary':
+      freeVars(e.left, bound, out);
+      freeVars(e.right, bound, out);
+      break;
+    case 'select':
+      freeVars(e.cond, bound, out);
+      freeVars(e.then, bound, out);
+      freeVars(e.else, bound, out);
+      break;
+    case 'let':
+      freeVars(e.value, bound, out);
+      freeVars(e.body, new Set([...bound, e.name]), out);
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
 /** True when `e` reads no array or tensor and calls no value function: an affine candidate. */
 function isPurelyAffine(e: Expr, env: Env): boolean {
   switch (e.kind) {
@@ -594,9 +706,19 @@ const INT_RANGES: Record<string, [bigint, bigint]> = {
   u64: [0n, 2n ** 64n - 1n],
 };
 
+/** `1 index`, `2 indices`. */
+function countOf(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 function fitsInt(v: bigint, t: ValueType): boolean {
   const r = INT_RANGES[t];
   return r !== undefined && v >= r[0] && v <= r[1];
+}
+
+/** A finite literal that rounds to a finite value of the float type (f32: below about 3.4e38). */
+function fitsFloat(v: number, t: ValueType): boolean {
+  return Number.isFinite(t === 'f32' ? Math.fround(v) : v);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -627,6 +749,8 @@ function checkSpec(c: Checker, spec: Spec, file: string): CheckedSpec {
 
   const equations: NormEquation[] = [];
   const count = new Map<string, number>();
+  /** Tensors with at least one equation, well-typed or not (no "has no equation" cascade). */
+  const defined = new Set<string>();
   for (const eq of spec.equations) {
     const t = tensors.get(eq.tensor);
     if (t === undefined) {
@@ -637,8 +761,9 @@ function checkSpec(c: Checker, spec: Spec, file: string): CheckedSpec {
       c.err(eq.pos, `'${eq.tensor}' is an input tensor and cannot be defined by an equation`, 'an equation for a computed (tensor/output) tensor', `an equation for input '${eq.tensor}'`);
       continue;
     }
+    defined.add(eq.tensor);
     if (eq.lhs.length !== t.vars.length) {
-      c.err(eq.pos, `tensor '${eq.tensor}' has arity ${t.vars.length}`, `${t.vars.length} arguments`, `${eq.lhs.length}`);
+      c.err(eq.pos, `tensor '${eq.tensor}' has arity ${t.vars.length}`, countOf(t.vars.length, 'argument', 'arguments'), countOf(eq.lhs.length, 'argument', 'arguments'));
       continue;
     }
     // Left-hand side: fresh variables, or index expressions over parameters.
@@ -657,6 +782,12 @@ function checkSpec(c: Checker, spec: Spec, file: string): CheckedSpec {
         eqEnv = withVar(eqEnv, arg.name, 'index');
         arg.ty = T_INDEX;
       } else {
+        const stray = freeVars(arg).find((v) => !params.has(v));
+        if (stray !== undefined) {
+          c.scopeErr(arg.pos, `argument ${k + 1} of '${eq.tensor}' on the left-hand side uses '${stray}', which is not a parameter: a left-hand-side argument is a fresh variable or an index expression over the parameters`, `a fresh variable, or an expression over ${params.size > 0 ? [...params].map((p) => `'${p}'`).join(', ') : 'the parameters'} (write e.g. ${eq.tensor}(…, j, …) = … where j == …)`, `'${stray}'`);
+          good = false;
+          return;
+        }
         if (c.affine(arg, env, 'index') === null) {
           good = false;
           return;
@@ -678,7 +809,7 @@ function checkSpec(c: Checker, spec: Spec, file: string): CheckedSpec {
     equations.push({ tensor: eq.tensor, vars, guard, rhs: eq.rhs, source: eq, ordinal });
   }
   for (const t of spec.tensors) {
-    if (t.role !== 'input' && !count.has(t.name)) {
+    if (t.role !== 'input' && !defined.has(t.name)) {
       c.err(t.pos, `computed tensor '${t.name}' has no equation`, `an equation '${t.name}(…) = …' (or declare it 'input')`, 'none');
     }
   }
@@ -703,7 +834,7 @@ function checkCmd(c: Checker, cmd: Cmd, env: Env): void {
         return;
       }
       if (cmd.indices.length !== a.rank) {
-        c.err(cmd.pos, `array '${cmd.array}' has ${a.rank} dimension${a.rank === 1 ? '' : 's'}`, `${a.rank} indices`, `${cmd.indices.length}`);
+        c.err(cmd.pos, `array '${cmd.array}' has ${a.rank} dimension${a.rank === 1 ? '' : 's'}`, countOf(a.rank, 'index', 'indices'), countOf(cmd.indices.length, 'index', 'indices'));
       } else for (const ix of cmd.indices) c.affine(ix, env, 'index');
       c.value(cmd.rhs, env, 'semantic', a.elem);
       if (cmd.annot !== null) c.value(cmd.annot, env, 'prophetic', a.elem);
@@ -721,6 +852,9 @@ function checkCmd(c: Checker, cmd: Cmd, env: Env): void {
       return;
     }
     case 'allocate':
+      if (env.arrays.has(cmd.name)) {
+        c.scopeErr(cmd.pos, `'allocate ${cmd.name}' inside the scope of another array '${cmd.name}': array names name memory locations and cannot be shadowed`, 'a fresh array name', `'${cmd.name}', already declared`);
+      }
       for (const d of cmd.dims) c.affine(d, env, 'index');
       checkCmd(c, cmd.body, withArray(env, cmd.name, cmd.elem, cmd.dims.length));
       return;
@@ -754,7 +888,8 @@ function checkImpl(c: Checker, impl: Impl, specs: ReadonlyMap<string, CheckedSpe
     const vars = declVars(d);
     if (d.vars !== null) {
       if (d.vars.length !== d.dims.length) {
-        c.err(d.pos, `'${d.name}[${d.vars.join(', ')}]' names ${d.vars.length} indices but its shape has ${d.dims.length} dimensions`, `${d.dims.length} index names`, `${d.vars.length}`);
+        c.err(d.pos, `'${d.name}[${d.vars.join(', ')}]' names ${countOf(d.vars.length, 'index', 'indices')} but its shape has ${countOf(d.dims.length, 'dimension', 'dimensions')}`, countOf(d.dims.length, 'index name', 'index names'), countOf(d.vars.length, 'index name', 'index names'));
+        env = withArray(env, d.name, d.elem, d.dims.length); // still in scope: no cascade of errors
         continue;
       }
       const seen = new Set<string>();
@@ -770,10 +905,12 @@ function checkImpl(c: Checker, impl: Impl, specs: ReadonlyMap<string, CheckedSpe
         const t = tname === null ? undefined : spec.tensors.get(tname);
         if (t === undefined) {
           c.scopeErr(d.value.pos, tname === null ? `the shorthand '= T' of '${d.name}' needs a tensor name` : `unknown tensor '${tname}'`, 'a tensor of the spec', tname === null ? 'an expression' : `'${tname}'`);
+          env = withArray(env, d.name, d.elem, d.dims.length);
           continue;
         }
         if (t.vars.length !== d.dims.length) {
           c.err(d.value.pos, `'${d.name}' has ${d.dims.length} dimensions but tensor '${t.name}' has arity ${t.vars.length}`, `a tensor of arity ${d.dims.length}`, `arity ${t.vars.length}`);
+          env = withArray(env, d.name, d.elem, d.dims.length);
           continue;
         }
       }
