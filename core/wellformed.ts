@@ -10,22 +10,128 @@ import type { Expr, TensorRead } from './ast.ts';
 import { type Diagnostic, diag } from './diagnostics.ts';
 import type { CheckedSpec, NormEquation } from './typecheck.ts';
 import { affineToSmt, smtSymbol } from '../smt/affine.ts';
-import { checkSat, type SatStatus } from '../smt/z3.ts';
+import { checkSat, runZ3, type SatStatus } from '../smt/z3.ts';
+
+export interface WellFormedOptions {
+  /** Budget of one solver query (default 5000 ms); past it the answer is unknown. */
+  readonly queryMs?: number;
+  /**
+   * Solver queries allowed per spec, whether answered by Z3 or from the cache of earlier
+   * identical queries (default 2000); past it the spec is reported as not checked.
+   */
+  readonly maxQueries?: number;
+  /**
+   * Calls to Z3 allowed per spec (one call may answer a batch of queries; answers from the cache
+   * cost none). Unlimited by default; tests use it to bound the solver work per input.
+   */
+  readonly maxSolverCalls?: number;
+}
 
 const QUERY_MS = 5000;
+const MAX_QUERIES = 2000;
 
-function declareInts(names: Iterable<string>): string {
-  return [...names].map((n) => `(declare-const ${smtSymbol(n)} Int)`).join('\n');
+/**
+ * The SMT symbol of a SCHED name. Every name gets a prefix: SCHED names such as `and`, `or`,
+ * `xor`, `distinct`, `as` or `_` are SMT-LIB builtins or reserved words (quoting does not help:
+ * `|and|` is the symbol `and`), and names such as `e` or `pi` clash with Z3 constants. Names the
+ * checker introduces (`__x0`, `__d_i`) start with `__`, which no prefixed name does.
+ */
+function sym(name: string): string {
+  return smtSymbol(`s_${name}`);
+}
+
+function declareInts(syms: Iterable<string>): string {
+  return [...syms].map((n) => `(declare-const ${n} Int)`).join('\n');
 }
 
 function assumptions(cs: CheckedSpec): string {
-  return cs.spec.assumes.map((a) => `(assert ${affineToSmt(a)})`).join('\n');
+  return cs.spec.assumes.map((a) => `(assert ${affineToSmt(a, sym)})`).join('\n');
 }
 
 /** Encode `e` with the variables of `from` renamed positionally to the SMT terms `to`. */
 function renamed(e: Expr, from: readonly string[], to: readonly string[]): string {
   const m = new Map(from.map((v, i) => [v, to[i]!] as const));
-  return affineToSmt(e, (n) => m.get(n) ?? smtSymbol(n));
+  return affineToSmt(e, (n) => m.get(n) ?? sym(n));
+}
+
+/** Budget exhausted: the check stops and the spec is reported as not checked. */
+class OutOfQueries extends Error {}
+
+/**
+ * Answers of earlier identical queries (scripts contain no positions or file names, so one spec
+ * checked twice, or two files sharing a spec, ask the same questions). Only sat/unsat answers are
+ * kept; an unknown answer (a timeout) is asked again.
+ */
+const answers = new Map<string, SatStatus>();
+const MAX_CACHED = 50_000;
+
+function remember(script: string, st: SatStatus): void {
+  if (st === 'unknown') return;
+  if (answers.size >= MAX_CACHED) answers.clear();
+  answers.set(script, st);
+}
+
+/**
+ * The solver queries of the check of one spec, counted against its budget (every query counts,
+ * answered from the cache or not, so that the outcome does not depend on what was checked
+ * before). Independent queries are sent to Z3 together, as one script where each query sits
+ * between `(push 1)` and `(pop 1)`: a fresh Z3 context costs far more than a small query.
+ */
+class Solver {
+  private used = 0;
+  private calls = 0;
+  constructor(private readonly opts: WellFormedOptions) {}
+
+  /** About to call Z3 (`n` times when a batch must be retried one query at a time). */
+  private call(n = 1): void {
+    this.calls += n;
+    if (this.calls > (this.opts.maxSolverCalls ?? Infinity)) throw new OutOfQueries();
+  }
+
+  private get queryMs(): number {
+    return this.opts.queryMs ?? QUERY_MS;
+  }
+  get budgetText(): string {
+    return `${this.queryMs} ms`;
+  }
+
+  private spend(n: number): void {
+    this.used += n;
+    if (this.used > (this.opts.maxQueries ?? MAX_QUERIES)) throw new OutOfQueries();
+  }
+
+  /** The satisfiability of each script (declarations and assertions, no check-sat). */
+  async statuses(scripts: readonly string[]): Promise<SatStatus[]> {
+    this.spend(scripts.length);
+    const todo = [...new Set(scripts.filter((x) => !answers.has(x)))];
+    if (todo.length === 1) {
+      this.call();
+      const r = await checkSat(todo[0]!, { timeoutMs: this.queryMs });
+      remember(todo[0]!, r.status);
+    } else if (todo.length > 1) {
+      const batch = [`(set-option :timeout ${this.queryMs})`, ...todo.map((x) => `(push 1)\n${x}\n(check-sat)\n(pop 1)`)].join('\n');
+      this.call();
+      const r = await runZ3(batch, { timeoutMs: this.queryMs * todo.length });
+      const got = r.output.split('\n').map((l) => l.trim()).filter((l) => l === 'sat' || l === 'unsat' || l === 'unknown');
+      if (/\(error /.test(r.output) || got.length > todo.length) {
+        // Never trust a batch that went wrong: ask each query on its own.
+        this.call(todo.length);
+        for (const x of todo) remember(x, (await checkSat(x, { timeoutMs: this.queryMs })).status);
+      } else {
+        // Answers missing at the end: the batch was interrupted (timeout); they stay unknown.
+        todo.forEach((x, i) => remember(x, (got[i] as SatStatus | undefined) ?? 'unknown'));
+      }
+    }
+    return scripts.map((x) => answers.get(x) ?? 'unknown');
+  }
+
+  /** A model of a script known to be satisfiable (for a witness in a message), or null. */
+  async model(script: string): Promise<Map<string, string> | null> {
+    this.spend(1);
+    this.call();
+    const r = await runZ3(`${script}\n(check-sat)\n(get-model)`, { timeoutMs: this.queryMs });
+    return r.status === 'sat' ? parseModel(r.output) : null;
+  }
 }
 
 function eqName(eq: NormEquation): string {
@@ -41,10 +147,10 @@ function parseModel(output: string): Map<string, string> {
 
 // -- W2: disjoint domains ---------------------------------------------------------------------
 
-async function checkDisjoint(cs: CheckedSpec, file: string): Promise<Diagnostic[]> {
-  const out: Diagnostic[] = [];
+async function checkDisjoint(cs: CheckedSpec, file: string, solver: Solver): Promise<Diagnostic[]> {
   const byTensor = new Map<string, NormEquation[]>();
   for (const eq of cs.equations) byTensor.set(eq.tensor, [...(byTensor.get(eq.tensor) ?? []), eq]);
+  const pairs: { tensor: string; a: NormEquation; b: NormEquation; xs: string[]; script: string }[] = [];
   for (const [tensor, eqs] of byTensor) {
     for (let i = 0; i < eqs.length; i++) {
       for (let j = i + 1; j < eqs.length; j++) {
@@ -52,22 +158,26 @@ async function checkDisjoint(cs: CheckedSpec, file: string): Promise<Diagnostic[
         const b = eqs[j]!;
         const xs = a.vars.map((_, k) => `__x${k}`);
         const script = [
-          declareInts([...cs.params, ...xs]),
+          declareInts([...cs.params.map(sym), ...xs.map(smtSymbol)]),
           assumptions(cs),
           `(assert ${renamed(a.guard, a.vars, xs.map(smtSymbol))})`,
           `(assert ${renamed(b.guard, b.vars, xs.map(smtSymbol))})`,
         ].join('\n');
-        const r = await checkSat(script, { timeoutMs: QUERY_MS, model: true });
-        if (r.status === 'unsat') continue;
-        if (r.status === 'sat') {
-          const model = parseModel(r.output);
-          const point = `${tensor}(${xs.map((x) => model.get(x) ?? '?').join(', ')})`;
-          const ps = cs.params.map((p) => `${p} = ${model.get(p) ?? '?'}`).join(', ');
-          out.push(diag(file, b.source.pos, 'spec', `the domains of ${eqName(a)} and ${eqName(b)} overlap: both define ${point}${ps ? ` when ${ps}` : ''}`, 'pairwise disjoint domains', `an overlap at ${point}`));
-        } else {
-          out.push(diag(file, b.source.pos, 'spec', `could not decide whether the domains of ${eqName(a)} and ${eqName(b)} are disjoint (${r.reason})`, 'pairwise disjoint domains', 'solver answer unknown'));
-        }
+        pairs.push({ tensor, a, b, xs, script });
       }
+    }
+  }
+  const st = await solver.statuses(pairs.map((p) => p.script));
+  const out: Diagnostic[] = [];
+  for (const [k, { tensor, a, b, xs, script }] of pairs.entries()) {
+    if (st[k] === 'unsat') continue;
+    if (st[k] === 'sat') {
+      const model = (await solver.model(script)) ?? new Map<string, string>();
+      const point = `${tensor}(${xs.map((x) => model.get(x) ?? '?').join(', ')})`;
+      const ps = cs.params.map((p) => `${p} = ${model.get(`s_${p}`) ?? '?'}`).join(', ');
+      out.push(diag(file, b.source.pos, 'spec', `the domains of ${eqName(a)} and ${eqName(b)} overlap: both define ${point}${ps ? ` when ${ps}` : ''}`, 'pairwise disjoint domains', `an overlap at ${point}`));
+    } else {
+      out.push(diag(file, b.source.pos, 'spec', `could not decide whether the domains of ${eqName(a)} and ${eqName(b)} are disjoint (the solver answered unknown within ${solver.budgetText})`, 'pairwise disjoint domains', 'solver answer unknown'));
     }
   }
   return out;
@@ -108,7 +218,7 @@ function collectReads(e: Expr, lets: ReadonlyMap<string, string>, out: Read[]): 
     case 'let': {
       collectReads(e.value, lets, out);
       const inner = new Map(lets);
-      inner.set(e.name, affineToSmt(e.value, (n) => lets.get(n) ?? smtSymbol(n)));
+      inner.set(e.name, affineToSmt(e.value, (n) => lets.get(n) ?? sym(n)));
       collectReads(e.body, inner, out);
       return;
     }
@@ -124,6 +234,11 @@ interface Edge {
   readonly read: Read;
   /** SMT terms of the read indices, over src's variables. */
   readonly at: readonly string[];
+  /**
+   * Assertions restricting the edge to the reads not yet ranked: after a ranking component has
+   * been applied, the reads it makes strictly smaller are done and the others keep it equal.
+   */
+  readonly extra: readonly string[];
 }
 
 /** A ranking component of one tensor: ±(argument p), or a constant level. */
@@ -231,57 +346,110 @@ function linearDnf(e: Expr, negate: boolean, limit = 64): LinCons[][] | null {
   }
 }
 
+/** Builds the queries of the ranking search; every query is unsat when the property holds. */
 class Ranker {
-  private readonly cache = new Map<string, SatStatus>();
   constructor(private readonly cs: CheckedSpec) {}
 
-  private async unsat(key: string, body: string[], vars: readonly string[]): Promise<SatStatus> {
-    const hit = this.cache.get(key);
-    if (hit !== undefined) return hit;
-    const script = [declareInts([...this.cs.params, ...vars]), assumptions(this.cs), ...body].join('\n');
-    const r = await checkSat(script, { timeoutMs: QUERY_MS });
-    this.cache.set(key, r.status);
-    return r.status;
+  /** `vars`: the SMT symbols of the variables of `body` other than the parameters. */
+  private script(body: readonly string[], vars: readonly string[]): string {
+    return [declareInts([...this.cs.params.map(sym), ...vars]), assumptions(this.cs), ...body].join('\n');
   }
 
-  edgeCondition(e: Edge): string[] {
-    const xs = e.src.vars.map(smtSymbol);
+  private edgeCondition(e: Edge): string[] {
+    const xs = e.src.vars.map(sym);
     const dst = renamed(e.dst.guard, e.dst.vars, e.at);
-    return [`(assert ${renamed(e.src.guard, e.src.vars, xs)})`, `(assert ${dst})`];
+    return [`(assert ${renamed(e.src.guard, e.src.vars, xs)})`, `(assert ${dst})`, ...e.extra];
   }
 
-  /** Does the ranking (cs, cd) decrease along e: weakly (r(dst) ≤ r(src)) or strictly? */
-  async decreases(e: Edge, cs: Component, cd: Component, strict: boolean): Promise<boolean> {
-    const rs = compTerm(cs, e.src.vars.map(smtSymbol));
-    const rd = compTerm(cd, e.at);
-    const key = `${e.src.tensor}#${e.src.ordinal}>${e.dst.tensor}#${e.dst.ordinal}@${e.at.join(',')}|${rs}|${rd}|${strict}`;
-    const bad = strict ? `(assert (>= ${rd} ${rs}))` : `(assert (> ${rd} ${rs}))`;
-    return (await this.unsat(key, [...this.edgeCondition(e), bad], e.src.vars)) === 'unsat';
+  private terms(e: Edge, c: Candidate): { rs: string; rd: string } {
+    return { rs: compTerm(c.get(e.src.tensor)!, e.src.vars.map(sym)), rd: compTerm(c.get(e.dst.tensor)!, e.at) };
   }
 
-  /** Is the coordinate component bounded below on the domain of `eq` (recession-cone test)? */
-  async boundedBelow(eq: NormEquation, c: Component): Promise<boolean> {
-    if (c.kind === 'const') return true;
+  /** Unsat iff the ranking c never increases along e (r(dst) ≤ r(src)). */
+  weak(e: Edge, c: Candidate): string {
+    const { rs, rd } = this.terms(e, c);
+    return this.script([...this.edgeCondition(e), `(assert (> ${rd} ${rs}))`], e.src.vars.map(sym));
+  }
+
+  /** Unsat iff the ranking c strictly decreases along e. */
+  strict(e: Edge, c: Candidate): string {
+    const { rs, rd } = this.terms(e, c);
+    return this.script([...this.edgeCondition(e), `(assert (>= ${rd} ${rs}))`], e.src.vars.map(sym));
+  }
+
+  /** Unsat iff the ranking c is equal at both ends of every read of e. */
+  equal(e: Edge, c: Candidate): string {
+    const { rs, rd } = this.terms(e, c);
+    return this.script([...this.edgeCondition(e), `(assert (not (= ${rd} ${rs})))`], e.src.vars.map(sym));
+  }
+
+  /** The reads of e that keep the ranking c equal. */
+  restrict(e: Edge, c: Candidate): Edge {
+    const { rs, rd } = this.terms(e, c);
+    return { ...e, extra: [...e.extra, `(assert (= ${rd} ${rs}))`] };
+  }
+
+  /**
+   * Queries that are all unsat iff the coordinate component is bounded below on the domain of
+   * `eq` (recession-cone test); null when that cannot be shown (a guard too large to expand).
+   */
+  bounded(eq: NormEquation, c: Component): string[] | null {
+    if (c.kind === 'const') return [];
     const v = eq.vars[c.p]!;
     const dnf = linearDnf(eq.guard, false);
-    if (dnf === null) return false;
-    for (const [k, conj] of dnf.entries()) {
-      const ds = eq.vars.map((x) => `__d_${x}`);
+    if (dnf === null) return null;
+    const ds = eq.vars.map((x) => `__d_${x}`);
+    return dnf.map((conj) => {
       const lin = (l: Lin): string => {
         const parts = eq.vars.map((x, i) => {
           const a = l.coeffs.get(x) ?? 0n;
           return a === 0n ? null : `(* ${a < 0n ? `(- ${-a})` : a} ${smtSymbol(ds[i]!)})`;
-        }).filter((s): s is string => s !== null);
+        }).filter((t): t is string => t !== null);
         return parts.length === 0 ? '0' : parts.length === 1 ? parts[0]! : `(+ ${parts.join(' ')})`;
       };
       const body = conj.map((cc) => `(assert (${cc.op === '==' ? '=' : '>='} ${lin(cc.lin)} 0))`);
       const dv = smtSymbol(`__d_${v}`);
       body.push(`(assert (< ${c.sign === 1 ? dv : `(- ${dv})`} 0))`);
-      const key = `bound|${eq.tensor}#${eq.ordinal}|${k}|${c.sign}${c.p}`;
-      if ((await this.unsat(key, body, ds)) !== 'unsat') return false;
-    }
-    return true;
+      return this.script(body, ds.map(smtSymbol));
+    });
   }
+}
+
+type Candidate = ReadonlyMap<string, Component>;
+
+/** Candidates whose never-increasing test is sent to the solver together. */
+const CHUNK = 8;
+
+/**
+ * Apply candidate c to the remaining edges (all of which it never increases): the edges it
+ * strictly decreases where it is bounded below are done, the others are restricted to the reads
+ * that keep it equal. Null when c ranks nothing new.
+ */
+async function applyCandidate(ranker: Ranker, solver: Solver, c: Candidate, edges: readonly Edge[]): Promise<Edge[] | null> {
+  const boundedQueries = edges.map((e) => ranker.bounded(e.src, c.get(e.src.tensor)!));
+  const flat = boundedQueries.flatMap((q) => q ?? []);
+  const edgeQueries = edges.flatMap((e) => [ranker.strict(e, c), ranker.equal(e, c)]);
+  const st = await solver.statuses([...flat, ...edgeQueries]);
+  const boundedSt = st.slice(0, flat.length);
+  const edgeSt = st.slice(flat.length);
+  let at = 0;
+  const next: Edge[] = [];
+  let changed = false;
+  edges.forEach((e, k) => {
+    const q = boundedQueries[k];
+    const isBounded = q !== null && q.every((_, i) => boundedSt[at + i] === 'unsat');
+    at += q?.length ?? 0;
+    const strict = edgeSt[2 * k] === 'unsat';
+    const equal = edgeSt[2 * k + 1] === 'unsat';
+    if (!isBounded) next.push(e);
+    else if (strict) changed = true;
+    else if (equal) next.push(e);
+    else {
+      next.push(ranker.restrict(e, c));
+      changed = true;
+    }
+  });
+  return changed ? next : null;
 }
 
 function sccs(nodes: readonly string[], succ: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
@@ -368,7 +536,7 @@ function* assignments(tensors: readonly string[], arity: ReadonlyMap<string, num
   }
 }
 
-async function checkWellFounded(cs: CheckedSpec, file: string): Promise<Diagnostic[]> {
+async function checkWellFounded(cs: CheckedSpec, file: string, solver: Solver): Promise<Diagnostic[]> {
   const byTensor = new Map<string, NormEquation[]>();
   for (const eq of cs.equations) byTensor.set(eq.tensor, [...(byTensor.get(eq.tensor) ?? []), eq]);
   const edges: Edge[] = [];
@@ -377,8 +545,8 @@ async function checkWellFounded(cs: CheckedSpec, file: string): Promise<Diagnost
     collectReads(src.rhs, new Map(), reads);
     for (const r of reads) {
       for (const dst of byTensor.get(r.read.name) ?? []) {
-        const at = r.read.indices.map((ix) => affineToSmt(ix, (n) => r.lets.get(n) ?? smtSymbol(n)));
-        edges.push({ src, dst, read: r, at });
+        const at = r.read.indices.map((ix) => affineToSmt(ix, (n) => r.lets.get(n) ?? sym(n)));
+        edges.push({ src, dst, read: r, at, extra: [] });
       }
     }
   }
@@ -391,27 +559,28 @@ async function checkWellFounded(cs: CheckedSpec, file: string): Promise<Diagnost
   for (const group of groups) {
     const inGroup = new Set(group);
     let remaining = edges.filter((e) => inGroup.has(e.src.tensor) && inGroup.has(e.dst.tensor));
+    // A lexicographic ranking, one component at a time: a component that never increases along
+    // the remaining reads is applied; the reads it makes strictly smaller (where it is bounded
+    // below) are done, and the others are restricted to the reads that keep it equal, for the
+    // next components to rank. Each component makes progress at most once, so this terminates.
+    const applied = new Set<string>();
     while (remaining.length > 0) {
       let progress = false;
-      const candidates = [condensationLevels(group, remaining), ...assignments(group, arity)];
-      for (const cand of candidates) {
-        let weakOk = true;
-        for (const e of remaining) {
-          if (!(await ranker.decreases(e, cand.get(e.src.tensor)!, cand.get(e.dst.tensor)!, false))) {
-            weakOk = false;
-            break;
-          }
+      const candidates = [...(group.length > 1 ? [condensationLevels(group, remaining)] : []), ...assignments(group, arity)].filter(
+        (c) => !applied.has(JSON.stringify([...c])),
+      );
+      for (let i = 0; i < candidates.length && !progress; i += CHUNK) {
+        const chunk = candidates.slice(i, i + CHUNK);
+        const st = await solver.statuses(chunk.flatMap((c) => remaining.map((e) => ranker.weak(e, c))));
+        for (const [j, c] of chunk.entries()) {
+          if (!st.slice(j * remaining.length, (j + 1) * remaining.length).every((x) => x === 'unsat')) continue;
+          const next = await applyCandidate(ranker, solver, c, remaining);
+          if (next === null) continue;
+          applied.add(JSON.stringify([...c]));
+          remaining = next;
+          progress = true;
+          break;
         }
-        if (!weakOk) continue;
-        const strict: Edge[] = [];
-        for (const e of remaining) {
-          const c = cand.get(e.src.tensor)!;
-          if ((await ranker.decreases(e, c, cand.get(e.dst.tensor)!, true)) && (await ranker.boundedBelow(e.src, c))) strict.push(e);
-        }
-        if (strict.length === 0) continue;
-        remaining = remaining.filter((e) => !strict.includes(e));
-        progress = true;
-        break;
       }
       if (!progress) {
         const e = remaining[0]!;
@@ -432,8 +601,17 @@ async function checkWellFounded(cs: CheckedSpec, file: string): Promise<Diagnost
 }
 
 /** All well-formedness errors of one spec (disjointness first: well-foundedness presumes it). */
-export async function checkSpecWellFormed(cs: CheckedSpec, file: string): Promise<Diagnostic[]> {
-  const d = await checkDisjoint(cs, file);
-  if (d.length > 0) return d;
-  return checkWellFounded(cs, file);
+export async function checkSpecWellFormed(cs: CheckedSpec, file: string, opts: WellFormedOptions = {}): Promise<Diagnostic[]> {
+  const solver = new Solver(opts);
+  try {
+    const d = await checkDisjoint(cs, file, solver);
+    if (d.length > 0) return d;
+    return await checkWellFounded(cs, file, solver);
+  } catch (e) {
+    if (!(e instanceof OutOfQueries)) throw e;
+    const budget = `${opts.maxQueries ?? MAX_QUERIES} solver queries${opts.maxSolverCalls === undefined ? '' : ` in ${opts.maxSolverCalls} solver calls`}`;
+    return [
+      diag(file, cs.spec.pos, 'spec', `could not check that spec '${cs.spec.name}' is well formed (disjoint domains, well founded) within ${budget}`, `a check within ${budget}`, 'more solver work needed'),
+    ];
+  }
 }
