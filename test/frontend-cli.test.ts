@@ -1,0 +1,70 @@
+// `npx sched check` as users run it: exit codes (0 ok, 3 input error), the `--json` document and
+// the human-readable `file:line:col` diagnostics, on a few files of the corpus.
+
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..');
+
+function sched(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync('npx', ['sched', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const ERROR_FILES = [
+  'corpus/errors/syn_unterminated_comment.sched',
+  'corpus/errors/ty_mismatch_f32_i32.sched',
+  'corpus/errors/sc_unknown_spec.sched',
+  'corpus/errors/spec_self_dependent.sched',
+  'corpus/errors/spec_overlapping_domains.sched',
+  'corpus/errors/syn_binary_nul.sched',
+];
+
+function declared(file: string): { line: number; col: number; message: string } {
+  const m = /^\/\/ ERROR: (\d+):(\d+) (.+)$/m.exec(readFileSync(join(ROOT, file), 'utf8'))!;
+  return { line: Number(m[1]), col: Number(m[2]), message: m[3]! };
+}
+
+describe('npx sched check', () => {
+  it('exits with 3 and one JSON document naming each error with its location', () => {
+    const r = sched('check', '--json', ...ERROR_FILES);
+    expect(r.status).toBe(3);
+    const doc = JSON.parse(r.stdout) as {
+      ok: boolean;
+      files: { file: string; ok: boolean; diagnostics: { file: string; line: number; col: number; phase: string; message: string; expected: string; found: string }[] }[];
+    };
+    expect(doc.ok).toBe(false);
+    expect(doc.files.map((f) => f.file)).toEqual(ERROR_FILES);
+    for (const f of doc.files) {
+      expect(f.ok).toBe(false);
+      const d = f.diagnostics[0]!;
+      const want = declared(f.file);
+      expect(d).toMatchObject({ file: f.file, line: want.line, col: want.col });
+      expect(d.message).toContain(want.message);
+      expect(typeof d.phase).toBe('string');
+      expect(d.expected.length).toBeGreaterThan(0);
+      expect(d.found.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('prints file:line:col diagnostics on stderr without --json, and exits with 0 on valid files', () => {
+    const bad = sched('check', ERROR_FILES[1]!);
+    expect(bad.status).toBe(3);
+    const want = declared(ERROR_FILES[1]!);
+    expect(bad.stderr).toContain(`${ERROR_FILES[1]}:${want.line}:${want.col}: error: ${want.message}`);
+    expect(bad.stderr).toMatch(/\(expected .+, found .+\)/);
+    const good = sched('check', 'corpus/examples/matmul.sched', 'corpus/examples/pad.sched');
+    expect(good.status).toBe(0);
+    expect(good.stdout).toContain('corpus/examples/matmul.sched: ok (1 spec, 1 impl)');
+    expect(good.stdout).toContain('corpus/examples/pad.sched: ok (1 spec, 2 impls)');
+  });
+
+  it('reports an unreadable file as an input error', () => {
+    const r = sched('check', '--json', 'corpus/errors/no_such_file.sched');
+    expect(r.status).toBe(3);
+    const doc = JSON.parse(r.stdout) as { files: { diagnostics: { line: number; col: number; message: string; found: string }[] }[] };
+    expect(doc.files[0]!.diagnostics[0]).toMatchObject({ line: 1, col: 1, message: 'cannot read file', found: 'no such file' });
+  });
+});
