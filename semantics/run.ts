@@ -244,6 +244,45 @@ function snapshot(arrays: ReadonlyMap<string, ArrayRef>, clone: boolean): NamedM
   return m;
 }
 
+/** The comparison of a final memory with the spec: output cells of the checked regions. */
+export interface Comparison {
+  readonly checked: number;
+  readonly mismatchCount: number;
+  readonly mismatches: Mismatch[];
+}
+
+/**
+ * Compare every output array with its declared prophetic expression on its checked region (the
+ * box ∩ `where`) in the final memory.
+ */
+export function compareOutputs(ci: CheckedImpl, model: SpecModel, memory: NamedMemory, opts: { tolerance?: number; maxMismatches?: number } = {}): Comparison {
+  const prog = implProgram(ci);
+  let checked = 0;
+  let mismatchCount = 0;
+  const mismatches: Mismatch[] = [];
+  const maxList = opts.maxMismatches ?? 10;
+  const tol = opts.tolerance;
+  for (const g of prog.globals) {
+    if (g.decl.role !== 'output' || g.value === null) continue;
+    const { ref, cells } = memory.get(g.decl.name)!;
+    const pe = model.compileProphetic(g.value, g.vars);
+    const where = g.decl.where === null ? null : pe.cond(g.decl.where);
+    forEachCell(ref.dims, (idx, k) => {
+      for (let i = 0; i < idx.length; i++) pe.frame[pe.slots[i]!] = idx[i]!;
+      if (where !== null && !where(pe.frame)) return;
+      checked++;
+      const expected = pe.fn(pe.frame);
+      const actual = getCell(cells, g.decl.elem, k);
+      const ok = actual !== undefined && (tol === undefined ? sameValue(expected, actual) : closeValue(expected, actual, tol));
+      if (!ok) {
+        mismatchCount++;
+        if (mismatches.length < maxList) mismatches.push({ array: g.decl.name, index: [...idx], expected: valueToJson(expected), actual: valueToJson(actual) });
+      }
+    });
+  }
+  return { checked, mismatchCount, mismatches };
+}
+
 /**
  * Run implementation `ci` on parameters `params` (all spec parameters) and compare its outputs
  * with the spec's model. The entry point for `sched run` and for counterexample replay.
@@ -263,45 +302,21 @@ export function runImpl(ci: CheckedImpl, params: ParamValues, opts: RunImplOptio
   });
   const memory = snapshot(arrays, false);
 
-  let checked = 0;
-  let mismatchCount = 0;
-  const mismatches: Mismatch[] = [];
-  const maxList = opts.maxMismatches ?? 10;
+  const cmp = result.ok ? compareOutputs(ci, model, memory, opts) : { checked: 0, mismatchCount: 0, mismatches: [] };
   const tol = opts.tolerance;
-  if (result.ok) {
-    for (const g of prog.globals) {
-      if (g.decl.role !== 'output' || g.value === null) continue;
-      const ref = arrays.get(g.decl.name)!;
-      const pe = model.compileProphetic(g.value, g.vars);
-      const where = g.decl.where === null ? null : pe.cond(g.decl.where);
-      const cells = ref.cells!;
-      forEachCell(ref.dims, (idx, k) => {
-        for (let i = 0; i < idx.length; i++) pe.frame[pe.slots[i]!] = idx[i]!;
-        if (where !== null && !where(pe.frame)) return;
-        checked++;
-        const expected = pe.fn(pe.frame);
-        const actual = getCell(cells, ref.elem, k);
-        const ok = actual !== undefined && (tol === undefined ? sameValue(expected, actual) : closeValue(expected, actual, tol));
-        if (!ok) {
-          mismatchCount++;
-          if (mismatches.length < maxList) mismatches.push({ array: g.decl.name, index: [...idx], expected: valueToJson(expected), actual: valueToJson(actual) });
-        }
-      });
-    }
-  }
   const report: RunReport = {
     impl: ci.impl.name,
     spec: ci.spec.spec.name,
     params: Object.fromEntries([...ps].map(([k, v]) => [k, jsonInt(v)])),
     seed: opts.inputs ? null : typeof opts.seed === 'bigint' ? jsonInt(fromBig(opts.seed)) : (opts.seed ?? 0),
-    outcome: !result.ok ? 'error' : mismatchCount > 0 ? 'mismatch' : 'match',
+    outcome: !result.ok ? 'error' : cmp.mismatchCount > 0 ? 'mismatch' : 'match',
     error: result.ok ? null : result.error,
     writes: result.stats.writes,
     reads: result.stats.reads,
     ms: Math.round((performance.now() - t0) * 1000) / 1000,
-    checked,
-    mismatchCount,
-    mismatches,
+    checked: cmp.checked,
+    mismatchCount: cmp.mismatchCount,
+    mismatches: cmp.mismatches,
     unconstrained: { count: model.unconstrainedCount, examples: [...model.unconstrained] },
     comparison: tol === undefined ? 'exact (bit equality; NaN equals NaN; +0 differs from -0)' : `relative tolerance ${tol} (NaN equals NaN; ±0 equal)`,
     omega: opts.omega === true,
