@@ -6,9 +6,12 @@ import { shutdownZ3 } from '../smt/z3.ts';
 import { helpText, parseArgs, UsageError } from './args.ts';
 import { type Command, EXIT_INPUT, EXIT_INTERNAL } from './command.ts';
 import { checkCommand } from './commands/check.ts';
+import { exploreCommand } from './commands/explore.ts';
+import { runCommand } from './commands/run.ts';
+import { stepCommand } from './commands/step.ts';
 import { verifyCommand } from './commands/verify.ts';
 
-const COMMANDS: readonly Command[] = [checkCommand, verifyCommand];
+const COMMANDS: readonly Command[] = [checkCommand, runCommand, stepCommand, exploreCommand, verifyCommand];
 
 function topHelp(): string {
   const lines = ['usage: sched <command> FILE… [options]', '', 'commands:'];
