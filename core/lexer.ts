@@ -51,7 +51,8 @@ function printable(ch: string): string {
 
 export function lex(file: string, text: string): Token[] {
   const toks: Token[] = [];
-  let i = 0;
+  // A byte-order mark (U+FEFF, written by some editors) before the first line is not text.
+  let i = text.startsWith('\uFEFF') ? 1 : 0;
   let line = 1;
   let col = 1;
   const n = text.length;

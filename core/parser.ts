@@ -514,7 +514,8 @@ export function parseProgram(file: string, text: string): Program {
     const idx = text.indexOf('\u0000');
     const before = text.slice(0, idx);
     const line = before.split('\n').length;
-    const col = idx - before.lastIndexOf('\n');
+    const bom = line === 1 && text.startsWith('\uFEFF') ? 1 : 0; // not a column (see lex)
+    const col = idx - before.lastIndexOf('\n') - bom;
     throw new SchedInputError([
       diag(file, { line, col }, 'syntax', 'this looks like a binary file, not a .sched text file', 'text', 'a NUL byte'),
     ]);

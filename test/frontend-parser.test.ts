@@ -48,6 +48,11 @@ describe('lexer', () => {
     expect(firstError(() => lex('t', 'a\n  /* open')).line).toBe(2);
     expect(firstError(() => lex('t', 'a | b')).message).toContain("'|' is not an operator");
   });
+  it('skips a byte-order mark at the start of the file, and only there', () => {
+    expect(lex('t', '\uFEFFspec s')[0]!).toEqual({ kind: 'keyword', text: 'spec', pos: { line: 1, col: 1 } });
+    expect(firstError(() => lex('t', 'spec \uFEFF')).found).toContain('U+FEFF');
+    expect(firstError(() => parseProgram('t', '\uFEFFspec\u0000')).col).toBe(5);
+  });
   it('names control characters and non-ASCII characters it does not accept', () => {
     expect(firstError(() => lex('t', 'a \u0007')).found).toBe('control character U+0007');
     expect(firstError(() => lex('t', 'λ')).found).toContain('U+03BB');

@@ -1,10 +1,16 @@
 // Spec well-formedness (W2 disjoint domains, W5 well-foundedness) decided with Z3: accepted and
 // rejected SAREs, names that clash with SMT-LIB, lexicographic rankings, batched queries, the
-// solver budget.
+// solver budget; and a property: no random recurrence the check accepts has an overlap or a
+// dependence cycle inside a box (brute force).
 
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Expr } from '../core/ast.ts';
 import { checkSource } from '../core/check.ts';
 import { type Diagnostic, SchedInputError } from '../core/diagnostics.ts';
+import { parseProgram } from '../core/parser.ts';
+import { type CheckedSpec, type NormEquation, typecheckProgram } from '../core/typecheck.ts';
+import { checkSpecWellFormed } from '../core/wellformed.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 
 afterAll(shutdownZ3);
@@ -87,4 +93,154 @@ describe('the solver budget', () => {
     expect(await diags(spec)).toEqual([]);
     expect((await diags(spec, { maxQueries: 1 }))[0]!.message).toContain('within 1 solver queries');
   });
+});
+
+// -- soundness against brute force ------------------------------------------------------------
+
+type Val = bigint | boolean;
+const floorDiv = (a: bigint, b: bigint): bigint => (a % b !== 0n && a < 0n !== b < 0n ? a / b - 1n : a / b);
+
+/** Concrete value of an affine expression. */
+function evalAffine(e: Expr, env: ReadonlyMap<string, Val>): Val {
+  switch (e.kind) {
+    case 'int':
+    case 'bool':
+      return e.value;
+    case 'var':
+      return env.get(e.name)!;
+    case 'unary':
+      return e.op === '-' ? -(evalAffine(e.arg, env) as bigint) : !evalAffine(e.arg, env);
+    case 'binary': {
+      if (e.op === '&&') return (evalAffine(e.left, env) as boolean) && (evalAffine(e.right, env) as boolean);
+      if (e.op === '||') return (evalAffine(e.left, env) as boolean) || (evalAffine(e.right, env) as boolean);
+      const a = evalAffine(e.left, env) as bigint;
+      const b = evalAffine(e.right, env) as bigint;
+      const ops: Record<string, () => Val> = {
+        '+': () => a + b, '-': () => a - b, '*': () => a * b, '/': () => floorDiv(a, b), '%': () => a - floorDiv(a, b) * b,
+        '==': () => a === b, '!=': () => a !== b, '<': () => a < b, '<=': () => a <= b, '>': () => a > b, '>=': () => a >= b,
+      };
+      return ops[e.op]!();
+    }
+    case 'call': {
+      const [a, b] = e.args.map((x) => evalAffine(x, env) as bigint) as [bigint, bigint];
+      return e.fn === 'min' ? (a < b ? a : b) : a > b ? a : b;
+    }
+    case 'select':
+      return evalAffine(e.cond, env) ? evalAffine(e.then, env) : evalAffine(e.else, env);
+    case 'let':
+      return evalAffine(e.body, new Map([...env, [e.name, evalAffine(e.value, env)]]));
+    default:
+      throw new Error(`not affine: ${e.kind}`);
+  }
+}
+
+/** Tensor reads of a right-hand side at a point (both branches of a select: it is eager). */
+function readsAt(e: Expr, env: ReadonlyMap<string, Val>, out: string[]): void {
+  switch (e.kind) {
+    case 'tensor':
+      out.push(`${e.name}(${e.indices.map((i) => evalAffine(i, env)).join(',')})`);
+      return;
+    case 'binary':
+      readsAt(e.left, env, out);
+      readsAt(e.right, env, out);
+      return;
+    case 'select':
+      readsAt(e.then, env, out);
+      readsAt(e.else, env, out);
+      return;
+    default:
+      return;
+  }
+}
+
+/** An overlap or a dependence cycle inside the box [-4, 4]^n, for a few parameter values. */
+function bruteForceFlaw(cs: CheckedSpec): string | null {
+  for (const n of [-1n, 0n, 1n, 2n, 3n, 5n]) {
+    const params = new Map<string, Val>(cs.params.map((p) => [p, n]));
+    if (!cs.spec.assumes.every((a) => evalAffine(a, params))) continue;
+    const owner = new Map<string, { eq: NormEquation; env: Map<string, Val> }>();
+    for (const eq of cs.equations) {
+      const points: bigint[][] = eq.vars.reduce<bigint[][]>((acc) => acc.flatMap((p) => [-4n, -3n, -2n, -1n, 0n, 1n, 2n, 3n, 4n].map((v) => [...p, v])), [[]]);
+      for (const pt of points) {
+        const env = new Map([...params, ...eq.vars.map((v, i) => [v, pt[i]!] as const)]);
+        if (!evalAffine(eq.guard, env)) continue;
+        const key = `${eq.tensor}(${pt.join(',')})`;
+        if (owner.has(key)) return `${key} is in two domains when N = ${n}`;
+        owner.set(key, { eq, env });
+      }
+    }
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (u: string): string | null => {
+      state.set(u, 'open');
+      const { eq, env } = owner.get(u)!;
+      const rs: string[] = [];
+      readsAt(eq.rhs, env, rs);
+      for (const w of rs.filter((r) => owner.has(r))) {
+        if (state.get(w) === 'open') return `a cycle through ${w} when N = ${n}`;
+        if (!state.has(w)) {
+          const r = visit(w);
+          if (r) return r;
+        }
+      }
+      state.set(u, 'done');
+      return null;
+    };
+    for (const u of owner.keys()) {
+      if (state.has(u)) continue;
+      const r = visit(u);
+      if (r) return r;
+    }
+  }
+  return null;
+}
+
+/** Random recurrences over A(x, y) and B(x): guards, shifted / halved / selected reads. */
+function recurrenceArb(): fc.Arbitrary<string> {
+  const atom = (vs: readonly string[]): fc.Arbitrary<string> =>
+    fc.oneof(
+      fc.tuple(fc.constantFrom(...vs), fc.constantFrom('<', '<=', '>', '>=', '==', '!='), fc.integer({ min: -3, max: 3 })).map(([v, o, k]) => `${v} ${o} ${k}`),
+      fc.tuple(fc.constantFrom(...vs), fc.constantFrom('<', '>='), fc.constantFrom('N', 'N - 1', '0')).map(([v, o, k]) => `${v} ${o} ${k}`),
+      fc.tuple(fc.constantFrom(...vs), fc.constantFrom(...vs), fc.constantFrom('<', '<=', '==')).map(([a, b, o]) => `${a} ${o} ${b}`),
+      fc.tuple(fc.constantFrom(...vs), fc.integer({ min: 2, max: 3 }), fc.integer({ min: 0, max: 1 })).map(([v, m, r]) => `${v} % ${m} == ${r}`),
+    );
+  const index = (vs: readonly string[]): fc.Arbitrary<string> =>
+    fc.oneof(
+      fc.tuple(fc.constantFrom(...vs), fc.integer({ min: -2, max: 2 })).map(([v, k]) => (k === 0 ? v : `${v} + ${k}`)),
+      fc.tuple(fc.constantFrom(...vs), fc.constantFrom(2, 3)).map(([v, k]) => `${v} / ${k}`),
+      fc.constantFrom('N - 1', '0', '-1'),
+      fc.tuple(atom(vs), fc.constantFrom(...vs), fc.integer({ min: -1, max: 1 })).map(([c, v, k]) => `select(${c}, ${v}, ${v} + ${k})`),
+    );
+  const read = (vs: readonly string[]): fc.Arbitrary<string> =>
+    fc.oneof(fc.tuple(index(vs), index(vs)).map(([i, j]) => `A(${i}, ${j})`), index(vs).map((i) => `B(${i})`));
+  const equation = (t: string, vs: readonly string[]): fc.Arbitrary<{ t: string; text: string }> =>
+    fc.tuple(fc.array(read(vs), { maxLength: 2 }), fc.array(atom(vs), { maxLength: 3 })).map(([rs, g]) => ({
+      t,
+      text: `  ${t}(${vs.join(', ')}) = ${rs.length > 0 ? rs.join(' + ') : '1.0'}${g.length > 0 ? ` where ${g.join(' && ')}` : ''};`,
+    }));
+  return fc.array(fc.oneof(equation('A', ['x', 'y']), equation('B', ['x'])), { minLength: 1, maxLength: 4 }).map((eqs) => {
+    const role = (t: string): string => (eqs.some((q) => q.t === t) ? 'tensor' : 'input');
+    return ['spec r {', '  param N;', '  assume N >= 0;', `  ${role('A')} A(x, y): f32;`, `  ${role('B')} B(x): f32;`, ...eqs.map((q) => q.text), '}', ''].join('\n');
+  });
+}
+
+describe('soundness of the well-formedness check against brute force', () => {
+  it('the brute force sees the flaws it looks for', () => {
+    const spec = (body: string): CheckedSpec => typecheckProgram(parseProgram('r', `spec r { param N; ${body} }`)).specs.get('r')!;
+    expect(bruteForceFlaw(spec('tensor B(x): f32; B(x) = B(x / 2) where x >= 0;'))).toContain('a cycle through B(0)');
+    expect(bruteForceFlaw(spec('tensor B(x): f32; B(x) = 0.0 where x <= N; B(x) = 1.0 where x >= N;'))).toContain('in two domains');
+    expect(bruteForceFlaw(spec('tensor B(x): f32; B(x) = B(x - 1) where x > 0; B(x) = 0.0 where x <= 0;'))).toBeNull();
+  });
+  it('accepts no random recurrence that overlaps or cycles inside a box', async () => {
+    let accepted = 0;
+    await fc.assert(
+      fc.asyncProperty(recurrenceArb(), async (text) => {
+        const cs = typecheckProgram(parseProgram('r.sched', text)).specs.get('r')!;
+        if ((await checkSpecWellFormed(cs, 'r.sched', { queryMs: 3000 })).length > 0) return;
+        accepted++;
+        expect(bruteForceFlaw(cs)).toBeNull();
+      }),
+      { numRuns: Number(process.env.SCHED_WF_RUNS ?? 150) },
+    );
+    expect(accepted).toBeGreaterThan(10);
+  }, 300_000);
 });
