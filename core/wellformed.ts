@@ -147,13 +147,76 @@ function parseModel(output: string): Map<string, string> {
 
 // -- W2: disjoint domains ---------------------------------------------------------------------
 
+/** Value of an index expression made of integer literals, + - * and unary minus; else null. */
+function constInt(e: Expr): bigint | null {
+  if (e.kind === 'int') return e.value;
+  if (e.kind === 'unary' && e.op === '-') {
+    const a = constInt(e.arg);
+    return a === null ? null : -a;
+  }
+  if (e.kind === 'binary' && (e.op === '+' || e.op === '-' || e.op === '*')) {
+    const a = constInt(e.left);
+    const b = constInt(e.right);
+    if (a === null || b === null) return null;
+    return e.op === '+' ? a + b : e.op === '-' ? a - b : a * b;
+  }
+  return null;
+}
+
+type Interval = [bigint | null, bigint | null];
+
+/**
+ * Constant bounds on each variable of an equation, read from the top-level conjuncts of its guard
+ * of the form `x op c` or `c op x` (c a constant). Sound: the domain lies inside the box.
+ */
+function constBounds(eq: NormEquation): Interval[] {
+  const box: Interval[] = eq.vars.map(() => [null, null]);
+  const tighten = (k: number, lo: bigint | null, hi: bigint | null): void => {
+    const [a, b] = box[k]!;
+    box[k] = [lo === null ? a : a === null || lo > a ? lo : a, hi === null ? b : b === null || hi < b ? hi : b];
+  };
+  const flip: Record<string, string> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=', '==': '==' };
+  const visit = (e: Expr): void => {
+    if (e.kind !== 'binary') return;
+    if (e.op === '&&') {
+      visit(e.left);
+      visit(e.right);
+      return;
+    }
+    if (!(e.op in flip)) return;
+    let [x, c, op] = [e.left, e.right, e.op as string];
+    if (x.kind !== 'var') [x, c, op] = [e.right, e.left, flip[e.op]!];
+    const k = x.kind === 'var' ? eq.vars.indexOf(x.name) : -1;
+    const v = constInt(c);
+    if (k < 0 || v === null) return;
+    if (op === '<') tighten(k, null, v - 1n);
+    else if (op === '<=') tighten(k, null, v);
+    else if (op === '>') tighten(k, v + 1n, null);
+    else if (op === '>=') tighten(k, v, null);
+    else tighten(k, v, v);
+  };
+  visit(eq.guard);
+  return box;
+}
+
+/** Some variable ranges over disjoint constant intervals in the two domains. */
+function triviallyDisjoint(a: Interval[], b: Interval[]): boolean {
+  return a.some(([alo, ahi], k) => {
+    const [blo, bhi] = b[k]!;
+    return (ahi !== null && blo !== null && ahi < blo) || (bhi !== null && alo !== null && bhi < alo);
+  });
+}
+
 async function checkDisjoint(cs: CheckedSpec, file: string, solver: Solver): Promise<Diagnostic[]> {
   const byTensor = new Map<string, NormEquation[]>();
   for (const eq of cs.equations) byTensor.set(eq.tensor, [...(byTensor.get(eq.tensor) ?? []), eq]);
   const pairs: { tensor: string; a: NormEquation; b: NormEquation; xs: string[]; script: string }[] = [];
   for (const [tensor, eqs] of byTensor) {
+    // Equations of a table (`W(0) = …; W(1) = …`) or of consecutive ranges need no solver.
+    const boxes = eqs.map(constBounds);
     for (let i = 0; i < eqs.length; i++) {
       for (let j = i + 1; j < eqs.length; j++) {
+        if (triviallyDisjoint(boxes[i]!, boxes[j]!)) continue;
         const a = eqs[i]!;
         const b = eqs[j]!;
         const xs = a.vars.map((_, k) => `__x${k}`);

@@ -68,6 +68,18 @@ describe('ill-formed specs are rejected', () => {
   });
 });
 
+describe('tables and ranges', () => {
+  it('accepts a 300-entry table without asking the solver about its 44,850 pairs', async () => {
+    const eqs = Array.from({ length: 300 }, (_, k) => `  W(${k}, j) = ${k}.5 where 0 <= j && j < 4;`).join('\n');
+    expect(await diags(`spec s {\n  tensor W(i, j): f32;\n${eqs}\n}\n`, { maxQueries: 10 })).toEqual([]);
+  });
+  it('still finds two entries of a table that define the same point', async () => {
+    const eqs = ['W(0) = 1.0;', 'W(1) = 2.0;', 'W(2 - 1) = 3.0;', 'W(i) = 0.0 where i >= 3;'].map((q) => `  ${q}`).join('\n');
+    const ds = await diags(`spec s {\n  tensor W(i): f32;\n${eqs}\n}\n`);
+    expect(ds.map((d) => d.message)).toEqual([expect.stringContaining("equation 2 of 'W' (line 4) and equation 3 of 'W' (line 5) overlap: both define W(1)")]);
+  });
+});
+
 describe('names', () => {
   it('accepts SCHED names that are SMT-LIB builtins or Z3 constants', async () => {
     // Z3 refused `(declare-const and Int)` ("builtin symbol"), and `|and|` is the same symbol.
