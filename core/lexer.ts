@@ -45,6 +45,7 @@ export function describeToken(t: Token): string {
 function printable(ch: string): string {
   const code = ch.codePointAt(0)!;
   if (code < 0x20 || code === 0x7f) return `control character U+${code.toString(16).padStart(4, '0').toUpperCase()}`;
+  if (code === 0xfffd) return 'U+FFFD, which stands for bytes that are not UTF-8 text';
   if (code > 0x7e) return `character '${ch}' (U+${code.toString(16).toUpperCase().padStart(4, '0')})`;
   return `'${ch}'`;
 }

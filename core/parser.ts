@@ -281,7 +281,7 @@ class Parser {
     if (this.accept('skip')) return { kind: 'skip', pos };
     if (this.accept('{')) {
       const c = this.cmdSeq('in a block');
-      if (!this.is('}')) this.fail(this.tok, 'syntax error in a block', "';' between commands, or '}'");
+      if (!this.is('}')) this.fail(this.tok, `syntax error in the block opened at ${pos.line}:${pos.col}`, "';' between commands, or '}'");
       this.next();
       // `{ }` is skip; `{ c }` is c; `{ c1; c2 }` is a sequence positioned at its first command.
       return c;
@@ -467,7 +467,8 @@ class Parser {
         if (t.text === '(') {
           this.next();
           const e = this.expr();
-          this.expect(')', 'to close a parenthesis');
+          if (!this.is(')')) this.fail(this.tok, `the parenthesis opened at ${t.pos.line}:${t.pos.col} is not closed`, "')'");
+          this.next();
           return e;
         }
         break;

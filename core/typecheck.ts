@@ -29,6 +29,7 @@ import {
   type ValueType,
 } from './ast.ts';
 import { type Diagnostic, diag, SchedInputError } from './diagnostics.ts';
+import { floatText } from './printer.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Results
@@ -174,7 +175,7 @@ class Checker {
       case 'bool':
         return ok('cond');
       case 'float':
-        this.err(e.pos, 'a floating-point literal cannot be an index', 'an integer', `${e.value}`);
+        this.err(e.pos, 'a floating-point literal cannot be an index', 'an integer', floatText(e.value));
         return null;
       case 'var': {
         const t = env.vars.get(e.name);
@@ -327,7 +328,7 @@ class Checker {
           return null;
         }
         if (!fitsFloat(e.value, vt)) {
-          this.err(e.pos, `floating-point literal ${e.value} does not fit in ${vt}`, `a finite value of ${vt}`, `${e.value}`);
+          this.err(e.pos, `floating-point literal ${floatText(e.value)} does not fit in ${vt}`, `a finite value of ${vt}`, floatText(e.value));
           return null;
         }
         return ok(vt);
@@ -836,8 +837,8 @@ function checkCmd(c: Checker, cmd: Cmd, env: Env): void {
       if (cmd.indices.length !== a.rank) {
         c.err(cmd.pos, `array '${cmd.array}' has ${a.rank} dimension${a.rank === 1 ? '' : 's'}`, countOf(a.rank, 'index', 'indices'), countOf(cmd.indices.length, 'index', 'indices'));
       } else for (const ix of cmd.indices) c.affine(ix, env, 'index');
-      c.value(cmd.rhs, env, 'semantic', a.elem);
       if (cmd.annot !== null) c.value(cmd.annot, env, 'prophetic', a.elem);
+      c.value(cmd.rhs, env, 'semantic', a.elem);
       return;
     }
     case 'if':
@@ -943,7 +944,8 @@ export function typecheckProgram(prog: Program): CheckedProgram {
     const r = checkImpl(c, m, specs);
     if (r) impls.push(r);
   }
-  if (c.errors.length > 0) throw new SchedInputError(c.errors);
+  // In source order, so that the first diagnostic is the first error of the file.
+  if (c.errors.length > 0) throw new SchedInputError([...c.errors].sort((a, b) => a.line - b.line || a.col - b.col));
   return { program: prog, specs, impls };
 }
 

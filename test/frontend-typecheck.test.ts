@@ -145,6 +145,22 @@ describe('untyped literals take the type their context expects', () => {
   });
 });
 
+describe('diagnostics', () => {
+  it('come in source order (an assignment is index, annotation, right-hand side)', () => {
+    try {
+      typecheckProgram(parseProgram('t', impl('for i < N do c[q] {Z(i)} := y[i]')));
+      expect.unreachable();
+    } catch (e) {
+      const ds = (e as SchedInputError).diagnostics;
+      expect(ds.map((d) => d.found)).toEqual(["'q'", "'Z'", "'y'"]);
+      expect(ds.map((d) => d.col)).toEqual([...ds.map((d) => d.col)].sort((a, b) => a - b));
+    }
+  });
+  it('print float literals as written', () => {
+    expect(err(impl('c[0.0] := 1.0')).found).toBe('0.0');
+  });
+});
+
 describe('casts', () => {
   it('are the only way to turn an index into a value', () => {
     const d = err(impl('for i < N do c[i] := i'));
