@@ -20,13 +20,12 @@ export const DEFAULT_MAX_CELLS = 1 << 25;
 
 export type ParamValues = ReadonlyMap<string, bigint>;
 
-/** Parameter values from `NAME=VALUE` strings; unknown or missing names are input errors. */
+/**
+ * The values of the spec's parameters among `given` (others are ignored: one command line can
+ * serve files with different specs; a misspelt name still shows up as a missing parameter).
+ */
 export function checkParams(cs: CheckedSpec, given: ParamValues, file: string): Map<string, Int> {
   const out = new Map<string, Int>();
-  const unknown = [...given.keys()].filter((k) => !cs.params.includes(k));
-  if (unknown.length > 0) {
-    throw new SchedInputError([diag(file, cs.spec.pos, 'io', `unknown parameter${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `'${u}'`).join(', ')} for spec '${cs.spec.name}'`, cs.params.length ? `parameters among ${cs.params.join(', ')}` : 'no parameters', unknown.join(', '))]);
-  }
   const missing = cs.params.filter((p) => !given.has(p));
   if (missing.length > 0) {
     throw new SchedInputError([diag(file, cs.spec.pos, 'io', `no value for parameter${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of spec '${cs.spec.name}' (use --param ${missing[0]}=…)`, `--param for ${cs.params.join(', ')}`, `missing ${missing.join(', ')}`)]);
