@@ -5,16 +5,48 @@
 // the usual last-writer patterns), and kept otherwise: never approximated.
 
 import type { Formula, PRel, PSet, RelPiece, SetPiece, Term } from '../core/presburger/types.ts';
-import { and, andAll, exists, FALSE, geT, gtT, ltT, not, orAll, eqT } from '../core/presburger/formula.ts';
+import { and, andAll, conjuncts, exists, FALSE, geT, gtT, ltT, not, orAll, eqT } from '../core/presburger/formula.ts';
 import { constant, variable } from '../core/presburger/term.ts';
 import { fresh } from '../core/presburger/names.ts';
 import { flat, tupleVars } from '../core/presburger/tuple.ts';
 import { renameFormula, substFormula } from '../core/presburger/subst.ts';
+import { formulaVars, termVars } from '../core/presburger/vars.ts';
 import { simplify } from '../core/presburger/simplify.ts';
 import { eliminate } from '../core/presburger/qe.ts';
 import type { Template } from './template.ts';
 
 export const EMPTY_HEAP: PRel = { kind: 'rel', pieces: [] };
+
+/**
+ * For each heap piece we know of, an over-approximation of the free variables its *value*
+ * depends on once its location is fixed. A hole filled by the same term as a location index
+ * depends on nothing more (the value is a function of the location). This is what makes the
+ * iterated update cheap when every iteration writing a location writes the same value there
+ * (tiles with ShiftInwards tails, recomputed stencils): the last writer is then any writer, and
+ * ▶ is the iterated union, with no "no later write" quantifier to eliminate.
+ */
+const valueDeps = new WeakMap<RelPiece, ReadonlySet<string> | 'unknown'>();
+
+function depsOf(p: RelPiece): ReadonlySet<string> | 'unknown' {
+  return valueDeps.get(p) ?? 'unknown';
+}
+
+function withDeps(p: RelPiece, d: ReadonlySet<string> | 'unknown'): RelPiece {
+  valueDeps.set(p, d);
+  return p;
+}
+
+function holeDeps(loc: readonly Term[], holes: readonly Term[]): Set<string> {
+  const locKeys = new Set(loc.map((t) => t.key));
+  const d = new Set<string>();
+  for (const h of holes) if (!locKeys.has(h.key)) for (const v of termVars(h)) d.add(v);
+  return d;
+}
+
+function mapDeps(p: RelPiece, q: RelPiece, f: (d: ReadonlySet<string>) => ReadonlySet<string>): RelPiece {
+  const d = depsOf(p);
+  return withDeps(q, d === 'unknown' ? 'unknown' : f(d));
+}
 export const EMPTY_SET: PSet = { kind: 'set', pieces: [] };
 
 /** Quantifier elimination where exact, then syntactic simplification. */
@@ -36,7 +68,7 @@ export function singleWrite(array: string, loc: readonly Term[], tmpl: Template,
   const xs = loc.map(() => fresh('x'));
   const ys = holes.map(() => fresh('y'));
   const guard = andAll([...loc.map((t, k) => eqT(variable(xs[k]!), t)), ...holes.map((t, k) => eqT(variable(ys[k]!), t))]);
-  return { kind: 'rel', pieces: [{ dom: flat(array, xs), ran: flat(tmpl.key, ys), guard }] };
+  return { kind: 'rel', pieces: [withDeps({ dom: flat(array, xs), ran: flat(tmpl.key, ys), guard }, holeDeps(loc, holes))] };
 }
 
 /** {a⟨x⟩ → E⟨holes(x)⟩ : φ(x)} for input declarations; `vars` are the declaration's names. */
@@ -45,7 +77,7 @@ export function declaredHeap(array: string, vars: readonly string[], guard: Form
   const ren = new Map(vars.map((v, k) => [v, xs[k]!] as const));
   const ys = holes.map(() => fresh('y'));
   const g = andAll([renameFormula(guard, ren), ...holes.map((t, k) => renameFormula(eqT(variable(ys[k]!), t), ren))]);
-  return { kind: 'rel', pieces: [{ dom: flat(array, xs), ran: flat(tmpl.key, ys), guard: norm(g) }] };
+  return { kind: 'rel', pieces: [withDeps({ dom: flat(array, xs), ran: flat(tmpl.key, ys), guard: norm(g) }, holeDeps(vars.map(variable), holes))] };
 }
 
 /** The formula "location array⟨at⟩ is in dom(h)", over the variables of `at`. */
@@ -72,14 +104,14 @@ export function update(h1: PRel, h2: PRel): PRel {
   const kept = h1.pieces.map((p) => {
     const xs = locVars(p).map(variable);
     const touched = h2.pieces.some((q) => q.dom.name === p.dom.name);
-    return touched ? { ...p, guard: norm(and(p.guard, not(inDomain(h2, p.dom.name, xs)))) } : p;
+    return touched ? mapDeps(p, { ...p, guard: norm(and(p.guard, not(inDomain(h2, p.dom.name, xs)))) }, (d) => d) : p;
   });
   return { kind: 'rel', pieces: [...prune(kept), ...h2.pieces] };
 }
 
 /** h ∩ {: φ}, for the branches of `if` (S-IF) and parameter restrictions. */
 export function restrict(h: PRel, f: Formula): PRel {
-  return { kind: 'rel', pieces: prune(h.pieces.map((p) => ({ ...p, guard: norm(and(p.guard, f)) }))) };
+  return { kind: 'rel', pieces: prune(h.pieces.map((p) => mapDeps(p, { ...p, guard: norm(and(p.guard, f)) }, (d) => d))) };
 }
 
 export function restrictSet(s: PSet, f: Formula): PSet {
@@ -106,7 +138,8 @@ export function setWithoutArray(s: PSet, a: string): PSet {
 /** Substitute a free variable (S-LET: x := ι once the scope of x ends). */
 export function substHeap(h: PRel, x: string, t: Term): PRel {
   const m = new Map([[x, t]]);
-  return { kind: 'rel', pieces: prune(h.pieces.map((p) => ({ ...p, guard: norm(substFormula(p.guard, m)) }))) };
+  const sub = (d: ReadonlySet<string>): ReadonlySet<string> => (d.has(x) ? new Set([...d].filter((v) => v !== x).concat([...termVars(t)])) : d);
+  return { kind: 'rel', pieces: prune(h.pieces.map((p) => mapDeps(p, { ...p, guard: norm(substFormula(p.guard, m)) }, sub))) };
 }
 
 export function substSet(s: PSet, x: string, t: Term): PSet {
@@ -133,14 +166,36 @@ function bounds(x: string, lo: Term, hi: Term): Formula {
 export function iterUpdate(h: PRel, x: string, lo: Term, hi: Term): PRel {
   const pieces: RelPiece[] = [];
   for (const p of h.pieces) {
+    const d = depsOf(p);
+    const alone = h.pieces.filter((q) => q.dom.name === p.dom.name).length === 1;
+    if (alone && d !== 'unknown' && !d.has(x)) {
+      // Every iteration writing a location writes the same value: ▶ is the iterated union.
+      const guard = norm(exists([x], and(bounds(x, lo, hi), p.guard)));
+      if (guard.kind !== 'false') pieces.push(withDeps({ ...p, guard }, d));
+      continue;
+    }
     const xs = locVars(p).map(variable);
     const x2 = fresh(x);
     const laterDom = substFormula(inDomain(h, p.dom.name, xs), new Map([[x, variable(x2)]]));
-    const later = exists([x2], and(gtT(variable(x2), variable(x)), ltT(variable(x2), hi), laterDom));
+    const later = dropImplied(norm(exists([x2], and(gtT(variable(x2), variable(x)), ltT(variable(x2), hi), laterDom))), p.guard);
     const guard = norm(exists([x], andAll([bounds(x, lo, hi), p.guard, not(later)])));
-    if (guard.kind !== 'false') pieces.push({ ...p, guard });
+    // The last writer depends on the bounds and on the other writers' guards.
+    const after = new Set<string>();
+    for (const v of formulaVars(guard)) if (!tupleVars(p.dom).includes(v) && !tupleVars(p.ran).includes(v)) after.add(v);
+    if (guard.kind !== 'false') pieces.push(withDeps({ ...p, guard }, after));
   }
   return { kind: 'rel', pieces };
+}
+
+/**
+ * `later` with its conjuncts that are also conjuncts of `ctx` removed: ctx ∧ ¬(A ∧ L) is
+ * ctx ∧ ¬L when ctx contains A. Keeps the negation small before quantifier elimination (the
+ * location constraints shared by every writer otherwise blow up the DNF).
+ */
+function dropImplied(later: Formula, ctx: Formula): Formula {
+  const known = new Set(conjuncts(ctx).map((c) => c.key));
+  const rest = conjuncts(later).filter((c) => !known.has(c.key));
+  return rest.length === conjuncts(later).length ? later : andAll(rest);
 }
 
 /** The iterated union ⋃_{lo ≤ x < hi} (of a read set, or of the writes of a parallel loop). */

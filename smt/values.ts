@@ -102,12 +102,14 @@ export class ValueEncoder {
 
   sort(vt: ValueType): string {
     if (vt === 'bool') return 'Bool';
+    if (this.mode === 'uf') {
+      const s = vt.toUpperCase();
+      this.need(`0sort.${s}`, `(declare-sort ${s} 0)`);
+      return s;
+    }
     if (isIntType(vt)) return `(_ BitVec ${BITS[vt]})`;
     if (this.mode === 'ieee') return `(_ FloatingPoint ${FP[vt][0]} ${FP[vt][1]})`;
-    if (this.mode === 'real') return 'Real';
-    const s = vt === 'f32' ? 'F32' : 'F64';
-    this.need(`0sort.${s}`, `(declare-sort ${s} 0)`);
-    return s;
+    return 'Real';
   }
 
   /** An uninterpreted function (uf mode operations, exp/log/pow in every mode). */
@@ -119,6 +121,11 @@ export class ValueEncoder {
 
   literal(v: number | bigint | boolean, vt: ValueType): string {
     if (vt === 'bool') return v ? 'true' : 'false';
+    if (isIntType(vt) && this.mode === 'uf') {
+      const name = `${vt}.lit.${BigInt(v as number | bigint)}`;
+      this.need(`2lit.${name}`, `(declare-const ${smtSymbol(name)} ${this.sort(vt)})`);
+      return smtSymbol(name);
+    }
     if (isIntType(vt)) return bvLit(BigInt(v as number | bigint), BITS[vt]);
     const x = vt === 'f32' ? Math.fround(Number(v)) : Number(v);
     if (this.mode === 'ieee') return fpLiteral(x, vt);
@@ -145,6 +152,7 @@ export class ValueEncoder {
       throw new Error('ValueEncoder.value: an index expression is not a value');
     }
     const vt = ty.vt;
+    if (this.mode === 'uf') return this.ufValue(e, vt, env);
     const go = (x: Expr): string => this.value(x, env);
     switch (e.kind) {
       case 'int':
@@ -177,6 +185,78 @@ export class ValueEncoder {
         return this.binary(e, vt, env);
       case 'call':
         return this.call(e, vt, env);
+    }
+  }
+
+  /**
+   * The uninterpreted encoding: every operation of every value type is an uninterpreted
+   * function (its name says the operation and types), every literal an uninterpreted constant.
+   * Sound because the machine semantics is one interpretation of these symbols; equality `=` is
+   * kept for integers and bools, where value equality is identity, but IEEE `==` on floats is an
+   * uninterpreted predicate (NaN ≠ NaN, -0 == +0).
+   */
+  private ufValue(e: Expr, vt: ValueType, env: EncodeEnv): string {
+    const go = (x: Expr): string => this.value(x, env);
+    const opType = (x: Expr): ValueType => (x.ty?.kind === 'value' ? x.ty.vt : 'bool');
+    const app = (name: string, args: readonly string[], argTypes: readonly (ValueType | 'Int')[], ret: ValueType): string => {
+      const sorts = argTypes.map((t) => (t === 'Int' ? 'Int' : this.sort(t)));
+      this.need(`1fun.${name}`, `(declare-fun ${smtSymbol(name)} (${sorts.join(' ')}) ${this.sort(ret)})`);
+      return args.length === 0 ? smtSymbol(name) : `(${smtSymbol(name)} ${args.join(' ')})`;
+    };
+    switch (e.kind) {
+      case 'int':
+      case 'float':
+        return this.literal(e.value, vt);
+      case 'bool':
+        return e.value ? 'true' : 'false';
+      case 'array':
+        if (!env.arrayRead) throw new Error('ValueEncoder.value: array read without an array environment');
+        return env.arrayRead(e);
+      case 'tensor': {
+        const idx = e.indices.map((i) => this.index(i, env));
+        if (env.tensorRead) return env.tensorRead(e, idx);
+        return idx.length === 0 ? smtSymbol(e.name) : `(${smtSymbol(e.name)} ${idx.join(' ')})`;
+      }
+      case 'var':
+        throw new Error('ValueEncoder.value: an index variable is not a value');
+      case 'let': {
+        if (env.index) throw new Error('ValueEncoder.value: a let-expression with an index hook (substitute it first)');
+        const inner: EncodeEnv = { ...env, intVar: (n) => (n === e.name ? smtSymbol(`${e.name}!let`) : env.intVar(n)) };
+        return `(let ((${smtSymbol(`${e.name}!let`)} ${this.index(e.value, env)})) ${this.value(e.body, inner)})`;
+      }
+      case 'select':
+        return `(ite ${this.bool(e.cond, env)} ${go(e.then)} ${go(e.else)})`;
+      case 'unary':
+        if (e.op === '!') return `(not ${this.bool(e.arg, env)})`;
+        return app(`${vt}.neg`, [go(e.arg)], [vt], vt);
+      case 'binary': {
+        if (e.op === '&&' || e.op === '||') return `(${e.op === '&&' ? 'and' : 'or'} ${this.bool(e.left, env)} ${this.bool(e.right, env)})`;
+        const ot = e.left.ty?.kind === 'cond' ? 'bool' : opType(e.left);
+        const a = ot === 'bool' ? this.bool(e.left, env) : go(e.left);
+        const b = ot === 'bool' ? this.bool(e.right, env) : go(e.right);
+        const names: Record<string, string> = { '+': 'add', '-': 'sub', '*': 'mul', '/': 'div', '%': 'mod', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge', '==': 'eq', '!=': 'eq' };
+        const cmp = ['<', '<=', '>', '>=', '==', '!='].includes(e.op);
+        if (cmp && (e.op === '==' || e.op === '!=') && !isFloatType(ot)) {
+          return e.op === '==' ? `(= ${a} ${b})` : `(not (= ${a} ${b}))`;
+        }
+        if (cmp) {
+          const f = app(`${ot}.${names[e.op]}`, [a, b], [ot, ot], 'bool');
+          return e.op === '!=' ? `(not ${f})` : f;
+        }
+        return app(`${vt}.${names[e.op]}`, [a, b], [vt, vt], vt);
+      }
+      case 'call': {
+        if (isValueTypeName(e.fn)) {
+          const a = e.args[0]!;
+          if (a.ty?.kind === 'index') return app(`${vt}.of_int`, [this.index(a, env)], ['Int'], vt);
+          if (a.ty?.kind === 'cond') return app(`${vt}.of_cond`, [this.index(a, env)], ['bool'], vt);
+          const from = opType(a);
+          if (from === vt) return go(a);
+          return app(`${vt}.of_${from}`, [go(a)], [from], vt);
+        }
+        const args = e.args.map(go);
+        return app(`${vt}.${e.fn}`, args, e.args.map(opType), vt);
+      }
     }
   }
 
