@@ -63,6 +63,8 @@ export interface PendingObligation {
   /** Free integer variables whose values a counterexample reports (parameters, loop variables). */
   readonly report: readonly string[];
   render(mode: FloatMode): Obligation;
+  /** A weaker obligation that suffices when this one fails (ww-covered: sv, else conflicts-ok). */
+  readonly fallback?: () => PendingObligation;
 }
 
 export interface EvaluationLog {
@@ -369,40 +371,25 @@ export class SymbolicEvaluator {
       const distinct = p.ran.name === q.ran.name ? not(same) : TRUE;
       return exists([...py, ...qy], and(both, distinct));
     });
-    this.pendingWw.push({ c, g, svWitness: orAll(differ), pairs: pairs.map(({ p, q, both, py, qy }) => ({ p, q, both, py, qy })) });
-  }
-
-  /** ww-covered checks whose form (sv or conflicts-ok) is decided when obligations are discharged. */
-  readonly pendingWw: {
-    c: Loop;
-    g: Gamma;
-    svWitness: Formula;
-    pairs: { p: RelPiece; q: RelPiece; both: Formula; py: string[]; qy: string[] }[];
-  }[] = [];
-
-  /** The sv form of a ww-covered check, as an obligation (a Presburger emptiness). */
-  wwSvObligation(i: number): PendingObligation {
-    const w = this.pendingWw[i]!;
     const before = this.obligations.length;
-    this.emptiness('ww-race', 'S-PARLOOP', w.c, `ww-covered (single-valued): iterations of 'par ${this.source(w.c.var)}' (line ${w.c.pos.line}) that write the same location write the same spec value`, w.g, w.svWitness);
-    return this.obligations.splice(before, 1)[0]!;
+    this.emptiness('ww-race', 'S-PARLOOP', c, `ww-covered (single-valued): iterations of 'par ${this.source(c.var)}' (line ${c.pos.line}) that write the same location write the same spec value`, g, orAll(differ));
+    const sv = this.obligations[before]!;
+    this.obligations[before] = { ...sv, fallback: () => this.wwValueObligation(c, g, pairs) };
   }
 
   /** The conflicts-ok form: conflicting writes are equal values in every model of the spec. */
-  wwValueObligation(i: number): PendingObligation {
-    const w = this.pendingWw[i]!;
+  private wwValueObligation(c: Loop, g: Gamma, pairs: readonly { p: RelPiece; q: RelPiece; both: Formula; py: string[]; qy: string[] }[]): PendingObligation {
     const id = this.nextId();
-    const c = w.c;
     const description = `ww-covered (conflicts-ok): iterations of 'par ${this.source(c.var)}' (line ${c.pos.line}) that write the same location write equal values`;
-    const report = this.reportVars(w.g);
+    const report = this.reportVars(g);
     const render = (mode: FloatMode): Obligation => {
       const enc = new ValueEncoder(mode);
-      const alts = w.pairs.map(({ p, q, both, py, qy }) => {
+      const alts = pairs.map(({ p, q, both, py, qy }) => {
         const ev = (piece: RelPiece, ys: string[]): string => this.encodeTemplate(enc, piece.ran.name, ys);
         return `(and ${formulaToSmt(both)} (not (= ${ev(p, py)} ${ev(q, qy)})))`;
       });
-      const ints = sortedVars([...w.g.facts, ...w.pairs.map((pr) => pr.both)], [...this.params, ...w.pairs.flatMap((pr) => [...pr.py, ...pr.qy])]);
-      const script = this.valueScript(enc, ints, w.g.facts, [`(assert (! (or ${alts.join(' ')}) :named goal))`]);
+      const ints = sortedVars([...g.facts, ...pairs.map((pr) => pr.both)], [...this.params, ...pairs.flatMap((pr) => [...pr.py, ...pr.qy])]);
+      const script = this.valueScript(enc, ints, g.facts, [`(assert (! (or ${alts.join(' ')}) :named goal))`]);
       return { id, kind: 'ww-race', rule: 'S-PARLOOP', line: c.pos.line, col: c.pos.col, description, script, float: mode };
     };
     return { id, kind: 'ww-race', rule: 'S-PARLOOP', line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render };

@@ -100,12 +100,8 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
     }
     throw e;
   }
+  // Evaluation order: an obligation may rely on the annotations checked before it.
   const pending: PendingObligation[] = [...ev.obligations];
-  // ww-covered: the sv form when it holds, else the conflicts-ok value form.
-  for (let i = 0; i < ev.pendingWw.length; i++) pending.push(ev.wwSvObligation(i));
-  const wwIndex = new Map<PendingObligation, number>();
-  for (let i = 0; i < ev.pendingWw.length; i++) wwIndex.set(pending[pending.length - ev.pendingWw.length + i]!, i);
-  pending.sort((a, b) => a.line - b.line || a.col - b.col || (a.id < b.id ? -1 : 1));
 
   const outcomes: ObligationOutcome[] = [];
   let failure: { o: Obligation; p: PendingObligation; model: Map<string, string> } | null = null;
@@ -120,9 +116,8 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
         answer = await discharge(o, timeoutMs);
         if (answer.status === 'unsat') break;
       }
-      const ww = wwIndex.get(p);
-      if (answer!.status !== 'unsat' && ww !== undefined && attempt === 0) {
-        p = ev.wwValueObligation(ww);
+      if (answer!.status !== 'unsat' && p.fallback && attempt === 0) {
+        p = p.fallback();
         modes = float === 'ieee' ? ['uf', 'ieee'] : [float];
         continue;
       }
