@@ -10,9 +10,9 @@ import { describe, expect, it } from 'vitest';
 import type { Cmd, Program } from '../core/ast.ts';
 import { SchedInputError } from '../core/diagnostics.ts';
 import { parseProgram } from '../core/parser.ts';
-import { printProgram } from '../core/printer.ts';
+import { printExpr, printProgram } from '../core/printer.ts';
 import { typecheckProgram } from '../core/typecheck.ts';
-import { forEachExpr, programArb, stripPositions } from '../proofs/gen/syntax.ts';
+import { condExprArb, forEachExpr, indexExprArb, programArb, type Scope, stripPositions, valueExprArb } from '../proofs/gen/syntax.ts';
 
 const RUNS = Number(process.env.SCHED_ROUNDTRIP_RUNS ?? 2000);
 
@@ -103,5 +103,23 @@ describe('corpus files', () => {
       throw e;
     }
     roundTrip(p);
+  });
+});
+
+describe('expression arbitraries', () => {
+  it('give index, condition and value expressions of the wanted type in a given scope', () => {
+    const prog = parseProgram('t', 'spec s { param N; input A(i): f64; output C(i): f64 = A(i) where 0 <= i && i < N; }\nimpl m of s { input a: f64[N] = A; output c: f64[N] = C; skip }');
+    const scope: Scope = { vars: new Map([['N', 'index'], ['i', 'index']]), arrays: [{ name: 'a', elem: 'f64', rank: 1 }], tensors: prog.specs[0]!.tensors, mode: 'semantic' };
+    const outside: Scope = { ...scope, vars: new Map([['N', 'index']]) }; // the loop bound
+    const arb = fc.tuple(indexExprArb(outside), condExprArb(scope), valueExprArb(scope, 'f64'), valueExprArb({ ...scope, mode: 'prophetic' }, 'f64'));
+    fc.assert(
+      fc.property(arb, ([ix, cond, val, annot]) => {
+        const text = printExpr;
+        const impl = `for i < ${text(ix)} do if ${text(cond)} then c[0] {${text(annot)}} := ${text(val)}`;
+        const q = parseProgram('t', printProgram(prog).replace(/skip\n}\n$/, `${impl}\n}\n`));
+        typecheckProgram(q);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -278,6 +278,21 @@ export function programArb(opts: GenOptions = {}): fc.Arbitrary<Program> {
   return skelProgramArb(opts).map((s) => buildProgram(s));
 }
 
+/** Random index expressions (Γ ⊢ ι : 𝔸) over the variables of `scope`. */
+export function indexExprArb(scope: Scope, opts: GenOptions = {}): fc.Arbitrary<Expr> {
+  return skelExprArb(opts).map((s) => toIndex(s, scope));
+}
+
+/** Random affine conditions (Γ ⊢ ι : 𝔹). */
+export function condExprArb(scope: Scope, opts: GenOptions = {}): fc.Arbitrary<Expr> {
+  return skelExprArb(opts).map((s) => toCond(s, scope));
+}
+
+/** Random value expressions of type `t`, semantic or prophetic as `scope.mode` says. */
+export function valueExprArb(scope: Scope, t: ValueType, opts: GenOptions = {}): fc.Arbitrary<Expr> {
+  return skelExprArb(opts).map((s) => toValue(s, t, scope));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Repair: skeleton → well-typed AST
 
@@ -312,7 +327,8 @@ function pick<T>(xs: readonly T[], n: number): T {
   return xs[Math.abs(n) % xs.length]!;
 }
 
-interface Scope {
+/** What is in scope where an expression is generated. */
+export interface Scope {
   /** Affine variables in scope (parameters, loop, let and equation variables). */
   readonly vars: ReadonlyMap<string, 'index' | 'cond'>;
   readonly arrays: readonly { readonly name: string; readonly elem: ValueType; readonly rank: number }[];
