@@ -58,9 +58,11 @@ export function lex(file: string, text: string): Token[] {
   let col = 1;
   const n = text.length;
   const here = (): Pos => ({ line, col });
+  // Lines end with \n, \r\n or a lone \r (old Mac files).
   const advance = (k: number): void => {
     for (let j = 0; j < k; j++) {
-      if (text.charCodeAt(i) === 10) {
+      const ch = text.charCodeAt(i);
+      if (ch === 10 || (ch === 13 && text.charCodeAt(i + 1) !== 10)) {
         line++;
         col = 1;
       } else col++;
@@ -77,7 +79,7 @@ export function lex(file: string, text: string): Token[] {
       continue;
     }
     if (c === '/' && text[i + 1] === '/') {
-      while (i < n && text[i] !== '\n') advance(1);
+      while (i < n && text[i] !== '\n' && text[i] !== '\r') advance(1);
       continue;
     }
     if (c === '/' && text[i + 1] === '*') {

@@ -513,10 +513,10 @@ class Parser {
 export function parseProgram(file: string, text: string): Program {
   if (text.includes('\u0000')) {
     const idx = text.indexOf('\u0000');
-    const before = text.slice(0, idx);
+    const before = text.slice(0, idx).replace(/\r\n?/g, '\n');
     const line = before.split('\n').length;
     const bom = line === 1 && text.startsWith('\uFEFF') ? 1 : 0; // not a column (see lex)
-    const col = idx - before.lastIndexOf('\n') - bom;
+    const col = before.length - before.lastIndexOf('\n') - bom;
     throw new SchedInputError([
       diag(file, { line, col }, 'syntax', 'this looks like a binary file, not a .sched text file', 'text', 'a NUL byte'),
     ]);

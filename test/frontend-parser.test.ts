@@ -48,6 +48,18 @@ describe('lexer', () => {
     expect(firstError(() => lex('t', 'a\n  /* open')).line).toBe(2);
     expect(firstError(() => lex('t', 'a | b')).message).toContain("'|' is not an operator");
   });
+  it('reads \\n, \\r\\n and lone \\r line ends alike (a // comment used to swallow a whole \\r file)', () => {
+    const text = '// a comment\nspec s {\n  param N;\n  input A(i): f32; // another\n  output C(i): f32 = A(i) + ;\n}\n';
+    const lf = firstError(() => parseProgram('t', text));
+    expect([lf.line, lf.col]).toEqual([5, 29]);
+    for (const eol of ['\r\n', '\r']) {
+      const d = firstError(() => parseProgram('t', text.replaceAll('\n', eol)));
+      expect([d.line, d.col, d.message]).toEqual([lf.line, lf.col, lf.message]);
+      const ok = text.replace(' + ;', ';').replaceAll('\n', eol);
+      expect(stripPositions(parseProgram('t', ok))).toEqual(stripPositions(parseProgram('t', text.replace(' + ;', ';'))));
+    }
+    expect(firstError(() => parseProgram('t', 'spec s {\r\r  param N;\u0000'))).toMatchObject({ line: 3, col: 11 });
+  });
   it('skips a byte-order mark at the start of the file, and only there', () => {
     expect(lex('t', '\uFEFFspec s')[0]!).toEqual({ kind: 'keyword', text: 'spec', pos: { line: 1, col: 1 } });
     expect(firstError(() => lex('t', 'spec \uFEFF')).found).toContain('U+FEFF');
