@@ -65,6 +65,8 @@ export interface PendingObligation {
   render(mode: FloatMode): Obligation;
   /** A weaker obligation that suffices when this one fails (ww-covered: sv, else conflicts-ok). */
   readonly fallback?: () => PendingObligation;
+  /** Γ at the obligation: where to look for a concrete counterexample when it is not proved. */
+  readonly context: readonly Formula[];
 }
 
 export interface EvaluationLog {
@@ -131,7 +133,7 @@ export class SymbolicEvaluator {
     ].join('\n');
     const id = this.nextId();
     this.obligations.push({
-      id, kind, rule, line: at.pos.line, col: at.pos.col, description, usesValues: false, report,
+      id, kind, rule, line: at.pos.line, col: at.pos.col, description, usesValues: false, report, context: facts,
       render: () => ({ id, kind, rule, line: at.pos.line, col: at.pos.col, description, script, float: null }),
     });
   }
@@ -392,7 +394,7 @@ export class SymbolicEvaluator {
       const script = this.valueScript(enc, ints, g.facts, [`(assert (! (or ${alts.join(' ')}) :named goal))`]);
       return { id, kind: 'ww-race', rule: 'S-PARLOOP', line: c.pos.line, col: c.pos.col, description, script, float: mode };
     };
-    return { id, kind: 'ww-race', rule: 'S-PARLOOP', line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render };
+    return { id, kind: 'ww-race', rule: 'S-PARLOOP', line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render, context: [...g.facts, ...pairs.map((p) => p.both)] };
   }
 
   /** S-ASSIGN. */
@@ -448,7 +450,7 @@ export class SymbolicEvaluator {
       const script = this.valueScript(enc, ints, g.facts, lines);
       return { id, kind: 'value', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, script, float: mode };
     };
-    this.obligations.push({ id, kind: 'value', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render });
+    this.obligations.push({ id, kind: 'value', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render, context: g.facts });
   }
 
   private allocElem(name: string, g: Gamma): ValueType {
@@ -533,7 +535,7 @@ export class SymbolicEvaluator {
         const ints = sortedVars(g.facts, [...this.params, ...xs, ...extraInts]);
         return { id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, script: this.valueScript(enc, ints, g.facts, lines), float: mode };
       };
-      this.obligations.push({ id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, usesValues: true, report, render });
+      this.obligations.push({ id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, usesValues: true, report, render, context: g.facts });
     }
   }
 }

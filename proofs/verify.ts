@@ -10,6 +10,7 @@ import type { FloatMode } from '../smt/values.ts';
 import { checkSat, DEFAULT_TIMEOUT_MS, type SolverAnswer } from '../smt/z3.ts';
 import { failureClass, type Obligation } from './obligation.ts';
 import { type EvaluationLog, type PendingObligation, SymbolicEvaluator, UnsupportedConstruct } from './symbolic.ts';
+import { replay, smallParameters } from './replay.ts';
 
 export type Verdict = 'valid' | 'invalid' | 'unknown';
 
@@ -77,13 +78,14 @@ function modelValues(out: string): Map<string, string> {
   return m;
 }
 
+/**
+ * Presburger obligations (no values) are decided with a model on refutation. Value obligations
+ * quantify over the spec's equations: without model-based instantiation Z3 proves them fast, and
+ * their refutations come from concrete replay instead (proofs/replay.ts).
+ */
 async function discharge(o: Obligation, timeoutMs: number): Promise<SolverAnswer> {
-  if (process.env.SCHED_DUMP_VCS) (await import('node:fs')).writeFileSync(`${process.env.SCHED_DUMP_VCS}/${o.id}.${o.float ?? 'lia'}.smt2`, o.script);
-  const fast = await checkSat(`${FAST}\n${o.script}`, { timeoutMs });
-  if (fast.status === 'unsat') return fast;
-  // Refutations need a model: retry with model-based quantifier instantiation on.
-  const full = await checkSat(o.script, { timeoutMs, model: true });
-  return full.status === 'unknown' && fast.status !== 'unknown' ? fast : full;
+  if (o.float === null) return checkSat(o.script, { timeoutMs, model: true });
+  return checkSat(`${FAST}\n${o.script}`, { timeoutMs, model: true });
 }
 
 export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Promise<VerifyResult> {
@@ -106,6 +108,8 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
   const outcomes: ObligationOutcome[] = [];
   let failure: { o: Obligation; p: PendingObligation; model: Map<string, string> } | null = null;
   let unknownReason: string | null = null;
+  /** The first value obligation not proved: replayed concretely at the end. */
+  let unproved: { o: Obligation; p: PendingObligation; model: Map<string, string> } | null = null;
   for (let p of pending) {
     let modes: FloatMode[] = p.usesValues ? (float === 'ieee' ? ['uf', 'ieee'] : [float]) : ['ieee'];
     let answer: SolverAnswer | null = null;
@@ -126,11 +130,42 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
     const a = answer!;
     const status = a.status === 'unsat' ? 'proved' : a.status === 'sat' ? 'refuted' : 'unknown';
     outcomes.push({ obligation: o!, status, ms: a.ms, reason: a.reason });
+    if (status !== 'proved' && p.usesValues) {
+      // Values: a refutation or an unknown is settled by concrete replay below.
+      unproved ??= { o: o!, p, model: modelValues(a.output) };
+      if (status === 'unknown' && unknownReason === null) unknownReason = `${o!.id} (${o!.description}): ${a.reason ?? 'unknown'}`;
+      continue;
+    }
     if (status === 'refuted' && failure === null) {
       failure = { o: o!, p, model: modelValues(a.output) };
       break;
     }
     if (status === 'unknown' && unknownReason === null) unknownReason = `${o!.id} (${o!.description}): ${a.reason ?? 'unknown'}`;
+  }
+  if (failure === null && unproved !== null) {
+    const u = unproved;
+    const prefer = new Map<string, bigint>();
+    for (const p of ci.spec.params) {
+      const v = u.model.get(p);
+      if (v !== undefined && /^-?\d+$/.test(v)) prefer.set(p, BigInt(v));
+    }
+    const candidates = await smallParameters(ci, 6, prefer.size === ci.spec.params.length ? prefer : null, u.p.context);
+    const found = await replay(ci, candidates, [0, 1, 2, 3, 4]);
+    if (found !== null) {
+      const ms = performance.now() - t0;
+      return {
+        ...base,
+        verdict: 'invalid',
+        class: found.class,
+        reason: `${found.detail} (concrete run with ${Object.entries(found.params).map(([k, v]) => `${k} = ${v}`).join(', ')}, input seed ${found.seed}; obligation ${u.o.id}: ${u.o.description})`,
+        counterexample: { values: found.params, line: found.line || u.o.line, col: found.line ? found.col : u.o.col, obligation: u.o.id, description: u.o.description },
+        vcs: outcomes.length,
+        ms,
+        outcomes,
+      };
+    }
+    if (outcomes.some((x) => x.obligation === u.o && x.status === 'refuted')) failure = u;
+    else unknownReason ??= `${u.o.id} (${u.o.description}): not proved, and no concrete counterexample found`;
   }
   const ms = performance.now() - t0;
   if (failure !== null) {

@@ -1,0 +1,175 @@
+// Counterexample replay (ARCHITECTURE decision 5): an obligation the solver could not prove is
+// turned into a concrete counterexample by running the implementation with the big-step
+// semantics on small parameter values (the solver's model first, then small models of the
+// assumptions) and seeded inputs. A run error is a race, out-of-bounds or uninitialized read; a
+// wrong output is an `output-mismatch`; right outputs with an assignment whose value differs from
+// its annotation (evaluated in the spec's model at that instance) is an `annotation-mismatch`.
+// Only a concrete run makes an `invalid` verdict out of a value obligation.
+
+import type { Assign, Cmd } from '../core/ast.ts';
+import type { CheckedImpl } from '../core/typecheck.ts';
+import { SchedInputError } from '../core/diagnostics.ts';
+import { formulaOf } from './affine.ts';
+import { formulaToSmt, smtSymbol } from '../core/presburger/smtlib.ts';
+import { andAll, geT, leT } from '../core/presburger/formula.ts';
+import { constant, variable } from '../core/presburger/term.ts';
+import { formulaVars } from '../core/presburger/vars.ts';
+import type { Formula } from '../core/presburger/types.ts';
+import { checkSat } from '../smt/z3.ts';
+import { runImpl } from '../semantics/run.ts';
+import { type Value, valueToJson } from '../semantics/values.ts';
+import { type InputSource, seededInputs } from '../semantics/model.ts';
+import type { ValueType } from '../core/ast.ts';
+import type { DerivationNode } from '../semantics/derivation.ts';
+
+export interface ReplayFinding {
+  readonly class: string;
+  readonly params: Record<string, string>;
+  readonly seed: number;
+  readonly line: number;
+  readonly col: number;
+  readonly detail: string;
+}
+
+/**
+ * Small parameter values satisfying the assumptions (spec and impl) and `context` (the facts of
+ * a failed obligation: loop bounds, branch conditions — so that the failing assignment runs),
+ * smallest sums first.
+ */
+export async function smallParameters(ci: CheckedImpl, count: number, prefer: Map<string, bigint> | null, context: readonly Formula[] = []): Promise<Map<string, bigint>[]> {
+  const params = ci.spec.params;
+  const facts = [...[...ci.spec.spec.assumes, ...ci.impl.assumes].map((a) => formulaOf(a)), ...context];
+  const out: Map<string, bigint>[] = [];
+  const seen = new Set<string>();
+  const push = (m: Map<string, bigint>): void => {
+    const k = params.map((p) => m.get(p)).join(',');
+    if (!seen.has(k)) {
+      seen.add(k);
+      out.push(m);
+    }
+  };
+  if (prefer && params.every((p) => prefer.has(p))) push(prefer);
+  const others = new Set<string>();
+  for (const f of context) for (const v of formulaVars(f)) if (!params.includes(v)) others.add(v);
+  const decl = [...params, ...others].map((p) => `(declare-const ${smtSymbol(p)} Int)`);
+  const bounds = params.map((p) => andAll([geT(variable(p), constant(0n)), leT(variable(p), constant(4096n))]));
+  const base = [...decl, ...[...facts, ...bounds].map((f) => `(assert ${formulaToSmt(f)})`)].join('\n');
+  const sum = params.length === 0 ? '0' : params.length === 1 ? smtSymbol(params[0]!) : `(+ ${params.map(smtSymbol).join(' ')})`;
+  // The model of least sum, then models of sum at least that plus 1, 2, 4, …: a few distinct,
+  // still small, parameter values.
+  let least: bigint | null = null;
+  for (let step = 0n; out.length < count && step <= 64n; step = step === 0n ? 1n : step * 2n) {
+    const floor = least === null ? '' : `(assert (>= ${sum} ${least + step}))`;
+    const r = await checkSat(`${base}\n${floor}\n(minimize ${sum})`, { timeoutMs: 5000, model: true });
+    if (r.status !== 'sat') break;
+    const m = new Map<string, bigint>();
+    for (const p of params) {
+      const re = new RegExp(`\\(define-fun ${smtSymbol(p).replace(/[|]/g, '\\|')} \\(\\) Int\\s+(\\(- \\d+\\)|-?\\d+)\\)`);
+      const x = re.exec(r.output);
+      if (!x) return out;
+      m.set(p, BigInt(x[1]!.replace(/\(- (\d+)\)/, '-$1')));
+    }
+    if (least === null) least = params.reduce((a, p) => a + m.get(p)!, 0n);
+    push(m);
+    if (params.length === 0) break;
+  }
+  return out;
+}
+
+function assignments(c: Cmd, out: Assign[] = []): Assign[] {
+  switch (c.kind) {
+    case 'assign':
+      out.push(c);
+      break;
+    case 'seq':
+      for (const x of c.cmds) assignments(x, out);
+      break;
+    case 'if':
+      assignments(c.then, out);
+      if (c.else) assignments(c.else, out);
+      break;
+    case 'let':
+    case 'allocate':
+    case 'for':
+    case 'par':
+      assignments(c.body, out);
+      break;
+    case 'skip':
+      break;
+  }
+  return out;
+}
+
+function* assignNodes(n: DerivationNode): Generator<DerivationNode> {
+  if (n.rule === 'U-ASSIGN') yield n;
+  for (const p of n.premises) yield* assignNodes(p);
+}
+
+/** Float inputs that expose IEEE corner cases (NaN, infinities, signed zeros, large values) on
+ *  about half of the points; integers and bools as the seeded source gives them. */
+const SPECIAL = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0, 0, 1, -1, 16777217, 3.4e38, 1e-45];
+
+export function specialInputs(seed: number): InputSource {
+  const base = seededInputs(seed);
+  const pick = (v: Value, t: ValueType): Value => {
+    if ((t !== 'f32' && t !== 'f64') || typeof v !== 'number' || v >= 0) return v;
+    const x = SPECIAL[Math.floor(-v * SPECIAL.length) % SPECIAL.length]!;
+    return t === 'f32' ? Math.fround(x) : x;
+  };
+  return {
+    input: (tensor, t, point) => pick(base.input(tensor, t, point), t),
+    unconstrained: (tensor, t, point) => pick(base.unconstrained(tensor, t, point), t),
+  };
+}
+
+const RUN_CLASS: Record<string, string> = { race: 'race', 'out-of-bounds': 'out-of-bounds', uninitialized: 'uninitialized-read' };
+
+/**
+ * Look for a concrete counterexample: at most `maxRuns` runs over the candidate parameters and
+ * `seeds`. Returns the first finding, or null.
+ */
+export async function replay(ci: CheckedImpl, candidates: readonly Map<string, bigint>[], seeds: readonly number[], maxCells = 1 << 20): Promise<ReplayFinding | null> {
+  const annotated = new Map<string, Assign>();
+  for (const a of assignments(ci.impl.body)) if (a.annot) annotated.set(`${a.pos.line}:${a.pos.col}`, a);
+  for (const params of candidates) {
+    for (const seed of seeds) {
+      let res;
+      try {
+        // Seeds past the first three use corner-case float inputs.
+        res = runImpl(ci, params, seed < 3 ? { seed, derivation: true, maxCells, maxSteps: 2_000_000 } : { inputs: specialInputs(seed), derivation: true, maxCells, maxSteps: 2_000_000 });
+      } catch (e) {
+        if (e instanceof SchedInputError) break; // parameters too large for a concrete run
+        throw e;
+      }
+      const ps = Object.fromEntries([...params].map(([k, v]) => [k, v.toString()]));
+      const rep = res.report;
+      if (rep.outcome === 'error' && rep.error && rep.error.kind !== 'limit') {
+        return { class: RUN_CLASS[rep.error.kind] ?? rep.error.kind, params: ps, seed, line: rep.error.line, col: rep.error.col, detail: rep.error.message };
+      }
+      if (rep.outcome === 'error') break;
+      if (rep.outcome === 'mismatch') {
+        const m = rep.mismatches[0]!;
+        return { class: 'output-mismatch', params: ps, seed, line: 0, col: 0, detail: `${m.array}[${m.index.join(', ')}] = ${JSON.stringify(m.actual)}, the spec gives ${JSON.stringify(m.expected)} (${rep.mismatchCount} cell${rep.mismatchCount === 1 ? '' : 's'} differ)` };
+      }
+      // Outputs right: check every annotation against the value actually written.
+      if (!res.derivation) continue;
+      for (const n of assignNodes(res.derivation.root)) {
+        const a = annotated.get(`${n.line}:${n.col}`);
+        if (!a) continue;
+        const vars = Object.keys(n.env).filter((v) => !ci.spec.params.includes(v));
+        const pe = res.model.compileProphetic(a.annot!, vars);
+        vars.forEach((v, k) => {
+          const x = n.env[v];
+          pe.frame[pe.slots[k]!] = typeof x === 'string' ? BigInt(x) : (x as number);
+        });
+        const expected = JSON.stringify(valueToJson(pe.fn(pe.frame)));
+        const actual = JSON.stringify(n.facts['value']);
+        if (expected !== actual) {
+          const at = vars.map((v) => `${v} = ${n.env[v]}`).join(', ');
+          return { class: 'annotation-mismatch', params: ps, seed, line: n.line, col: n.col, detail: `the assignment at line ${n.line} writes ${actual} to ${String(n.facts['location'])} where its annotation gives ${expected}${at ? ` (${at})` : ''}; the outputs are right` };
+        }
+      }
+    }
+  }
+  return null;
+}
