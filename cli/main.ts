@@ -10,8 +10,9 @@ import { exploreCommand } from './commands/explore.ts';
 import { runCommand } from './commands/run.ts';
 import { stepCommand } from './commands/step.ts';
 import { verifyCommand } from './commands/verify.ts';
+import { recheckCommand } from './commands/recheck.ts';
 
-const COMMANDS: readonly Command[] = [checkCommand, runCommand, stepCommand, exploreCommand, verifyCommand];
+const COMMANDS: readonly Command[] = [checkCommand, runCommand, stepCommand, exploreCommand, verifyCommand, recheckCommand];
 
 function topHelp(): string {
   const lines = ['usage: sched <command> FILE… [options]', '', 'commands:'];

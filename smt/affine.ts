@@ -3,16 +3,10 @@
 // SCHED's floor division and Euclidean remainder for positive divisors.
 
 import type { Expr } from '../core/ast.ts';
+import { smtSymbol } from '../core/presburger/smtlib.ts';
 
-const RESERVED = new Set([
-  'and', 'or', 'not', 'xor', '=>', 'ite', 'let', 'forall', 'exists', 'true', 'false', 'div', 'mod',
-  'abs', 'distinct', 'select', 'store', 'as', 'par', '_', '!', 'assert', 'declare-fun', 'define-fun',
-]);
-
-/** An SMT-LIB symbol for a SCHED name (quoted when it would clash with SMT-LIB syntax). */
-export function smtSymbol(name: string): string {
-  return RESERVED.has(name) || !/^[A-Za-z_][A-Za-z0-9_.$]*$/.test(name) ? `|${name}|` : name;
-}
+/** An SMT-LIB symbol for a SCHED name (one definition for every script the toolkit writes). */
+export { smtSymbol };
 
 export function smtInt(v: bigint): string {
   return v < 0n ? `(- ${(-v).toString()})` : v.toString();

@@ -8,15 +8,19 @@ import { verifyImpl, type VerifyResult } from '../../proofs/verify.ts';
 import { expandFiles, intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_INPUT, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
 import { loadProgram, toJson } from '../io.ts';
+import { basename, join } from 'node:path';
+import { writeBundle } from '../../proofs/certificates.ts';
+import { eliminationLog } from '../../core/presburger/elimlog.ts';
 
 export const verifyCommand: Command = {
   name: 'verify',
   summary: 'Prove that each implementation implements its spec (prophetic + symbolic evaluation, Z3).',
-  usage: 'sched verify FILE|DIR… [--impl NAME] [--timeout-ms T] [--float ieee|real|uf] [--log] [--json]',
+  usage: 'sched verify FILE|DIR… [--impl NAME] [--certs DIR] [--timeout-ms T] [--float ieee|real|uf] [--log] [--json]',
   options: [
     { name: 'impl', value: true, metavar: 'NAME', help: 'verify only this implementation' },
     { name: 'timeout-ms', value: true, metavar: 'T', help: 'per-query solver budget (default 10000)' },
     { name: 'float', value: true, metavar: 'MODE', help: 'float encoding: ieee (default, sound), real (fast-math, unsound), uf' },
+    { name: 'certs', value: true, metavar: 'DIR', help: 'write a certificate bundle per implementation under DIR (see sched recheck)' },
     { name: 'log', value: false, help: 'print the symbolic evaluation (=> context changes, <= results), as thesis Fig. 5.5' },
     JSON_OPTION,
   ],
@@ -47,6 +51,13 @@ export const verifyCommand: Command = {
         const log = args.flags.has('log') && !json ? (depth: number, text: string) => process.stdout.write(`${'  '.repeat(depth)}// ${text}\n`) : undefined;
         const r = await verifyImpl(ci, { float, timeoutMs, log });
         results.push({ ...r, file });
+        const certs = single(args, 'certs');
+        if (certs !== undefined) {
+          // Every elimination recorded so far: a superset of this impl's (the QE cache is shared).
+          const dir = join(certs, `${basename(file, '.sched')}.${ci.impl.name}`);
+          writeBundle(dir, file, r, eliminationLog());
+          if (!json) process.stdout.write(`  certificates: ${dir}\n`);
+        }
         if (!json) {
           let line = `${file}: ${r.impl}: ${r.verdict}`;
           if (r.class) line += ` (${r.class})`;

@@ -10,11 +10,17 @@ import {
 import { add, constant, floorT, isConst, modT, neg, scale, selectT, sub, termFromParts, variable } from './term.ts';
 
 const SIMPLE = /^[A-Za-z~!@$%^&*_+=<>.?/-][A-Za-z0-9~!@$%^&*_+=<>.?/-]*$/;
-const RESERVED = new Set(['and', 'or', 'not', 'ite', 'div', 'mod', 'abs', 'let', 'exists', 'forall', 'true', 'false',
+const RESERVED = new Set(['xor', '=>', 'ite', 'select', 'store', 'bv2nat', 'and', 'or', 'not', 'ite', 'div', 'mod', 'abs', 'let', 'exists', 'forall', 'true', 'false',
   'assert', 'declare-const', 'Int', 'Bool', 'distinct', 'par', '_', '!', 'as', 'match', 'NUMERAL', 'DECIMAL', 'STRING', 'to_int', 'to_real', 'is_int']);
 
+/**
+ * The SMT-LIB symbol of a variable. Reserved words get a `!` suffix rather than quotes: Z3 refuses
+ * to declare `|and|`, `|or|`, `|distinct|`, `|true|`… even quoted, and no SCHED identifier
+ * contains `!`, so the suffixed name cannot collide with another variable.
+ */
 export function smtSymbol(v: string): string {
-  return SIMPLE.test(v) && !RESERVED.has(v) ? v : `|${v.replace(/[|\\]/g, '_')}|`;
+  if (RESERVED.has(v)) return `${v}!`;
+  return SIMPLE.test(v) ? v : `|${v.replace(/[|\\]/g, '_')}|`;
 }
 
 function num(n: bigint): string {

@@ -1,0 +1,123 @@
+// `sched recheck`: re-run every certificate of a bundle with independent solvers. It trusts
+// nothing of sched but the manifest's list of files: hashes are checked first (tampering is a
+// failure), each file's declared `:status` must agree with the manifest, and each solver's answer
+// must agree with the expected one.
+
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { runZ3 } from '../smt/z3.ts';
+import { type Manifest, sha256 } from './certificates.ts';
+
+const run = promisify(execFile);
+
+export type SolverName = 'wasm' | 'z3' | 'cvc5';
+
+export interface RecheckRow {
+  readonly bundle: string;
+  readonly id: string;
+  readonly solver: SolverName | '-';
+  readonly expected: string;
+  readonly got: string;
+  /** agree: the solver confirms; unconfirmed: it answered unknown; fail: disagreement or tampering. */
+  readonly status: 'agree' | 'unconfirmed' | 'fail';
+  readonly ms: number;
+  readonly note: string | null;
+}
+
+/** Bundle directories under `dir` (itself if it holds a manifest), sorted. */
+export function findBundles(dir: string): string[] {
+  if (existsSync(join(dir, 'manifest.json'))) return [dir];
+  const out: string[] = [];
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return out;
+  for (const e of readdirSync(dir).sort()) {
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) out.push(...findBundles(p));
+  }
+  return out;
+}
+
+/** Is the command-line solver installed? */
+export async function available(s: SolverName): Promise<boolean> {
+  if (s === 'wasm') return true;
+  try {
+    await run(s, ['--version'], { timeout: 10_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function firstAnswer(out: string): string {
+  for (const raw of out.split('\n')) {
+    const l = raw.trim();
+    if (l === 'sat' || l === 'unsat' || l === 'unknown') return l;
+  }
+  const err = /\(error "([^"]*)"\)/.exec(out);
+  return err ? `error: ${err[1]}` : out.trim().split('\n')[0] || 'no answer';
+}
+
+async function solve(s: SolverName, file: string, text: string, timeoutMs: number): Promise<{ answer: string; ms: number }> {
+  const t0 = performance.now();
+  if (s === 'wasm') {
+    const r = await runZ3(text.replace(/\(check-sat\)\s*$/, '') + '\n(check-sat)', { timeoutMs });
+    return { answer: r.status === 'unknown' && r.reason?.startsWith('solver error') ? `error: ${r.reason}` : r.status, ms: performance.now() - t0 };
+  }
+  const args = s === 'z3' ? ['-smt2', `-T:${Math.ceil(timeoutMs / 1000)}`, file] : ['--lang=smt2', `--tlimit=${timeoutMs}`, file];
+  try {
+    const { stdout } = await run(s, args, { timeout: timeoutMs + 5000, maxBuffer: 1 << 24 });
+    return { answer: firstAnswer(stdout), ms: performance.now() - t0 };
+  } catch (e) {
+    const err = e as { stdout?: string; killed?: boolean };
+    if (err.killed) return { answer: 'unknown', ms: performance.now() - t0 };
+    return { answer: firstAnswer(err.stdout ?? '') || 'error', ms: performance.now() - t0 };
+  }
+}
+
+export async function recheckBundle(dir: string, solvers: readonly SolverName[], timeoutMs: number, progress?: (r: RecheckRow) => void): Promise<RecheckRow[]> {
+  const rows: RecheckRow[] = [];
+  const push = (r: RecheckRow): void => {
+    rows.push(r);
+    progress?.(r);
+  };
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+  } catch (e) {
+    push({ bundle: dir, id: 'manifest.json', solver: '-', expected: 'a manifest', got: 'unreadable', status: 'fail', ms: 0, note: String((e as Error).message) });
+    return rows;
+  }
+  if (manifest.verdict === 'valid' && manifest.entries.some((e) => e.expected !== 'unsat')) {
+    push({ bundle: dir, id: 'manifest.json', solver: '-', expected: 'every entry unsat for a valid verdict', got: 'an entry that is not', status: 'fail', ms: 0, note: 'inconsistent manifest' });
+  }
+  const listed = new Set(manifest.entries.map((e) => e.file));
+  for (const f of readdirSync(dir)) {
+    if (f.endsWith('.smt2') && !listed.has(f)) push({ bundle: dir, id: f, solver: '-', expected: 'listed in the manifest', got: 'an unlisted file', status: 'fail', ms: 0, note: 'extra file' });
+  }
+  for (const e of manifest.entries) {
+    const path = join(dir, e.file);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      push({ bundle: dir, id: e.id, solver: '-', expected: e.expected, got: 'missing file', status: 'fail', ms: 0, note: e.file });
+      continue;
+    }
+    if (sha256(text) !== e.sha256) {
+      push({ bundle: dir, id: e.id, solver: '-', expected: e.sha256.slice(0, 12), got: sha256(text).slice(0, 12), status: 'fail', ms: 0, note: 'sha256 differs: the file was modified' });
+      continue;
+    }
+    const declared = /\(set-info :status ([a-z]+)\)/.exec(text)?.[1];
+    if (declared !== e.expected) {
+      push({ bundle: dir, id: e.id, solver: '-', expected: e.expected, got: `:status ${declared ?? 'missing'}`, status: 'fail', ms: 0, note: 'declared status differs from the manifest' });
+      continue;
+    }
+    for (const s of solvers) {
+      const { answer, ms } = await solve(s, path, text, timeoutMs);
+      const status = answer === e.expected ? 'agree' : answer === 'unknown' ? 'unconfirmed' : 'fail';
+      push({ bundle: dir, id: e.id, solver: s, expected: e.expected, got: answer, status, ms, note: null });
+    }
+  }
+  return rows;
+}
