@@ -67,6 +67,8 @@ export interface PendingObligation {
   readonly fallback?: () => PendingObligation;
   /** Γ at the obligation: where to look for a concrete counterexample when it is not proved. */
   readonly context: readonly Formula[];
+  /** For Presburger obligations: Γ ∧ ¬goal, whose unsatisfiability is the obligation. */
+  readonly refutation?: Formula;
 }
 
 export interface EvaluationLog {
@@ -134,6 +136,7 @@ export class SymbolicEvaluator {
     const id = this.nextId();
     this.obligations.push({
       id, kind, rule, line: at.pos.line, col: at.pos.col, description, usesValues: false, report, context: facts,
+      refutation: andAll([...facts, negGoal]),
       render: () => ({ id, kind, rule, line: at.pos.line, col: at.pos.col, description, script, float: null }),
     });
   }

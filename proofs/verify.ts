@@ -7,7 +7,8 @@
 import type { CheckedImpl } from '../core/typecheck.ts';
 import { parseSExprs, type SExpr } from '../smt/sexpr.ts';
 import type { FloatMode } from '../smt/values.ts';
-import { checkSat, DEFAULT_TIMEOUT_MS, type SolverAnswer } from '../smt/z3.ts';
+import { checkSat, checkSatBatch, DEFAULT_TIMEOUT_MS, type SolverAnswer } from '../smt/z3.ts';
+import { simplify } from '../core/presburger/simplify.ts';
 import { failureClass, type Obligation } from './obligation.ts';
 import { type EvaluationLog, type PendingObligation, SymbolicEvaluator, UnsupportedConstruct } from './symbolic.ts';
 import { replay, smallParameters } from './replay.ts';
@@ -88,6 +89,66 @@ async function discharge(o: Obligation, timeoutMs: number): Promise<SolverAnswer
   return checkSat(`${FAST}\n${o.script}`, { timeoutMs, model: true });
 }
 
+/** Answers already known, keyed by script text (the same obligation recurs across impls). */
+const answerCache = new Map<string, SolverAnswer>();
+const CACHE_LIMIT = 50_000;
+
+const PROVED_BY_SIMPLIFIER: SolverAnswer = { status: 'unsat', output: 'unsat', ms: 0, reason: null };
+
+/**
+ * The Presburger obligations (no values), decided up front: by the simplifier when Γ ∧ ¬goal
+ * simplifies to false (every rewrite is an equivalence; the certificate still records the
+ * script), from the cache, or in batches of push/pop scopes. Refuted ones are re-run with a
+ * model when they are reached in order.
+ */
+async function decidePresburger(pending: readonly PendingObligation[], timeoutMs: number): Promise<Map<PendingObligation, SolverAnswer>> {
+  const out = new Map<PendingObligation, SolverAnswer>();
+  const todo: { p: PendingObligation; script: string }[] = [];
+  for (const p of pending) {
+    if (p.usesValues || p.refutation === undefined) continue;
+    if (simplify(p.refutation).kind === 'false') {
+      out.set(p, PROVED_BY_SIMPLIFIER);
+      continue;
+    }
+    const script = p.render('ieee').script;
+    const hit = answerCache.get(script);
+    if (hit) out.set(p, hit);
+    else todo.push({ p, script });
+  }
+  for (let i = 0; i < todo.length; i += 64) {
+    const chunk = todo.slice(i, i + 64);
+    const answers = await checkSatBatch(chunk.map((t) => t.script), { timeoutMs });
+    chunk.forEach((t, k) => {
+      const a = answers[k]!;
+      out.set(t.p, a);
+      if (a.status !== 'unknown') {
+        if (answerCache.size > CACHE_LIMIT) answerCache.clear();
+        answerCache.set(t.script, a);
+      }
+    });
+  }
+  return out;
+}
+
+/** The state of one obligation through the phases. */
+interface Slot {
+  /** The obligation (or the fallback it was replaced by). */
+  p: PendingObligation;
+  o: Obligation;
+  answer: SolverAnswer;
+}
+
+function outcomeOf(s: Slot): ObligationOutcome {
+  const st = s.answer.status;
+  return { obligation: s.o, status: st === 'unsat' ? 'proved' : st === 'sat' ? 'refuted' : 'unknown', ms: s.answer.ms, reason: s.answer.reason };
+}
+
+/**
+ * Phases: (1) Presburger obligations (bounds, definedness, races) — their refutations are exact,
+ * whatever the annotations say, so the first one is the verdict; (2) value obligations in the
+ * cheap encoding (uninterpreted operations); (3) concrete replay of the first unproved one; (4) the
+ * remaining ones in the full encoding (IEEE floats, bit-vectors).
+ */
 export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Promise<VerifyResult> {
   const t0 = performance.now();
   const float = opts.float ?? 'ieee';
@@ -102,92 +163,73 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
     }
     throw e;
   }
-  // Evaluation order: an obligation may rely on the annotations checked before it.
-  const pending: PendingObligation[] = [...ev.obligations];
-
-  const outcomes: ObligationOutcome[] = [];
-  let failure: { o: Obligation; p: PendingObligation; model: Map<string, string> } | null = null;
-  let unknownReason: string | null = null;
-  /** The first value obligation not proved: replayed concretely at the end. */
-  let unproved: { o: Obligation; p: PendingObligation; model: Map<string, string> } | null = null;
-  for (let p of pending) {
-    let modes: FloatMode[] = p.usesValues ? (float === 'ieee' ? ['uf', 'ieee'] : [float]) : ['ieee'];
-    let answer: SolverAnswer | null = null;
-    let o: Obligation | null = null;
-    for (let attempt = 0; attempt < 2; attempt++) {
-      for (const mode of modes) {
-        o = p.render(mode);
-        answer = await discharge(o, timeoutMs);
-        if (answer.status === 'unsat') break;
-      }
-      if (answer!.status !== 'unsat' && p.fallback && attempt === 0) {
-        p = p.fallback();
-        modes = float === 'ieee' ? ['uf', 'ieee'] : [float];
-        continue;
-      }
-      break;
-    }
-    const a = answer!;
-    const status = a.status === 'unsat' ? 'proved' : a.status === 'sat' ? 'refuted' : 'unknown';
-    outcomes.push({ obligation: o!, status, ms: a.ms, reason: a.reason });
-    if (status !== 'proved' && p.usesValues) {
-      // Values: a refutation or an unknown is settled by concrete replay below.
-      unproved ??= { o: o!, p, model: modelValues(a.output) };
-      if (status === 'unknown' && unknownReason === null) unknownReason = `${o!.id} (${o!.description}): ${a.reason ?? 'unknown'}`;
-      continue;
-    }
-    if (status === 'refuted' && failure === null) {
-      failure = { o: o!, p, model: modelValues(a.output) };
-      break;
-    }
-    if (status === 'unknown' && unknownReason === null) unknownReason = `${o!.id} (${o!.description}): ${a.reason ?? 'unknown'}`;
-  }
-  if (failure === null && unproved !== null) {
-    const u = unproved;
-    const prefer = new Map<string, bigint>();
-    for (const p of ci.spec.params) {
-      const v = u.model.get(p);
-      if (v !== undefined && /^-?\d+$/.test(v)) prefer.set(p, BigInt(v));
-    }
-    const candidates = await smallParameters(ci, 6, prefer.size === ci.spec.params.length ? prefer : null, u.p.context);
-    const found = await replay(ci, candidates, [0, 1, 2, 3, 4]);
-    if (found !== null) {
-      const ms = performance.now() - t0;
-      return {
-        ...base,
-        verdict: 'invalid',
-        class: found.class,
-        reason: `${found.detail} (concrete run with ${Object.entries(found.params).map(([k, v]) => `${k} = ${v}`).join(', ')}, input seed ${found.seed}; obligation ${u.o.id}: ${u.o.description})`,
-        counterexample: { values: found.params, line: found.line || u.o.line, col: found.line ? found.col : u.o.col, obligation: u.o.id, description: u.o.description },
-        vcs: outcomes.length,
-        ms,
-        outcomes,
-      };
-    }
-    if (outcomes.some((x) => x.obligation === u.o && x.status === 'refuted')) failure = u;
-    else unknownReason ??= `${u.o.id} (${u.o.description}): not proved, and no concrete counterexample found`;
-  }
-  const ms = performance.now() - t0;
-  if (failure !== null) {
+  const done = (r: Omit<VerifyResult, 'impl' | 'spec' | 'float' | 'ms' | 'vcs' | 'outcomes'>, slots: readonly Slot[]): VerifyResult => {
+    const outcomes = slots.map(outcomeOf);
+    return { ...base, ...r, vcs: outcomes.length, ms: performance.now() - t0, outcomes };
+  };
+  const refutedBy = async (s: Slot): Promise<VerifyResult> => {
+    const withModel = await checkSat(s.o.script, { timeoutMs, model: true });
+    const model = modelValues(withModel.output);
     const values: Record<string, string> = {};
-    for (const v of failure.p.report) {
-      const val = failure.model.get(v);
+    for (const v of s.p.report) {
+      const val = model.get(v);
       if (val !== undefined) values[ev.source(v)] = val;
     }
-    const o = failure.o;
-    return {
-      ...base,
-      verdict: 'invalid',
-      class: failureClass(o.kind),
-      reason: `${o.description} fails (line ${o.line})`,
-      counterexample: { values, line: o.line, col: o.col, obligation: o.id, description: o.description },
-      vcs: outcomes.length,
-      ms,
-      outcomes,
-    };
+    return done({ verdict: 'invalid', class: failureClass(s.o.kind), reason: `${s.o.description} fails (line ${s.o.line})`, counterexample: { values, line: s.o.line, col: s.o.col, obligation: s.o.id, description: s.o.description } }, slots);
+  };
+
+  // Evaluation order throughout: an obligation may rely on the annotations checked before it.
+  const decided = await decidePresburger(ev.obligations, timeoutMs);
+  const slots: Slot[] = [];
+  const cheap: FloatMode = float === 'ieee' ? 'uf' : float;
+  for (const p of ev.obligations) {
+    const pre = decided.get(p);
+    if (pre === undefined) slots.push({ p, o: p.render(cheap), answer: { status: 'unknown', output: '', ms: 0, reason: 'not yet decided' } });
+    else if (pre.status !== 'unsat' && p.fallback) {
+      const f = p.fallback(); // ww-covered: sv fails, so conflicting writes must be equal values
+      slots.push({ p: f, o: f.render(cheap), answer: { status: 'unknown', output: '', ms: 0, reason: 'not yet decided' } });
+    } else slots.push({ p, o: p.render('ieee'), answer: pre });
   }
-  if (unknownReason !== null) {
-    return { ...base, verdict: 'unknown', class: unknownReason.includes('timeout') ? 'timeout' : null, reason: unknownReason, counterexample: null, vcs: outcomes.length, ms, outcomes };
+  // (1) Presburger refutations are exact.
+  const firstRefuted = slots.find((s) => !s.p.usesValues && s.answer.status === 'sat');
+  if (firstRefuted) return refutedBy(firstRefuted);
+  // (2) Values, cheap encoding.
+  for (const s of slots) if (s.p.usesValues) s.answer = await discharge(s.o, timeoutMs);
+  // (3) Replay the first unproved value obligation concretely.
+  const unproved = slots.find((s) => s.p.usesValues && s.answer.status !== 'unsat');
+  if (unproved) {
+    const model = modelValues(unproved.answer.output);
+    const prefer = new Map<string, bigint>();
+    for (const p of ci.spec.params) {
+      const v = model.get(p);
+      if (v !== undefined && /^-?\d+$/.test(v)) prefer.set(p, BigInt(v));
+    }
+    const candidates = await smallParameters(ci, 6, prefer.size === ci.spec.params.length ? prefer : null, unproved.p.context);
+    const found = await replay(ci, candidates, [0, 1, 2, 3, 4]);
+    if (found !== null) {
+      const o = unproved.o;
+      return done({
+        verdict: 'invalid',
+        class: found.class,
+        reason: `${found.detail} (concrete run with ${Object.entries(found.params).map(([k, v]) => `${k} = ${v}`).join(', ')}, input seed ${found.seed}; obligation ${o.id}: ${o.description})`,
+        counterexample: { values: found.params, line: found.line || o.line, col: found.line ? found.col : o.col, obligation: o.id, description: o.description },
+      }, slots);
+    }
   }
-  return { ...base, verdict: 'valid', class: null, reason: null, counterexample: null, vcs: outcomes.length, ms, outcomes };
+  // (4) The full encoding for what the cheap one could not prove.
+  if (float === 'ieee') {
+    for (const s of slots) {
+      if (!s.p.usesValues || s.answer.status === 'unsat') continue;
+      s.o = s.p.render('ieee');
+      s.answer = await discharge(s.o, timeoutMs);
+    }
+  }
+  const refuted = slots.find((s) => s.answer.status === 'sat');
+  if (refuted) return refutedBy(refuted);
+  const open = slots.find((s) => s.answer.status !== 'unsat');
+  if (open) {
+    const reason = `${open.o.id} (${open.o.description}): ${open.answer.reason ?? 'unknown'}${open.p.usesValues ? '; no concrete counterexample found' : ''}`;
+    return done({ verdict: 'unknown', class: /timeout/.test(open.answer.reason ?? '') ? 'timeout' : null, reason, counterexample: null }, slots);
+  }
+  return done({ verdict: 'valid', class: null, reason: null, counterexample: null }, slots);
 }

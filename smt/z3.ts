@@ -147,6 +147,37 @@ export async function checkSat(script: string, opts: RunOptions & { model?: bool
   return m.status === 'sat' ? m : r;
 }
 
+const MARK = 'sched-batch-boundary';
+
+/**
+ * `check-sat` of many independent scripts in one Z3 call, each in its own `push`/`pop` scope with
+ * its own timeout: a call costs far more than a small query (context, threads, parsing), so small
+ * Presburger obligations are decided in batches. `set-logic`/`set-info` lines are dropped from the
+ * scripts (one `set-logic ALL` leads the batch). No models: ask `checkSat` for the refuted ones.
+ */
+export async function checkSatBatch(scripts: readonly string[], opts: RunOptions = {}): Promise<SolverAnswer[]> {
+  if (scripts.length === 0) return [];
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const body = scripts
+    .map((sc) => {
+      const clean = sc.replace(/^\(set-logic [^)]*\)\s*$/gm, '').replace(/^\(set-info :status [a-z]+\)\s*$/gm, '');
+      return `(push 1)\n(set-option :timeout ${timeoutMs})\n${clean}\n(check-sat)\n(pop 1)\n(echo "${MARK}")`;
+    })
+    .join('\n');
+  const all = await runZ3(`(set-logic ALL)\n${body}`, { timeoutMs: timeoutMs * scripts.length });
+  const parts = all.output.split(MARK);
+  const per = all.ms / scripts.length;
+  return scripts.map((_, k) => {
+    const out = parts[k] ?? '';
+    const err = errorOf(out);
+    const st = firstStatus(out);
+    if (st === null || (err !== null && st !== 'unknown')) {
+      return { status: 'unknown', output: out, ms: per, reason: all.reason ?? (err ? `solver error: ${err}` : 'no answer') };
+    }
+    return { status: st, output: out, ms: per, reason: st === 'unknown' ? 'solver answered unknown' : null };
+  });
+}
+
 /** Calls and total solver milliseconds since start (for `--stats` and benchmarks). */
 export function z3Stats(): { calls: number; ms: number } {
   return { calls, ms: totalMs };
