@@ -83,7 +83,7 @@ function impl(name, assumes, mut = {}) {
 const header = `// EXPECT cmm1024_halide: valid
 // EXPECT cmm_multiple_of_64: valid
 // EXPECT cmm1024_block_shared_staging: invalid race
-// EXPECT cmm1024_short_reduction: invalid value-mismatch
+// EXPECT cmm1024_short_reduction: invalid output-mismatch
 // EXPECT cmm1024_no_init: invalid uninitialized-read
 // EXPECT cmm1024_staging_annotation: invalid annotation-mismatch
 // EXPECT cmm1024_missing_row_block: invalid output-mismatch

@@ -129,7 +129,7 @@ function impl(name, opts = {}) {
 
 const header = `// EXPECT harris_halide: valid
 // EXPECT harris_folded_constants: valid
-// EXPECT harris_fold2: invalid value-mismatch
+// EXPECT harris_fold2: invalid output-mismatch
 // EXPECT harris_gradients_first: invalid uninitialized-read
 // EXPECT harris_unshifted_x: invalid out-of-bounds
 // EXPECT harris_swapped_annotations: invalid annotation-mismatch

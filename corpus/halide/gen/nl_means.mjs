@@ -147,7 +147,7 @@ function impl(name, mut = {}) {
 }
 
 const header = `// EXPECT nl_means_halide: valid
-// EXPECT nl_means_short_patch: invalid value-mismatch
+// EXPECT nl_means_short_patch: invalid output-mismatch
 // EXPECT nl_means_unshifted_tiles: invalid out-of-bounds
 // EXPECT nl_means_parallel_search: invalid race
 //

@@ -192,7 +192,7 @@ ${extra}`;
 const sc1 = [
   header(1, [
     ['sc1_halide', 'valid'],
-    ['sc1_fold4', 'invalid value-mismatch'],
+    ['sc1_fold4', 'invalid output-mismatch'],
     ['sc1_shared_window', 'invalid race'],
     ['sc1_unshifted_tiles', 'invalid out-of-bounds'],
   ], `//

@@ -110,7 +110,7 @@ function impl(name, opts = {}) {
 }
 
 const header = `// EXPECT unsharp_halide: valid
-// EXPECT unsharp_fold4: invalid value-mismatch
+// EXPECT unsharp_fold4: invalid output-mismatch
 // EXPECT unsharp_unguarded_warmup: invalid uninitialized-read
 // EXPECT unsharp_ratio_annotation: invalid annotation-mismatch
 // EXPECT unsharp_two_channels: invalid output-mismatch
