@@ -92,6 +92,19 @@ class SiteStuck extends Error {
  */
 export class BigStepMachine {
   depth = 0;
+  /**
+   * Changes whenever the current iteration of some active par changes. With it, a one-entry
+   * cache of the last tracked cell: repeated accesses to one cell by one iteration (an
+   * accumulator) need no bookkeeping once the records say "only this iteration touched it".
+   */
+  epoch = 0;
+  private cRef: ArrayRef | null = null;
+  private cK = -1;
+  private cEpoch = -1;
+  /** A read by the current iterations would change no record and cannot race. */
+  private cRead = false;
+  /** The same for a write (never with ω, which compares every value). */
+  private cWrite = false;
   readonly pars: (ParFrame | undefined)[] = [];
   private nextPar = 1;
   rec: Recorder | null = null;
@@ -115,6 +128,8 @@ export class BigStepMachine {
     this.reads = 0;
     this.writes = 0;
     this.space = space;
+    this.epoch = 0;
+    this.cRef = null;
   }
 
   // -- failures -----------------------------------------------------------------------------
@@ -196,12 +211,40 @@ export class BigStepMachine {
     const P: ParFrame = { id: this.nextPar++, loop: this.loops[loopId]!, iter: 0, pending: [] };
     this.depth++;
     this.pars[this.depth] = P;
+    this.epoch++;
     return P;
+  }
+
+  /** Start iteration i of P (the generated loop calls this for every iteration). */
+  iterate(P: ParFrame, i: number): void {
+    P.iter = i;
+    this.epoch++;
   }
 
   leavePar(): void {
     this.pars[this.depth] = undefined;
     this.depth--;
+    this.epoch++;
+  }
+
+  /** After tracking an access: can the next access to this cell by these iterations skip it? */
+  private remember(ref: ArrayRef, k: number): void {
+    let read = true;
+    let write = !this.omega;
+    for (let d = ref.parDepth + 1; d <= this.depth; d++) {
+      const it = this.pars[d]!.iter;
+      const t = ref.track![d]!;
+      const o = k * R;
+      const w1 = t[o + W1]!;
+      const r1 = t[o + R1]!;
+      if (r1 !== it || (w1 !== -1 && w1 !== it)) read = false;
+      if (w1 !== it || t[o + WL] !== it || (r1 !== -1 && r1 !== it)) write = false;
+    }
+    this.cRef = ref;
+    this.cK = k;
+    this.cEpoch = this.epoch;
+    this.cRead = read;
+    this.cWrite = write;
   }
 
   private records(ref: ArrayRef, d: number): Int32Array {
@@ -220,6 +263,7 @@ export class BigStepMachine {
 
   /** A read by the current iteration of every enclosing par: dom(δμ_j) # ρ_i for j ≠ i. */
   trackRead(ref: ArrayRef, k: number, site: number): void {
+    if (this.cRead && this.cK === k && this.cRef === ref && this.cEpoch === this.epoch) return;
     for (let d = ref.parDepth + 1; d <= this.depth; d++) {
       const P = this.pars[d]!;
       const t = this.records(ref, d);
@@ -250,10 +294,12 @@ export class BigStepMachine {
         t[o + R1S] = site;
       }
     }
+    this.remember(ref, k);
   }
 
   /** A write by the current iteration of every enclosing par. */
   trackWrite(ref: ArrayRef, k: number, site: number, v: Value): void {
+    if (this.cWrite && this.cK === k && this.cRef === ref && this.cEpoch === this.epoch) return;
     for (let d = ref.parDepth + 1; d <= this.depth; d++) {
       const P = this.pars[d]!;
       const t = this.records(ref, d);
@@ -295,6 +341,7 @@ export class BigStepMachine {
         else this.omegaWrite(ref, d, k, v, P, w1, site);
       }
     }
+    this.remember(ref, k);
   }
 
   private omegaReset(ref: ArrayRef, d: number, k: number, v: Value): void {
@@ -578,7 +625,7 @@ export class BigStepCompiler {
       `{ const n${id} = M.trip(${bound}, bud); bud -= n${id};\n` +
       this.open('U-PARLOOP', site, `{ var: ${JSON.stringify(c.var)}, n: n${id} }`) +
       `if (n${id} > 0) { const P${id} = M.enterPar(${loopId});\n` +
-      `for (${x} = 0; ${x} < n${id}; ${x}++) { P${id}.iter = ${x};\n${body}if (P${id}.pending.length !== 0) M.checkPending(P${id});\n}\n` +
+      `for (${x} = 0; ${x} < n${id}; ${x}++) { M.iterate(P${id}, ${x});\n${body}if (P${id}.pending.length !== 0) M.checkPending(P${id});\n}\n` +
       `M.leavePar(); }\n` +
       this.close() +
       '}\n'
@@ -693,16 +740,12 @@ export class BigStepProgram {
   }
 
   private translate(recording: boolean): { fn: ProgramFn; source: string } {
-    // Each translation binds fresh slots for the binders of the body: use a copy of the layout so
-    // that both translations see the same numbering.
+    // Each translation binds fresh slots for the binders of the body (they extend the layout);
+    // the generated function declares a local for every slot, so frames need only hold the
+    // parameters and the global arrays.
     const g = new BigStepCompiler(this.M, this.layout, recording);
     for (const x of this.globals) g.global(x.slot, x.elem);
-    const base = this.layout.size;
-    const code = g.cmd(this.body, this.scope);
-    const text = g.program(code);
-    const built = g.em.build<ProgramFn>(['f'], text, { M: this.M });
-    // The slots bound while translating are part of the layout; frames are made after this.
-    void base;
+    const built = g.em.build<ProgramFn>(['f'], g.program(g.cmd(this.body, this.scope)), { M: this.M });
     return { fn: built.fn, source: built.source };
   }
 

@@ -1,10 +1,12 @@
 // Expression evaluation ⟦e⟧_{E;μ} (thesis Fig. 4.3), prophetic evaluation ⟦t⟧_{E;M} (§4.2: the same
 // rules with tensor reads instead of array reads) and read sets rd_{E;μ}(e) (Fig. 4.4).
 //
-// Expressions are compiled once into closures over a frame (the environment E as an array of
-// slots: every binder of a program gets its own slot at compile time), so evaluation does no name
-// lookup and no dispatch on the syntax. What an evaluator needs from a memory or a model is a
-// `Port`; the big-step machine, the small-step machine and the spec's model each provide one.
+// The rules themselves live in jsgen.ts, which translates an expression to JavaScript; this file
+// holds environments (a frame: one slot per binder, numbered at compile time, so evaluation does no
+// name lookup), ports (what an evaluator needs from a memory or a model: the small-step machine and
+// the plain API below read through one), the compilation of single expressions into functions of
+// a frame, the read sets of Fig. 4.4, and the plain API ⟦e⟧_{E;μ} / rd_{E;μ}(e) on explicit
+// environments and memories.
 //
 // ⊥ propagates through every rule (the metavariables v and n of Fig. 4.3 exclude ⊥), so a read of
 // ⊥ makes the whole expression ⊥ whatever else it contains — even `select` and `&&` are eager. A

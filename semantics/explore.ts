@@ -68,8 +68,9 @@ export function initialState(prog: SmallProgram, params: ReadonlyMap<string, Int
 // ---------------------------------------------------------------------------------------------
 // Canonical forms of states (for hashing) and of final memories
 
-function slotText(v: unknown, locals: Map<number, number>): string {
-  if (v instanceof ArrayRef) return v.global ? `g${v.id}` : `L${locals.get(v.id) ?? `?${v.id}`}`;
+function slotText(v: unknown): string {
+  // Local instances are written #id and renamed canonically once the whole key is built.
+  if (v instanceof ArrayRef) return v.global ? `g${v.id}` : `#${v.id}`;
   if (typeof v === 'bigint') return `${v}n`;
   if (typeof v === 'boolean') return v ? 'T' : 'F';
   return String(v);
@@ -82,63 +83,93 @@ function valueText(v: Value | undefined): string {
   return v ? 'T' : 'F';
 }
 
-export function cellsText(ref: ArrayRef, c: Cells): string {
+/** Serialisations of array contents in persistent stores (they copy an array on write). */
+const cellText = new WeakMap<Cells, string>();
+
+export function cellsText(ref: ArrayRef, c: Cells, immutable = false): string {
+  const hit = immutable ? cellText.get(c) : undefined;
+  if (hit !== undefined) return hit;
   const parts: string[] = new Array(ref.size);
   for (let k = 0; k < ref.size; k++) parts[k] = valueText(getCell(c, ref.elem, k));
-  return parts.join(',');
+  const text = parts.join(',');
+  if (immutable) cellText.set(c, text);
+  return text;
 }
 
 /**
- * A string equal for two states iff they are the same up to the naming of fresh array instances:
- * local instances are numbered in order of appearance, and only the variables a command depends
- * on are included.
+ * Canonical keys of states: equal for two states iff they are the same up to the naming of fresh
+ * array instances (numbered in order of appearance) — only the variables a command depends on
+ * are included. Subterms without `inalloc` are serialised once (terms are immutable and shared
+ * between states); an `inalloc` includes the current contents of its local array.
  */
-export function stateKey(prog: SmallProgram, s: SmallState, globals: readonly ArrayRef[]): string {
-  const locals = new Map<number, number>();
-  const out: string[] = [];
-  const env = (cmd: Cmd, e: Frame): string => prog.cmdInfo(cmd).free.map((sl) => slotText(e[sl], locals)).join(',');
-  const go = (t: Term): void => {
+export class Canon {
+  private readonly text = new WeakMap<Term, string>();
+  constructor(readonly prog: SmallProgram) {}
+
+  key(s: SmallState, globals: readonly ArrayRef[]): string {
+    const raw = `${this.term(s.term, s.store)}§${memoryKey(s.store, globals)}`;
+    if (raw.indexOf('#') < 0) return raw;
+    const ids = new Map<string, number>();
+    return raw.replace(/#(\d+)/g, (_m: string, id: string) => {
+      let c = ids.get(id);
+      if (c === undefined) {
+        c = ids.size;
+        ids.set(id, c);
+      }
+      return `#${c}`;
+    });
+  }
+
+  private env(cmd: Cmd, e: Frame): string {
+    const free = this.prog.cmdInfo(cmd).free;
+    let out = '';
+    for (let i = 0; i < free.length; i++) out += (i > 0 ? ',' : '') + slotText(e[free[i]!]);
+    return out;
+  }
+
+  private term(t: Term, store: Store): string {
+    if (t.k === 'inalloc') return `a#${t.ref.id}[${t.ref.dims.join('x')}]{${cellsText(t.ref, store.get(t.ref), !store.mutable)}}[${this.term(t.body, store)}]`;
+    const hit = this.text.get(t);
+    if (hit !== undefined) return hit;
+    let out: string;
+    let closed = true;
     switch (t.k) {
       case 'skip':
-        out.push('s');
-        return;
+        return 's';
       case 'code':
-        out.push(`c${prog.cmdInfo(t.cmd).id}(${env(t.cmd, t.env)})`);
-        return;
+        out = `c${this.prog.cmdInfo(t.cmd).id}(${this.env(t.cmd, t.env)})`;
+        break;
       case 'loop':
-        out.push(`l${prog.cmdInfo(t.cmd).id}(${env(t.cmd, t.env)})${t.from}/${t.n}`);
-        return;
+        out = `l${this.prog.cmdInfo(t.cmd).id}(${this.env(t.cmd, t.env)})${t.from}/${t.n}`;
+        break;
       case 'seq':
-        out.push('(');
-        go(t.first);
-        out.push(';');
-        go(t.second);
-        out.push(')');
-        return;
-      case 'par':
-        out.push('(');
-        go(t.left);
-        out.push('|');
-        go(t.right);
-        out.push(')');
-        return;
-      case 'inalloc':
-        locals.set(t.ref.id, locals.size);
-        out.push(`a[${t.ref.dims.join('x')}]{${cellsText(t.ref, s.store.get(t.ref))}}[`);
-        go(t.body);
-        out.push(']');
-        return;
+      case 'par': {
+        const a = t.k === 'seq' ? t.first : t.left;
+        const b = t.k === 'seq' ? t.second : t.right;
+        out = `(${this.term(a, store)}${t.k === 'seq' ? ';' : '|'}${this.term(b, store)})`;
+        closed = !this.hasInalloc(a) && !this.hasInalloc(b);
+        break;
+      }
     }
-  };
-  go(s.term);
-  out.push('#');
-  out.push(memoryKey(s.store, globals));
-  return out.join('');
+    if (closed) this.text.set(t, out);
+    return out;
+  }
+
+  private hasInalloc(t: Term): boolean {
+    if (t.k === 'inalloc') return true;
+    if (t.k === 'seq' || t.k === 'par') return !this.text.has(t);
+    return false;
+  }
+}
+
+/** The canonical key of a state (see `Canon`). */
+export function stateKey(prog: SmallProgram, s: SmallState, globals: readonly ArrayRef[]): string {
+  return new Canon(prog).key(s, globals);
 }
 
 /** The global arrays' contents (what a final memory is compared on). */
 export function memoryKey(store: Store, globals: readonly ArrayRef[]): string {
-  return globals.map((g) => cellsText(g, store.get(g))).join('|');
+  return globals.map((g) => cellsText(g, store.get(g), !store.mutable)).join('|');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -329,6 +360,7 @@ function arraysJson(store: Store, globals: readonly ArrayRef[]): FinalMemory['ar
 export function explore(prog: SmallProgram, space: Space, init: SmallState, globals: readonly ArrayRef[], opts: ExploreOptions = {}): ExploreResult {
   const machine = new SmallStep(prog, space);
   const fps = new Footprints(prog);
+  const canon = new Canon(prog);
   const por = opts.por !== false;
   const maxStates = opts.maxStates ?? 1_000_000;
   const every = opts.progressEvery ?? 10_000;
@@ -393,7 +425,7 @@ export function explore(prog: SmallProgram, space: Space, init: SmallState, glob
   };
 
   try {
-    visited.add(stateKey(prog, init, globals));
+    visited.add(canon.key(init, globals));
     visit(init, null);
     while (stack.length > 0) {
       const top = stack[stack.length - 1]!;
@@ -403,7 +435,7 @@ export function explore(prog: SmallProgram, space: Space, init: SmallState, glob
       }
       const step = top.steps[top.next++]!;
       transitions++;
-      const key = stateKey(prog, step.next, globals);
+      const key = canon.key(step.next, globals);
       if (visited.has(key)) continue;
       visited.add(key);
       if (visited.size % every === 0) opts.onProgress?.(visited.size, finals.size);

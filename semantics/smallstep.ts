@@ -290,6 +290,37 @@ export interface Access {
   readonly reads: readonly number[];
 }
 
+/**
+ * The context of a redex, innermost first: one entry per context rule on the way down from the
+ * root (SEQ-CTX keeps the rest of a sequence, PAR-L/PAR-R the other side of a ‖, INALLOC-CTX the
+ * local array). Rebuilding the term after a step walks it up (a zipper).
+ */
+type Zip =
+  | { readonly rule: 'SEQ-CTX'; readonly second: Term; readonly up: Zip | null }
+  | { readonly rule: 'PAR-L'; readonly right: Term; readonly up: Zip | null }
+  | { readonly rule: 'PAR-R'; readonly left: Term; readonly up: Zip | null }
+  | { readonly rule: 'INALLOC-CTX'; readonly ref: ArrayRef; readonly up: Zip | null };
+
+function rebuild(t: Term, z: Zip | null): Term {
+  for (; z !== null; z = z.up) {
+    switch (z.rule) {
+      case 'SEQ-CTX':
+        t = { k: 'seq', first: t, second: z.second };
+        break;
+      case 'PAR-L':
+        t = { k: 'par', left: t, right: z.right };
+        break;
+      case 'PAR-R':
+        t = { k: 'par', left: z.left, right: t };
+        break;
+      case 'INALLOC-CTX':
+        t = { k: 'inalloc', ref: z.ref, body: t };
+        break;
+    }
+  }
+  return t;
+}
+
 /** Where a redex sits: the rules from the root down to it and what runs in parallel with it. */
 export interface RedexInfo {
   /** Rules of the derivation, root first, ending with the axiom. */
@@ -312,22 +343,111 @@ export interface Blocked extends RedexInfo {
   readonly error: RunError;
 }
 
-/** A place where a rule may apply; firing it computes the step, or why none applies. */
-export interface Redex extends RedexInfo {
-  /** Does the step read or write memory (only ASSIGN does)? */
-  readonly touchesMemory: boolean;
-  fire(): { readonly ok: true; readonly step: Step } | { readonly ok: false; readonly blocked: Blocked };
-}
+type Fired = { readonly ok: true; readonly step: Step } | { readonly ok: false; readonly blocked: Blocked };
 
 const NO_ACCESS: Access = { write: null, reads: [] };
 
-interface Ctx {
-  readonly rules: readonly string[];
-  readonly siblings: readonly Term[];
-  readonly rebuild: (t: Term) => Term;
-}
+type Axiom = 'ASSIGN' | 'IF' | 'LET' | 'SEQLOOP' | 'PARLOOP' | 'ALLOCATE' | 'SEQ-SKIP' | 'PAR-SKIP-L' | 'PAR-SKIP-R' | 'INALLOC-SKIP';
 
-type Fired = ReturnType<Redex['fire']>;
+/** A place where a rule may apply; firing it computes the step, or why none applies. */
+export class Redex implements RedexInfo {
+  constructor(
+    private readonly m: SmallStep,
+    private readonly axiom: Axiom,
+    private readonly zip: Zip | null,
+    private readonly store: Store,
+    /** The code term (for axioms on commands), or the term the structural rule keeps. */
+    private readonly term: Term | null,
+    readonly cmd: Cmd | null,
+    readonly env: Frame | null,
+  ) {}
+
+  /** Does the step read or write memory (only ASSIGN does)? */
+  get touchesMemory(): boolean {
+    return this.axiom === 'ASSIGN';
+  }
+
+  get rules(): string[] {
+    const out: string[] = [this.axiomRule()];
+    for (let z = this.zip; z !== null; z = z.up) out.push(z.rule);
+    return out.reverse();
+  }
+
+  get siblings(): Term[] {
+    const out: Term[] = [];
+    for (let z = this.zip; z !== null; z = z.up) {
+      if (z.rule === 'PAR-L') out.push(z.right);
+      else if (z.rule === 'PAR-R') out.push(z.left);
+    }
+    return out;
+  }
+
+  private axiomRule(): string {
+    if (this.axiom === 'IF') return this.m.prog.cmdInfo(this.cmd!).cond!(this.env!) ? 'IF-TRUE' : 'IF-FALSE';
+    return this.axiom;
+  }
+
+  fire(): Fired {
+    const m = this.m;
+    const store = this.store;
+    switch (this.axiom) {
+      case 'ASSIGN':
+        return m.ASSIGN(this.cmd as Assign, this.env!, store, this);
+      case 'SEQ-SKIP': // ⟨skip; c | μ⟩ ⇝ ⟨c | μ⟩
+      case 'PAR-SKIP-L': // ⟨skip ‖ c | μ⟩ ⇝ ⟨c | μ⟩
+      case 'PAR-SKIP-R': // ⟨c ‖ skip | μ⟩ ⇝ ⟨c | μ⟩
+        return this.done(store, this.term!);
+      case 'INALLOC-SKIP': // ⟨inalloc μ_a do skip | μ⟩ ⇝ ⟨skip | μ⟩: μ_a is dropped
+        return this.done(store.remove((this.term as Extract<Term, { k: 'inalloc' }>).ref), SKIP);
+      case 'IF':
+        return this.done(store, m.IF(this.cmd as If, this.env!));
+      case 'LET':
+        return this.done(store, m.LET(this.cmd as LetCmd, this.env!));
+      case 'SEQLOOP':
+        return this.done(store, m.SEQLOOP(this.cmd as Loop, this.env!));
+      case 'PARLOOP':
+        return this.done(store, m.PARLOOP(this.cmd as Loop, this.env!));
+      case 'ALLOCATE': {
+        const r = m.ALLOCATE(this.cmd as Allocate, this.env!, store);
+        return this.done(r.store, r.term);
+      }
+    }
+  }
+
+  private done(store: Store, term: Term): Fired {
+    return { ok: true, step: this.step(NO_ACCESS, { term: rebuild(term, this.zip), store }) };
+  }
+
+  /** This redex's information (rules and siblings computed on demand) plus `extra`. */
+  private info<T extends object>(extra: T): RedexInfo & T {
+    const self = this;
+    const base = {
+      get rules(): string[] {
+        return self.rules;
+      },
+      get siblings(): Term[] {
+        return self.siblings;
+      },
+      cmd: this.cmd,
+      env: this.env,
+    };
+    return Object.assign(base, extra);
+  }
+
+  /** The step made by firing this redex. */
+  step(access: Access, next: SmallState): Step {
+    return this.info({ access, next });
+  }
+
+  blocked(error: RunError): Fired {
+    return { ok: false, blocked: this.info({ error }) };
+  }
+
+  /** The term after this step, for a given result of the redex itself. */
+  rebuilt(t: Term): Term {
+    return rebuild(t, this.zip);
+  }
+}
 
 /** The small-step machine of one program. */
 export class SmallStep {
@@ -339,7 +459,7 @@ export class SmallStep {
   /** Every redex of ⟨c | μ⟩, in a fixed order (left before right). */
   redexes(s: SmallState): Redex[] {
     const out: Redex[] = [];
-    this.visit(s.term, s.store, { rules: [], siblings: [], rebuild: (t) => t }, out);
+    this.visit(s.term, s.store, null, out);
     return out;
   }
 
@@ -355,98 +475,65 @@ export class SmallStep {
     return { steps, blocked };
   }
 
-  private redex(out: Redex[], ctx: Ctx, rule: string, cmd: Cmd | null, env: Frame | null, touchesMemory: boolean, fire: (info: RedexInfo) => Fired): void {
-    const info: RedexInfo = { rules: [...ctx.rules, rule], cmd, env, siblings: ctx.siblings };
-    out.push({ ...info, touchesMemory, fire: () => fire(info) });
-  }
-
-  /** A redex of a rule that does not touch memory and always applies. */
-  private simple(out: Redex[], ctx: Ctx, rule: string, cmd: Cmd | null, env: Frame | null, result: () => { store: Store; term: Term }): void {
-    this.redex(out, ctx, rule, cmd, env, false, (info) => {
-      const r = result();
-      return { ok: true, step: { ...info, access: NO_ACCESS, next: { term: ctx.rebuild(r.term), store: r.store } } };
-    });
-  }
-
-  private visit(t: Term, store: Store, ctx: Ctx, out: Redex[]): void {
+  private visit(t: Term, store: Store, zip: Zip | null, out: Redex[]): void {
     switch (t.k) {
       case 'skip':
         return;
       case 'code':
-        return this.axiom(t.cmd, t.env, store, ctx, out);
+        return this.axiom(t.cmd, t.env, store, zip, out);
       case 'seq':
-        return this.seq(t.first, t.second, store, ctx, out);
+        return this.seq(t.first, t.second, store, zip, out);
       case 'loop': {
         // The same term as c[x←from]; (c[x←from+1]; …): unfold one iteration.
         const slot = this.prog.cmdInfo(t.cmd).slot!;
         const first = this.prog.code(t.cmd.body, this.prog.bind(t.env, slot, t.from));
-        return this.seq(first, this.prog.unrolled(t.cmd, t.env, t.from + 1, t.n), store, ctx, out);
+        return this.seq(first, this.prog.unrolled(t.cmd, t.env, t.from + 1, t.n), store, zip, out);
       }
       case 'par': {
         const { left: l, right: r } = t;
-        if (l.k === 'skip') this.simple(out, ctx, 'PAR-SKIP-L', null, null, () => ({ store, term: r })); // ⟨skip ‖ c | μ⟩ ⇝ ⟨c | μ⟩
-        if (r.k === 'skip') this.simple(out, ctx, 'PAR-SKIP-R', null, null, () => ({ store, term: l })); // ⟨c ‖ skip | μ⟩ ⇝ ⟨c | μ⟩
+        if (l.k === 'skip') out.push(new Redex(this, 'PAR-SKIP-L', zip, store, r, null, null));
+        if (r.k === 'skip') out.push(new Redex(this, 'PAR-SKIP-R', zip, store, l, null, null));
         // PAR-L: ⟨c1 | μ⟩ ⇝ ⟨c1' | μ'⟩ gives ⟨c1 ‖ c2 | μ⟩ ⇝ ⟨c1' ‖ c2 | μ'⟩ (PAR-R symmetric).
-        this.visit(l, store, { rules: [...ctx.rules, 'PAR-L'], siblings: [...ctx.siblings, r], rebuild: (x) => ctx.rebuild({ k: 'par', left: x, right: r }) }, out);
-        this.visit(r, store, { rules: [...ctx.rules, 'PAR-R'], siblings: [...ctx.siblings, l], rebuild: (x) => ctx.rebuild({ k: 'par', left: l, right: x }) }, out);
+        this.visit(l, store, { rule: 'PAR-L', right: r, up: zip }, out);
+        this.visit(r, store, { rule: 'PAR-R', left: l, up: zip }, out);
         return;
       }
-      case 'inalloc': {
-        const ref = t.ref;
+      case 'inalloc':
         if (t.body.k === 'skip') {
-          // INALLOC-SKIP: ⟨inalloc μ_a do skip | μ⟩ ⇝ ⟨skip | μ⟩ (μ_a is dropped).
-          this.simple(out, ctx, 'INALLOC-SKIP', null, null, () => ({ store: store.remove(ref), term: SKIP }));
+          out.push(new Redex(this, 'INALLOC-SKIP', zip, store, t, null, null));
           return;
         }
         // INALLOC-CTX: a step of c in μ ⊎ μ_a is a step of inalloc μ_a do c in μ (dom(μ_a) kept).
-        this.visit(t.body, store, { rules: [...ctx.rules, 'INALLOC-CTX'], siblings: ctx.siblings, rebuild: (x) => ctx.rebuild({ k: 'inalloc', ref, body: x }) }, out);
+        this.visit(t.body, store, { rule: 'INALLOC-CTX', ref: t.ref, up: zip }, out);
         return;
-      }
     }
   }
 
-  /** SEQ-SKIP and SEQ-CTX. */
-  private seq(first: Term, second: Term, store: Store, ctx: Ctx, out: Redex[]): void {
-    if (first.k === 'skip') {
-      this.simple(out, ctx, 'SEQ-SKIP', null, null, () => ({ store, term: second })); // ⟨skip; c | μ⟩ ⇝ ⟨c | μ⟩
-      return;
-    }
-    // SEQ-CTX: ⟨c1 | μ⟩ ⇝ ⟨c1' | μ'⟩ gives ⟨c1; c2 | μ⟩ ⇝ ⟨c1'; c2 | μ'⟩.
-    this.visit(first, store, { rules: [...ctx.rules, 'SEQ-CTX'], siblings: ctx.siblings, rebuild: (x) => ctx.rebuild({ k: 'seq', first: x, second }) }, out);
+  /** SEQ-SKIP, or SEQ-CTX: ⟨c1 | μ⟩ ⇝ ⟨c1' | μ'⟩ gives ⟨c1; c2 | μ⟩ ⇝ ⟨c1'; c2 | μ'⟩. */
+  private seq(first: Term, second: Term, store: Store, zip: Zip | null, out: Redex[]): void {
+    if (first.k === 'skip') out.push(new Redex(this, 'SEQ-SKIP', zip, store, second, null, null));
+    else this.visit(first, store, { rule: 'SEQ-CTX', second, up: zip }, out);
   }
 
-  private axiom(cmd: Cmd, env: Frame, store: Store, ctx: Ctx, out: Redex[]): void {
-    switch (cmd.kind) {
-      case 'assign':
-        return this.redex(out, ctx, 'ASSIGN', cmd, env, true, (info) => this.ASSIGN(cmd, env, store, ctx, info));
-      case 'if':
-        return this.simple(out, ctx, this.IF_RULE(cmd, env), cmd, env, () => this.IF(cmd, env, store));
-      case 'let':
-        return this.simple(out, ctx, 'LET', cmd, env, () => this.LET(cmd, env, store));
-      case 'for':
-        return this.simple(out, ctx, 'SEQLOOP', cmd, env, () => this.SEQLOOP(cmd, env, store));
-      case 'par':
-        return this.simple(out, ctx, 'PARLOOP', cmd, env, () => this.PARLOOP(cmd, env, store));
-      case 'allocate':
-        return this.simple(out, ctx, 'ALLOCATE', cmd, env, () => this.ALLOCATE(cmd, env, store));
-      case 'skip':
-      case 'seq':
-        throw new Error('internal: unnormalised term');
-    }
+  private axiom(cmd: Cmd, env: Frame, store: Store, zip: Zip | null, out: Redex[]): void {
+    const kind: Axiom | null =
+      cmd.kind === 'assign' ? 'ASSIGN' : cmd.kind === 'if' ? 'IF' : cmd.kind === 'let' ? 'LET' : cmd.kind === 'for' ? 'SEQLOOP' : cmd.kind === 'par' ? 'PARLOOP' : cmd.kind === 'allocate' ? 'ALLOCATE' : null;
+    if (kind === null) throw new Error('internal: unnormalised term');
+    out.push(new Redex(this, kind, zip, store, null, cmd, env));
   }
 
   /**
    * ASSIGN: ⟦ι_i⟧_{∅;μ} = n_i, ⟦e⟧_{∅;μ} = v (not ⊥) and a[n̄] ∈ dom(μ) give
    * ⟨a[ι̅] {t} := e | μ⟩ ⇝ ⟨skip | μ[a[n̄] ← v]⟩. Otherwise no rule applies (a stuck redex).
    */
-  private ASSIGN(cmd: Assign, env: Frame, store: Store, ctx: Ctx, info: RedexInfo): Fired {
+  ASSIGN(cmd: Assign, env: Frame, store: Store, r: Redex): Fired {
     const ci = this.prog.cmdInfo(cmd);
     const ref = env[ci.arraySlot!] as ArrayRef;
     const idx = ci.idx!.map((g) => g(env));
     const k = ref.offset(idx);
     if (k < 0) {
       const a = showAccess(ref.name, idx);
-      return { ok: false, blocked: { ...info, error: runError('out-of-bounds', 'ASSIGN', cmd.pos, a, `write to ${a} outside ${ref.name}: ${ref.elem}[${ref.dims.join(', ')}]: a[n̄] ∉ dom(μ)`, { env: envRecord(this.prog, cmd, env) }) } };
+      return r.blocked(runError('out-of-bounds', 'ASSIGN', cmd.pos, a, `write to ${a} outside ${ref.name}: ${ref.elem}[${ref.dims.join(', ')}]: a[n̄] ∉ dom(μ)`, { env: envRecord(this.prog, cmd, env) }));
     }
     this.prog.port.store = store;
     let v: Value;
@@ -455,37 +542,33 @@ export class SmallStep {
     } catch (e) {
       if (!(e instanceof BotSignal)) throw e;
       const kind = e.what === 'out-of-bounds' ? 'out-of-bounds' : 'uninitialized';
-      return { ok: false, blocked: { ...info, error: runError(kind, 'ASSIGN', cmd.pos, e.where, `the right-hand side is ⊥: read of ${e.where} (${e.what === 'out-of-bounds' ? 'not in dom(μ)' : 'never written'})`, { env: envRecord(this.prog, cmd, env) }) } };
+      return r.blocked(runError(kind, 'ASSIGN', cmd.pos, e.where, `the right-hand side is ⊥: read of ${e.where} (${e.what === 'out-of-bounds' ? 'not in dom(μ)' : 'never written'})`, { env: envRecord(this.prog, cmd, env) }));
     }
     const reads: number[] = [];
-    ci.rd!(env, (r, kk) => reads.push(r.base + kk));
-    return { ok: true, step: { ...info, access: { write: { ref, k, v }, reads }, next: { term: ctx.rebuild(SKIP), store: store.write(ref, k, v) } } };
-  }
-
-  private IF_RULE(cmd: If, env: Frame): string {
-    return this.prog.cmdInfo(cmd).cond!(env) ? 'IF-TRUE' : 'IF-FALSE';
+    ci.rd!(env, (a, kk) => reads.push(a.base + kk));
+    return { ok: true, step: r.step({ write: { ref, k, v }, reads }, { term: r.rebuilt(SKIP), store: store.write(ref, k, v) }) };
   }
 
   /** IF-TRUE / IF-FALSE: ⟦ι⟧_{∅;μ} = true (false) gives ⟨if ι then c1 else c2 | μ⟩ ⇝ ⟨c1 (c2) | μ⟩. */
-  private IF(cmd: If, env: Frame, store: Store): { store: Store; term: Term } {
+  IF(cmd: If, env: Frame): Term {
     const b = this.prog.cmdInfo(cmd).cond!(env);
-    return { store, term: b ? this.prog.code(cmd.then, env) : cmd.else === null ? SKIP : this.prog.code(cmd.else, env) };
+    return b ? this.prog.code(cmd.then, env) : cmd.else === null ? SKIP : this.prog.code(cmd.else, env);
   }
 
   /** LET: ⟦ι⟧_{∅;μ} = v gives ⟨let x = ι in c | μ⟩ ⇝ ⟨c[x ← v] | μ⟩. */
-  private LET(cmd: LetCmd, env: Frame, store: Store): { store: Store; term: Term } {
+  LET(cmd: LetCmd, env: Frame): Term {
     const info = this.prog.cmdInfo(cmd);
-    return { store, term: this.prog.code(cmd.body, this.prog.bind(env, info.slot!, info.value!(env))) };
+    return this.prog.code(cmd.body, this.prog.bind(env, info.slot!, info.value!(env)));
   }
 
   /** SEQLOOP: ⟦ι⟧ = n gives ⟨for x < ι do c | μ⟩ ⇝ ⟨c[x←0]; …; c[x←n−1] | μ⟩ (skip if n ≤ 0). */
-  private SEQLOOP(cmd: Loop, env: Frame, store: Store): { store: Store; term: Term } {
+  SEQLOOP(cmd: Loop, env: Frame): Term {
     const n = this.count(this.prog.cmdInfo(cmd).bound!(env));
-    return { store, term: this.prog.unrolled(cmd, env, 0, n) };
+    return this.prog.unrolled(cmd, env, 0, n);
   }
 
   /** PARLOOP: ⟦ι⟧ = n gives ⟨par x < ι do c | μ⟩ ⇝ ⟨c[x←0] ‖ (… ‖ c[x←n−1]) | μ⟩ (skip if n ≤ 0). */
-  private PARLOOP(cmd: Loop, env: Frame, store: Store): { store: Store; term: Term } {
+  PARLOOP(cmd: Loop, env: Frame): Term {
     const info = this.prog.cmdInfo(cmd);
     const n = this.count(info.bound!(env));
     let t: Term = SKIP;
@@ -493,14 +576,14 @@ export class SmallStep {
       const c = this.prog.code(cmd.body, this.prog.bind(env, info.slot!, i));
       t = i === n - 1 ? c : { k: 'par', left: c, right: t };
     }
-    return { store, term: t };
+    return t;
   }
 
   /**
    * ALLOCATE: ⟦ι_i⟧ = n_i, μ_a = {a[ī] ↦ ⊥ | 0 ≤ i_k < n_k}, a ∉ arrays(μ) (a fresh instance)
    * give ⟨allocate a: τ[ι̅] in c | μ⟩ ⇝ ⟨inalloc μ_a do c | μ⟩.
    */
-  private ALLOCATE(cmd: Allocate, env: Frame, store: Store): { store: Store; term: Term } {
+  ALLOCATE(cmd: Allocate, env: Frame, store: Store): { store: Store; term: Term } {
     const info = this.prog.cmdInfo(cmd);
     const dims = info.dims!.map((d) => this.count(d(env)));
     const ref = this.space.alloc(cmd.name, cmd.elem, dims, false, cmd.pos, 0);

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { diag, formatDiagnostic, SchedInputError } from '../../core/diagnostics.ts';
 import { type CheckedImpl, type CheckedProgram, typecheckProgram } from '../../core/typecheck.ts';
 import { formatRunError } from '../../semantics/errors.ts';
-import { runImpl, type RunReport, specModel } from '../../semantics/run.ts';
+import { checkParams, runImpl, type RunReport, specModel } from '../../semantics/run.ts';
 import type { SpecModel } from '../../semantics/model.ts';
 import { expandFiles, type OptionSpec, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
@@ -89,8 +89,7 @@ export class ModelCache {
     const key = `${file}\u0000${ci.spec.spec.name}`;
     let m = this.models.get(key);
     if (m === undefined) {
-      const ps = new Map([...params].map(([k, v]) => [k, v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v] as const));
-      m = specModel(ci, ps, { seed, file });
+      m = specModel(ci, checkParams(ci.spec, params, file), { seed, file });
       this.models.set(key, m);
     }
     return m;
