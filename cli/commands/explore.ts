@@ -7,8 +7,8 @@ import { formatRunError, type RunError } from '../../semantics/errors.ts';
 import { explore, type ExploreResult, namedMemoryKey, smallSetup } from '../../semantics/explore.ts';
 import { runImpl } from '../../semantics/run.ts';
 import type { ParsedArgs } from '../args.ts';
-import { type Command, JSON_OPTION } from '../command.ts';
-import { emitJson, exitFor, IMPL_OPTION, loadImpls, ModelCache, numberOption, PARAM_OPTION, paramsOption, SEED_OPTION, seedJson, seedOption } from './run.ts';
+import type { Command } from '../command.ts';
+import { emitJson, exitFor, IMPL_OPTION, jsonOption, loadImpls, ModelCache, numberOption, PARAM_OPTION, paramsOption, SEED_OPTION, seedJson, seedOption } from './run.ts';
 
 interface ExploreReport extends Omit<ExploreResult, 'witnesses'> {
   readonly impl: string;
@@ -38,7 +38,7 @@ export const exploreCommand: Command = {
     { name: 'max-states', value: true, metavar: 'K', help: 'stop after K distinct states (exit 2 unless two final memories were found; default 1000000)' },
     { name: 'no-por', value: false, help: 'explore every interleaving (no partial-order reduction)' },
     { name: 'schedules', value: true, metavar: 'K', help: 'print at most K steps of each witness schedule (default 60; the JSON has them all)' },
-    JSON_OPTION,
+    jsonOption('explore'),
   ],
   async run(args: ParsedArgs): Promise<number> {
     const json = args.flags.has('json');

@@ -17,7 +17,7 @@ import { loadProgram, toJson } from '../io.ts';
 
 export const PARAM_OPTION: OptionSpec = { name: 'param', value: true, repeat: true, metavar: 'NAME=VALUE', help: 'value of a spec parameter (repeat for each; all are required)' };
 export const IMPL_OPTION: OptionSpec = { name: 'impl', value: true, metavar: 'NAME', help: 'run only this implementation (default: every impl of the file)' };
-export const SEED_OPTION: OptionSpec = { name: 'seed', value: true, metavar: 'S', help: 'seed of the input generator (an integer; default 0)' };
+export const SEED_OPTION: OptionSpec = { name: 'seed', value: true, metavar: 'S', help: 'seed of the input generator (an integer; default 0): input tensors are a pure function of (seed, tensor, point), and each input array cell holds the value of its declared expression' };
 
 /** `--param N=4 --param M=3` as exact integers; malformed ones are usage errors (exit 3). */
 export function paramsOption(args: ParsedArgs): Map<string, bigint> {
@@ -75,6 +75,11 @@ export function loadImpls(args: ParsedArgs, command: string): Loaded[] {
   }
   if (out.every((l) => l.impls.length === 0)) throw new SchedInputError([diag(files[0]!, { line: 1, col: 1 }, 'io', 'no impl to run in this file', 'an impl block', 'none')]);
   return out;
+}
+
+/** `--json` for run/step/explore: one document, the object for one impl, a list for several. */
+export function jsonOption(what: string): OptionSpec {
+  return { ...JSON_OPTION, help: `print one JSON document on stdout, nothing else: the ${what} object of one impl, or {"results": [...]} for several impls or files` };
 }
 
 /** One JSON document: the object itself for one result, `{ "results": [...] }` for several. */
@@ -141,11 +146,11 @@ export const runCommand: Command = {
     IMPL_OPTION,
     SEED_OPTION,
     { name: 'omega', value: false, help: "the write-set variant of U-PARLOOP (thesis §4.2): every value written to a location by distinct iterations must agree, not only the last ones" },
-    { name: 'tolerance', value: true, metavar: 'R', help: 'compare float outputs with relative tolerance R (default: exact, IEEE bit equality with NaN equal to NaN and +0 different from -0)' },
+    { name: 'tolerance', value: true, metavar: 'R', help: 'compare float outputs with relative tolerance R (default: exact, IEEE bit equality with NaN equal to NaN and +0 different from -0); outputs are compared on their box ∩ where' },
     { name: 'max-steps', value: true, metavar: 'K', help: 'give up (exit 2) after K loop iterations plus assignments (default 4e9)' },
     { name: 'max-cells', value: true, metavar: 'K', help: 'largest total number of array cells (default 33554432)' },
     { name: 'derivation', value: true, metavar: 'FILE', help: 'write the big-step derivation tree (rules, environments, δμ, ρ) as JSON to FILE (one impl only)' },
-    JSON_OPTION,
+    jsonOption('run'),
   ],
   async run(args: ParsedArgs): Promise<number> {
     const json = args.flags.has('json');

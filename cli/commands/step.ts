@@ -7,8 +7,8 @@ import { formatRunError } from '../../semantics/errors.ts';
 import { finalMemory, runSmallStep, type ScheduleStep, smallSetup } from '../../semantics/explore.ts';
 import { compareOutputs, type Mismatch } from '../../semantics/run.ts';
 import { type ParsedArgs, single, UsageError } from '../args.ts';
-import { type Command, JSON_OPTION } from '../command.ts';
-import { emitJson, exitFor, IMPL_OPTION, loadImpls, ModelCache, numberOption, PARAM_OPTION, paramsOption, SEED_OPTION, seedJson, seedOption } from './run.ts';
+import type { Command } from '../command.ts';
+import { emitJson, exitFor, IMPL_OPTION, jsonOption, loadImpls, ModelCache, numberOption, PARAM_OPTION, paramsOption, SEED_OPTION, seedJson, seedOption } from './run.ts';
 
 interface StepReport {
   readonly impl: string;
@@ -39,7 +39,7 @@ export const stepCommand: Command = {
     { name: 'scheduler', value: true, metavar: 'random|leftmost', help: 'random: each step uniformly among the enabled ones (default); leftmost: always the leftmost (the schedule of Thm 4.3.3)' },
     { name: 'max-steps', value: true, metavar: 'K', help: 'give up (exit 2) after K steps (default 1e8)' },
     { name: 'trace-limit', value: true, metavar: 'K', help: 'print (and put in the JSON) only the first K steps (default 1000)' },
-    JSON_OPTION,
+    jsonOption('step'),
   ],
   async run(args: ParsedArgs): Promise<number> {
     const json = args.flags.has('json');
