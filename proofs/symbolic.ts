@@ -126,13 +126,13 @@ export class SymbolicEvaluator {
     const negGoal = not(goal);
     const vars = sortedVars([...facts, negGoal], this.params);
     const report = this.reportVars(g);
-    const script = [
+    const script = canonicalNames([
       '(set-logic ALL)',
       '(set-info :status unsat)',
       ...declInts(vars),
       ...facts.map((f, k) => `(assert (! ${formulaToSmt(f)} :named ctx.${k}))`),
       `(assert (! ${formulaToSmt(negGoal)} :named goal))`,
-    ].join('\n');
+    ].join('\n'));
     const id = this.nextId();
     this.obligations.push({
       id, kind, rule, line: at.pos.line, col: at.pos.col, description, usesValues: false, report, context: facts,
@@ -496,7 +496,7 @@ export class SymbolicEvaluator {
     const spec = this.ci.spec;
     const decls = declareTensors(spec, enc);
     const axioms = specAxioms(spec, enc);
-    return [
+    return canonicalNames([
       '(set-logic ALL)',
       '(set-info :status unsat)',
       ...enc.preamble(),
@@ -505,7 +505,7 @@ export class SymbolicEvaluator {
       ...axioms,
       ...facts.map((f, k) => `(assert (! ${formulaToSmt(f)} :named ctx.${k}))`),
       ...lines,
-    ].join('\n');
+    ].join('\n'));
   }
 
   // -- outputs (§5.4) ---------------------------------------------------------------------------------
@@ -541,6 +541,24 @@ export class SymbolicEvaluator {
       this.obligations.push({ id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, usesValues: true, report, render, context: g.facts });
     }
   }
+}
+
+/**
+ * Rename the Presburger layer's fresh variables (`x$123`: a global counter, so their numbers
+ * depend on everything computed before) to `x$1`, `x$2`, … in order of first occurrence. A
+ * bijection on names no user can write, so the script means the same; it makes scripts (and
+ * certificates) independent of what else the process verified, and the answer cache effective.
+ */
+export function canonicalNames(script: string): string {
+  const m = new Map<string, string>();
+  return script.replace(/([A-Za-z_][A-Za-z0-9_]*)\$(\d+)/g, (whole, base: string) => {
+    let r = m.get(whole);
+    if (r === undefined) {
+      r = `${base}$${m.size + 1}`;
+      m.set(whole, r);
+    }
+    return r;
+  });
 }
 
 function printTermText(t: Term): string {
