@@ -45,42 +45,53 @@ const params = new Map([
   ['P', N],
 ]);
 
-function bigStepBench(text: string, label: string): { label: string; assignments: number; medianMs: number; perSecond: number; outputs: Float32Array; a: Float32Array; b: Float32Array } {
+interface Runner {
+  readonly label: string;
+  /** One timed run (setup excluded); returns its time in ms and the assignments it executed. */
+  run(): { ms: number; writes: number };
+  outputs(): Float32Array;
+  input(name: string): Float32Array;
+}
+
+function bigStepRunner(text: string, label: string): Runner {
   const ci = typecheckProgram(parseProgram('matmul.sched', text)).impls[0]!;
   const model = specModel(ci, params, { seed: 1 });
   const prog = implProgram(ci);
-  const times: number[] = [];
-  let writes = 0;
   let last: ReturnType<typeof initialMemory> | null = null;
-  for (let r = 0; r < REPS + 2; r++) {
-    const m = initialMemory(ci, params, model);
-    const { ms, value } = cpuMs(() => execute(prog.big, m.frame, m.space, {}));
-    if (!value.ok) throw new Error(`big-step failed: ${value.error.message}`);
-    writes = value.stats.writes;
-    if (r >= 2) times.push(ms); // the first runs include V8's compilation
-    last = m;
-  }
-  const med = median(times);
-  const arr = (name: string): Float32Array => last!.arrays.get(name)!.cells!.data as Float32Array;
-  return { label, assignments: writes, medianMs: med, perSecond: writes / (med / 1000), outputs: arr('c'), a: arr('a'), b: arr('b') };
+  return {
+    label,
+    run() {
+      const m = initialMemory(ci, params, model);
+      const { ms, value } = cpuMs(() => execute(prog.big, m.frame, m.space, {}));
+      if (!value.ok) throw new Error(`big-step failed: ${value.error.message}`);
+      last = m;
+      return { ms, writes: value.stats.writes };
+    },
+    outputs: () => last!.arrays.get('c')!.cells!.data as Float32Array,
+    input: (name) => last!.arrays.get(name)!.cells!.data as Float32Array,
+  };
 }
 
 /** The same product, by hand: c[i,j] = 0; for k: c[i,j] = f32(c[i,j] + f32(a[i,k] * b[k,j])). */
-function handWritten(a: Float32Array, b: Float32Array): { medianMs: number; out: Float32Array } {
+function handRunner(a: () => Float32Array, b: () => Float32Array): Runner {
   const c = new Float32Array(N * N);
-  const run = (): void => {
+  const product = (A: Float32Array, B: Float32Array): void => {
     for (let i = 0; i < N; i++)
       for (let j = 0; j < N; j++) {
         c[i * N + j] = 0;
-        for (let k = 0; k < N; k++) c[i * N + j] = Math.fround(c[i * N + j]! + Math.fround(a[i * N + k]! * b[k * N + j]!));
+        for (let k = 0; k < N; k++) c[i * N + j] = Math.fround(c[i * N + j]! + Math.fround(A[i * N + k]! * B[k * N + j]!));
       }
   };
-  const times: number[] = [];
-  for (let r = 0; r < REPS + 2; r++) {
-    const { ms } = cpuMs(run);
-    if (r >= 2) times.push(ms);
-  }
-  return { medianMs: median(times), out: c };
+  return {
+    label: 'hand-written JavaScript loop nest',
+    run() {
+      const A = a();
+      const B = b();
+      return { ms: cpuMs(() => product(A, B)).ms, writes: N * N * (N + 1) };
+    },
+    outputs: () => c,
+    input: () => c,
+  };
 }
 
 function sameBits(x: Float32Array, y: Float32Array): boolean {
@@ -91,15 +102,34 @@ function sameBits(x: Float32Array, y: Float32Array): boolean {
 
 // -- big-step ----------------------------------------------------------------------------------
 
-const par = bigStepBench(src, 'matmul 64³, par i (U-PARLOOP checks)');
-const seq = bigStepBench(src.replace('par i < N do', 'for i < N do'), 'matmul 64³, for i');
-const hand = handWritten(par.a, par.b);
-const handPerSecond = par.assignments / (hand.medianMs / 1000);
-const identical = sameBits(par.outputs, hand.out) && sameBits(seq.outputs, hand.out);
+// The three are measured in turn within each repetition, so that the load of the machine affects
+// them alike; the first two repetitions (V8 compiling) are dropped.
+const parR = bigStepRunner(src, 'matmul 64³, par i (U-PARLOOP checks)');
+const seqR = bigStepRunner(src.replace('par i < N do', 'for i < N do'), 'matmul 64³, for i');
+parR.run();
+const handR = handRunner(() => parR.input('a'), () => parR.input('b'));
+const runners = [parR, seqR, handR];
+const times = runners.map(() => [] as number[]);
+let assignments = 0;
+for (let r = 0; r < REPS + 2; r++) {
+  runners.forEach((x, i) => {
+    const { ms, writes } = x.run();
+    assignments = writes;
+    if (r >= 2) times[i]!.push(ms);
+  });
+}
+const med = times.map(median);
+const [parMs, seqMs, handMs] = med as [number, number, number];
+const identical = sameBits(parR.outputs(), handR.outputs()) && sameBits(seqR.outputs(), handR.outputs());
+const perSecond = (ms: number): number => assignments / (ms / 1000);
 
-log(`big-step semantics, ${REPS} repetitions, medians`);
-for (const r of [par, seq]) log(`  ${r.label.padEnd(40)} ${r.medianMs.toFixed(2).padStart(8)} ms  ${(r.perSecond / 1e6).toFixed(1).padStart(7)} M assignments/s  ×${(r.medianMs / hand.medianMs).toFixed(1)} the hand-written loop`);
-log(`  ${'hand-written JavaScript loop nest'.padEnd(40)} ${hand.medianMs.toFixed(2).padStart(8)} ms  ${(handPerSecond / 1e6).toFixed(1).padStart(7)} M assignments/s`);
+log(`big-step semantics, ${REPS} repetitions, medians (${assignments} assignments per run)`);
+for (const [x, ms] of [
+  [parR, parMs],
+  [seqR, seqMs],
+] as const)
+  log(`  ${x.label.padEnd(40)} ${ms.toFixed(2).padStart(8)} ms  ${(perSecond(ms) / 1e6).toFixed(1).padStart(7)} M assignments/s  ×${(ms / handMs).toFixed(1)} the hand-written loop`);
+log(`  ${handR.label.padEnd(40)} ${handMs.toFixed(2).padStart(8)} ms  ${(perSecond(handMs) / 1e6).toFixed(1).padStart(7)} M assignments/s`);
 log(`  outputs identical bit for bit: ${identical ? 'yes' : 'NO'}`);
 
 // -- spec model --------------------------------------------------------------------------------
@@ -187,8 +217,11 @@ if (json) {
     JSON.stringify(
       {
         repetitions: REPS,
-        bigStep: [par, seq].map((r) => ({ label: r.label, assignments: r.assignments, medianMs: r.medianMs, assignmentsPerSecond: r.perSecond, ratioToHandWritten: r.medianMs / hand.medianMs })),
-        handWritten: { medianMs: hand.medianMs, assignmentsPerSecond: handPerSecond },
+        bigStep: [
+          { label: parR.label, assignments, medianMs: parMs, assignmentsPerSecond: perSecond(parMs), ratioToHandWritten: parMs / handMs },
+          { label: seqR.label, assignments, medianMs: seqMs, assignmentsPerSecond: perSecond(seqMs), ratioToHandWritten: seqMs / handMs },
+        ],
+        handWritten: { medianMs: handMs, assignmentsPerSecond: perSecond(handMs) },
         outputsIdentical: identical,
         model: { points, medianMs: modelMs },
         explorer: rows,

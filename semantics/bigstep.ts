@@ -98,13 +98,13 @@ export class BigStepMachine {
    * accumulator) need no bookkeeping once the records say "only this iteration touched it".
    */
   epoch = 0;
-  private cRef: ArrayRef | null = null;
-  private cK = -1;
-  private cEpoch = -1;
+  cRef: ArrayRef | null = null;
+  cK = -1;
+  cEpoch = -1;
   /** A read by the current iterations would change no record and cannot race. */
-  private cRead = false;
+  cRead = false;
   /** The same for a write (never with ω, which compares every value). */
-  private cWrite = false;
+  cWrite = false;
   readonly pars: (ParFrame | undefined)[] = [];
   private nextPar = 1;
   rec: Recorder | null = null;
@@ -448,7 +448,8 @@ class BigStepTarget implements Target {
     const a = `a${slot}`;
     const elem = this.g.elemOf(slot);
     const val = elem === 'bool' ? `c${slot}[k] !== 0` : `c${slot}[k]`;
-    const track = this.g.readTracked(slot, e.name) ? `M.trackRead(${a}, k, ${site}), ` : '';
+    // The cache test is inlined: an accumulator re-read by its own iteration costs no call.
+    const track = this.g.readTracked(slot, e.name) ? `(M.cRead && M.cK === k && M.cRef === ${a} && M.cEpoch === M.epoch) || M.trackRead(${a}, k, ${site}), ` : '';
     const rec = this.g.recording ? `M.rec.read(${a}, k, ${val}), ` : '';
     return `(k = ${slotOffset(slot, idx)}, k < 0 ? M.oobRead(${a}, [${idx.join(', ')}], ${site}) : d${slot}[k] === 0 ? M.botRead(${a}, k, ${site}) : (${track}${rec}nr++, ${val}))`;
   }
@@ -643,7 +644,7 @@ export class BigStepCompiler {
     const idx = c.indices.map((i) => this.em.index(i, sc));
     const rhs = this.em.value(c.rhs, sc);
     const store = this.elemOf(s) === 'bool' ? 'val ? 1 : 0' : 'val';
-    const track = this.tracked(s) ? `M.trackWrite(${a}, ko, ${site}, val);\n` : '';
+    const track = this.tracked(s) ? `if (!(M.cWrite && M.cK === ko && M.cRef === ${a} && M.cEpoch === M.epoch)) M.trackWrite(${a}, ko, ${site}, val);\n` : '';
     const rec = this.recording
       ? `M.rec.write(${a}, ko, val); M.rec.assigned(${a}, ko, val, ${JSON.stringify(printExpr(c.rhs))});\n`
       : '';
