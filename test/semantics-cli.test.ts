@@ -1,13 +1,20 @@
-// `sched run`, `sched step`, `sched explore` as processes: exit codes, JSON shapes of
-// SCHED-LANGUAGE.md §2, input errors.
+// `sched run`, `sched step`, `sched explore`: exit codes, JSON shapes of SCHED-LANGUAGE.md §2,
+// input errors. Most cases call the commands in this process (as cli/main.ts does, mapping input
+// and usage errors to exit code 3); a few run the real binary end to end.
 
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { formatDiagnostic, SchedInputError } from '../core/diagnostics.ts';
+import { parseArgs, UsageError } from '../cli/args.ts';
+import { exploreCommand } from '../cli/commands/explore.ts';
+import { runCommand } from '../cli/commands/run.ts';
+import { stepCommand } from '../cli/commands/step.ts';
 
-function sched(args: string[]): { code: number; out: string; err: string } {
+/** The real binary. */
+function binary(args: string[]): { code: number; out: string; err: string } {
   try {
     const out = execFileSync(process.execPath, ['cli/sched.js', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     return { code: 0, out, err: '' };
@@ -17,68 +24,93 @@ function sched(args: string[]): { code: number; out: string; err: string } {
   }
 }
 
+/** A command run in this process, with its output captured. */
+async function sched(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const [name, ...rest] = args;
+  const cmd = [runCommand, stepCommand, exploreCommand].find((c) => c.name === name)!;
+  let out = '';
+  let err = '';
+  const w1 = process.stdout.write.bind(process.stdout);
+  const w2 = process.stderr.write.bind(process.stderr);
+  process.stdout.write = ((s: string) => ((out += s), true)) as typeof process.stdout.write;
+  process.stderr.write = ((s: string) => ((err += s), true)) as typeof process.stderr.write;
+  try {
+    const code = await cmd.run(parseArgs(rest, cmd.options));
+    return { code, out, err };
+  } catch (e) {
+    if (e instanceof SchedInputError) return { code: 3, out, err: err + e.diagnostics.map(formatDiagnostic).join('\n') };
+    if (e instanceof UsageError) return { code: 3, out, err: err + e.message };
+    throw e;
+  } finally {
+    process.stdout.write = w1;
+    process.stderr.write = w2;
+  }
+}
+
 describe('sched run / step / explore', () => {
-  it('run: match, error with kind/rule/location/line, JSON shape, exit codes', () => {
-    const ok = sched(['run', 'corpus/examples/matmul.sched', '--param', 'N=3', '--param', 'M=2', '--param', 'P=4', '--json']);
+  it('run: match, error with kind/rule/location/line, JSON shape, exit codes (the binary)', () => {
+    const ok = binary(['run', 'corpus/examples/matmul.sched', '--param', 'N=3', '--param', 'M=2', '--param', 'P=4', '--json']);
     expect(ok.code).toBe(0);
     const j = JSON.parse(ok.out);
     expect(j).toMatchObject({ impl: 'matmul_naive', params: { N: 3, M: 2, P: 4 }, seed: 0, outcome: 'match', error: null, writes: 30 });
     expect(typeof j.reads).toBe('number');
     expect(typeof j.ms).toBe('number');
-    const bad = sched(['run', 'corpus/runtime/race.sched', '--param', 'N=8', '--impl', 'scan_par', '--json']);
+    const bad = binary(['run', 'corpus/runtime/race.sched', '--param', 'N=8', '--impl', 'scan_par', '--json']);
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.out)).toMatchObject({ outcome: 'error', error: { kind: 'race', rule: 'U-PARLOOP', location: 'y[1]', line: 49 } });
-    const several = sched(['run', 'corpus/runtime/out_of_bounds.sched', '--param', 'N=4', '--json']);
+  });
+  it('run: several impls, limits', async () => {
+    const several = await sched(['run', 'corpus/runtime/out_of_bounds.sched', '--param', 'N=4', '--json']);
     expect(several.code).toBe(1);
     expect(JSON.parse(several.out).results.map((r: { outcome: string }) => r.outcome)).toEqual(['match', 'error', 'error']);
-    const lim = sched(['run', 'corpus/examples/matmul.sched', '--param', 'N=3', '--param', 'M=2', '--param', 'P=4', '--max-steps', '5']);
+    const lim = await sched(['run', 'corpus/examples/matmul.sched', '--param', 'N=3', '--param', 'M=2', '--param', 'P=4', '--max-steps', '5']);
     expect(lim.code).toBe(2);
   });
-  it('run: input errors exit 3 with file:line:col', () => {
-    const noParam = sched(['run', 'corpus/examples/matmul.sched', '--param', 'N=3']);
+  it('run: input errors exit 3 with file:line:col', async () => {
+    const noParam = binary(['run', 'corpus/examples/matmul.sched', '--param', 'N=3']);
     expect(noParam.code).toBe(3);
     expect(noParam.err).toMatch(/matmul\.sched:\d+:\d+: error: no value for parameters M, P/);
-    const assume = sched(['run', 'corpus/examples/matmul.sched', '--param', 'N=3', '--param', 'M=2', '--param', 'P=0']);
+    const assume = await sched(['run', 'corpus/examples/matmul.sched', '--param', 'N=3', '--param', 'M=2', '--param', 'P=0']);
     expect(assume.code).toBe(3);
     expect(assume.err).toMatch(/matmul\.sched:16:\d+: error: the parameters .* violate this assumption/);
-    expect(sched(['run', 'corpus/examples/matmul.sched', '--param', 'N=x']).code).toBe(3);
-    expect(sched(['run', 'corpus/examples/matmul.sched', '--impl', 'nope', '--param', 'N=1']).code).toBe(3);
-    expect(sched(['run', 'no/such/file.sched']).code).toBe(3);
+    expect((await sched(['run', 'corpus/examples/matmul.sched', '--param', 'N=x'])).code).toBe(3);
+    expect((await sched(['run', 'corpus/examples/matmul.sched', '--impl', 'nope', '--param', 'N=1'])).code).toBe(3);
+    expect((await sched(['run', 'no/such/file.sched'])).code).toBe(3);
   });
-  it('run --derivation writes a derivation tree', () => {
+  it('run --derivation writes a derivation tree', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sched-'));
     const f = join(dir, 'd.json');
-    const r = sched(['run', 'corpus/thesis/covered_race.sched', '--impl', 'covered', '--derivation', f]);
+    const r = await sched(['run', 'corpus/thesis/covered_race.sched', '--impl', 'covered', '--derivation', f]);
     expect(r.code).toBe(0);
     const d = JSON.parse(readFileSync(f, 'utf8'));
     expect(d.root.rule).toBe('U-PARLOOP');
     expect(d.root.premises).toHaveLength(2);
     expect(d.root.dmu).toEqual([['x[]', 7]]);
   });
-  it('step prints a trace with rule names; explore gives the documented shape', () => {
-    const st = sched(['step', 'corpus/thesis/race_yxz.sched', '--seed', '2']);
+  it('step prints a trace with rule names; explore gives the documented shape', async () => {
+    const st = await sched(['step', 'corpus/thesis/race_yxz.sched', '--seed', '2']);
     expect([0, 1]).toContain(st.code);
     expect(st.out).toMatch(/PARLOOP par i < 2 do/);
     expect(st.out).toMatch(/PAR-L ▸ SEQ-CTX/);
-    const ex = sched(['explore', 'corpus/thesis/race_yxz.sched', '--json']);
+    const ex = await sched(['explore', 'corpus/thesis/race_yxz.sched', '--json']);
     expect(ex.code).toBe(1);
     const j = JSON.parse(ex.out);
     expect(j).toMatchObject({ impl: 'yxz_par', params: {}, outcome: 'nondeterministic', finals: 2 });
     expect(typeof j.states).toBe('number');
     expect(typeof j.ms).toBe('number');
     expect(j.witnesses).toHaveLength(2);
-    const det = sched(['explore', 'corpus/thesis/covered_race.sched', '--impl', 'benign', '--json']);
+    const det = await sched(['explore', 'corpus/thesis/covered_race.sched', '--impl', 'benign', '--json']);
     expect(det.code).toBe(0);
     expect(JSON.parse(det.out)).toMatchObject({ outcome: 'deterministic', finals: 1, bigStep: { outcome: 'ok', agrees: true } });
-    const lim = sched(['explore', 'corpus/examples/matmul.sched', '--param', 'N=3', '--param', 'M=2', '--param', 'P=2', '--max-states', '10', '--no-por']);
+    const lim = await sched(['explore', 'corpus/examples/matmul.sched', '--param', 'N=3', '--param', 'M=2', '--param', 'P=2', '--max-states', '10', '--no-por']);
     expect(lim.code).toBe(2);
   });
-  it('a file that does not type-check is an input error for every command', () => {
+  it('a file that does not type-check is an input error for every command', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sched-'));
     const f = join(dir, 'bad.sched');
     writeFileSync(f, 'spec s { output X(): i32 = 1; }\nimpl p of s { output x: i32[] = X; x[] := 1.5 }\n');
     for (const c of ['run', 'step', 'explore']) {
-      const r = sched([c, f]);
+      const r = await sched([c, f]);
       expect(r.code).toBe(3);
       expect(r.err).toMatch(/bad\.sched:2:\d+: error/);
     }
