@@ -26,7 +26,7 @@ import { decompose, HOLE_PREFIX, templateByKey } from './template.ts';
 import type { Obligation, ObligationKind } from './obligation.ts';
 import { renameBinders } from './rename.ts';
 import { type FloatMode, ValueEncoder } from '../smt/values.ts';
-import { declareTensors, specAxioms } from '../smt/spec.ts';
+import { specEncoding } from '../smt/spec.ts';
 import { inlineLets } from './inline.ts';
 
 /** Γ: the affine facts in scope (assumptions, loop bounds, branch conditions, let equalities)
@@ -491,18 +491,15 @@ export class SymbolicEvaluator {
     return enc.value(t.expr, { intVar: (n) => smtSymbol(holes.get(n) ?? n), index });
   }
 
-  /** A value obligation's script: declarations, spec axioms, context, then `lines`. */
+  /** A value obligation's script: declarations, the spec's encoding, context, then `lines`. */
   private valueScript(enc: ValueEncoder, ints: readonly string[], facts: readonly Formula[], lines: readonly string[]): string {
-    const spec = this.ci.spec;
-    const decls = declareTensors(spec, enc);
-    const axioms = specAxioms(spec, enc);
+    const spec = specEncoding(this.ci.spec, enc); // before the preamble: it may need sorts and literals
     return canonicalNames([
       '(set-logic ALL)',
       '(set-info :status unsat)',
       ...enc.preamble(),
-      ...decls,
       ...declInts([...new Set([...ints, ...this.params])].sort()),
-      ...axioms,
+      ...spec,
       ...facts.map((f, k) => `(assert (! ${formulaToSmt(f)} :named ctx.${k}))`),
       ...lines,
     ].join('\n'));

@@ -1,44 +1,155 @@
-// SMT-LIB encoding of a well-formed spec (ARCHITECTURE decision 3): one uninterpreted function
-// per tensor, one named, quantified axiom per equation, `∀x. guard(x) ⇒ T(x) = rhs(x)`, with
-// T(x) as the instantiation pattern. Only well-formed specs may be encoded: an ill-founded one
-// (A(i) = A(i) + 1) would be an inconsistent axiom set from which anything follows.
+// SMT-LIB encoding of a well-formed spec (ARCHITECTURE decision 3). Only well-formed specs may be
+// encoded: an ill-founded one (A(i) = A(i) + 1) would be an inconsistent axiom set.
+//
+// - Input tensors: uninterpreted functions.
+// - Computed tensors outside every recursive group: `define-fun` macros,
+//     T(x) := ite(φ1(x), e1(x), ite(φ2(x), e2(x), T.undef(x)))
+//   with T.undef uninterpreted (a computed tensor is unconstrained outside its domains). Solvers
+//   expand macros eagerly, so stages such as `Prod(k, i, j) = A(i, k) * B(k, j)` cost no
+//   quantifier instantiation at all.
+// - Tensors of a recursive group (reductions): uninterpreted functions with one named,
+//   quantified axiom per equation, ∀x. φ(x) ⇒ T(x) = e(x), instantiated on the pattern T(x).
 
 import { smtSymbol } from './affine.ts';
 import type { CheckedSpec, NormEquation } from '../core/typecheck.ts';
+import type { Expr } from '../core/ast.ts';
 import type { ValueEncoder } from './values.ts';
 
 export function tensorFunctionName(tensor: string): string {
   return smtSymbol(tensor);
 }
 
-/** Declarations of every tensor of the spec. */
-export function declareTensors(cs: CheckedSpec, enc: ValueEncoder): string[] {
-  const out: string[] = [];
-  for (const t of cs.tensors.values()) {
-    const args = t.vars.map(() => 'Int').join(' ');
-    out.push(`(declare-fun ${tensorFunctionName(t.name)} (${args}) ${enc.sort(t.type)})`);
-  }
-  return out;
-}
-
 export function axiomName(eq: NormEquation): string {
   return `spec.${eq.tensor}.${eq.ordinal}`;
 }
 
-/** The axiom of one equation, as a named assertion. */
-export function equationAxiom(eq: NormEquation, enc: ValueEncoder): string {
-  const bound = eq.vars.map((_, k) => `x!${k}`);
-  const rename = new Map(eq.vars.map((v, k) => [v, bound[k]!] as const));
-  const intVar = (n: string): string => rename.get(n) ?? smtSymbol(n);
-  const head = bound.length === 0 ? tensorFunctionName(eq.tensor) : `(${tensorFunctionName(eq.tensor)} ${bound.join(' ')})`;
+function readsOf(e: Expr, out: Set<string>): Set<string> {
+  switch (e.kind) {
+    case 'tensor':
+      out.add(e.name);
+      break;
+    case 'call':
+      for (const a of e.args) readsOf(a, out);
+      break;
+    case 'unary':
+      readsOf(e.arg, out);
+      break;
+    case 'binary':
+      readsOf(e.left, out);
+      readsOf(e.right, out);
+      break;
+    case 'select':
+      readsOf(e.cond, out);
+      readsOf(e.then, out);
+      readsOf(e.else, out);
+      break;
+    case 'let':
+      readsOf(e.value, out);
+      readsOf(e.body, out);
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
+/** The computed tensors that can reach themselves in the dependence graph. */
+export function recursiveTensors(cs: CheckedSpec): Set<string> {
+  const succ = new Map<string, Set<string>>();
+  for (const eq of cs.equations) {
+    const s = succ.get(eq.tensor) ?? new Set<string>();
+    readsOf(eq.rhs, s);
+    succ.set(eq.tensor, s);
+  }
+  const rec = new Set<string>();
+  for (const t of succ.keys()) {
+    const seen = new Set<string>();
+    const stack = [...(succ.get(t) ?? [])];
+    while (stack.length > 0) {
+      const u = stack.pop()!;
+      if (u === t) {
+        rec.add(t);
+        break;
+      }
+      if (seen.has(u)) continue;
+      seen.add(u);
+      stack.push(...(succ.get(u) ?? []));
+    }
+  }
+  return rec;
+}
+
+function bound(eq: NormEquation): { vars: string[]; intVar: (n: string) => string } {
+  const vars = eq.vars.map((_, k) => `x!${k}`);
+  const rename = new Map(eq.vars.map((v, k) => [v, vars[k]!] as const));
+  return { vars, intVar: (n) => rename.get(n) ?? smtSymbol(n) };
+}
+
+/** The axiom of one equation of a recursive tensor, as a named assertion. */
+function equationAxiom(eq: NormEquation, enc: ValueEncoder): string {
+  const { vars, intVar } = bound(eq);
+  const head = vars.length === 0 ? tensorFunctionName(eq.tensor) : `(${tensorFunctionName(eq.tensor)} ${vars.join(' ')})`;
   const guard = enc.index(eq.guard, { intVar });
   const rhs = enc.value(eq.rhs, { intVar });
   const body = guard === 'true' ? `(= ${head} ${rhs})` : `(=> ${guard} (= ${head} ${rhs}))`;
-  if (bound.length === 0) return `(assert (! ${body} :named ${axiomName(eq)}))`;
-  const binders = bound.map((b) => `(${b} Int)`).join(' ');
+  if (vars.length === 0) return `(assert (! ${body} :named ${axiomName(eq)}))`;
+  const binders = vars.map((b) => `(${b} Int)`).join(' ');
   return `(assert (! (forall (${binders}) (! ${body} :pattern (${head}))) :named ${axiomName(eq)}))`;
 }
 
-export function specAxioms(cs: CheckedSpec, enc: ValueEncoder): string[] {
-  return cs.equations.map((eq) => equationAxiom(eq, enc));
+/** The `define-fun` of a non-recursive computed tensor (its equations as an ite chain). */
+function tensorMacro(name: string, eqs: readonly NormEquation[], arity: number, sort: string, enc: ValueEncoder, out: string[]): void {
+  const vars = Array.from({ length: arity }, (_, k) => `x!${k}`);
+  let body: string | null = null;
+  for (const eq of [...eqs].reverse()) {
+    const { intVar } = bound(eq);
+    const guard = enc.index(eq.guard, { intVar });
+    const rhs = enc.value(eq.rhs, { intVar });
+    if (guard === 'true' && body === null) body = rhs;
+    else {
+      if (body === null) {
+        const undef = smtSymbol(`${name}.undef`);
+        out.push(`(declare-fun ${undef} (${vars.map(() => 'Int').join(' ')}) ${sort})`);
+        body = vars.length === 0 ? undef : `(${undef} ${vars.join(' ')})`;
+      }
+      body = `(ite ${guard} ${rhs} ${body})`;
+    }
+  }
+  const params = vars.map((v) => `(${v} Int)`).join(' ');
+  out.push(`(define-fun ${tensorFunctionName(name)} (${params}) ${sort} ${body})`);
+}
+
+/**
+ * Declarations, macros and axioms of the spec. Parameters must be declared before these lines
+ * (guards mention them).
+ */
+export function specEncoding(cs: CheckedSpec, enc: ValueEncoder): string[] {
+  const rec = recursiveTensors(cs);
+  const byTensor = new Map<string, NormEquation[]>();
+  for (const eq of cs.equations) byTensor.set(eq.tensor, [...(byTensor.get(eq.tensor) ?? []), eq]);
+  const out: string[] = [];
+  // Inputs and recursive tensors first: macros and axioms may mention them.
+  for (const t of cs.tensors.values()) {
+    if (t.role === 'input' || rec.has(t.name)) {
+      out.push(`(declare-fun ${tensorFunctionName(t.name)} (${t.vars.map(() => 'Int').join(' ')}) ${enc.sort(t.type)})`);
+    }
+  }
+  // Macros in dependence order (a macro may only mention what is already defined).
+  const done = new Set<string>();
+  const visiting = new Set<string>();
+  const define = (name: string): void => {
+    if (done.has(name) || rec.has(name)) return;
+    const t = cs.tensors.get(name);
+    if (!t || t.role === 'input') return;
+    if (visiting.has(name)) throw new Error(`internal: ${name} is recursive`);
+    visiting.add(name);
+    const eqs = byTensor.get(name) ?? [];
+    for (const eq of eqs) for (const dep of readsOf(eq.rhs, new Set())) define(dep);
+    tensorMacro(name, eqs, t.vars.length, enc.sort(t.type), enc, out);
+    visiting.delete(name);
+    done.add(name);
+  };
+  for (const t of cs.tensors.values()) define(t.name);
+  for (const eq of cs.equations) if (rec.has(eq.tensor)) out.push(equationAxiom(eq, enc));
+  return out;
 }
