@@ -7,7 +7,8 @@
 // - explorer throughput (states per second) on racy programs, with and without partial-order
 //   reduction;
 // - the spec's model (SARE evaluation) on the same product, for information.
-// Medians of several repetitions. `--json` prints one JSON document; `--quick` fewer repetitions.
+// Medians of several repetitions of CPU time. `--json` prints one JSON document; `--quick` fewer
+// repetitions.
 //
 //   npx tsx bench/semantics.ts [--json] [--quick]
 
@@ -31,10 +32,15 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+/**
+ * CPU time of f in ms (user + system of this process): on a shared machine, wall time measures the
+ * other processes too, and penalises longer runs more (they are preempted more often).
+ */
 function cpuMs<T>(f: () => T): { ms: number; value: T } {
-  const t = performance.now();
+  const c0 = process.cpuUsage();
   const value = f();
-  return { ms: performance.now() - t, value };
+  const c = process.cpuUsage(c0);
+  return { ms: (c.user + c.system) / 1000, value };
 }
 
 const N = 64;
