@@ -3,7 +3,11 @@
 // layer's Term / Formula.
 
 import fc from 'fast-check';
-import type { Formula, Term } from '../core/presburger/types.ts';
+import type { Formula, PRel, PSet, Term, Tuple } from '../core/presburger/types.ts';
+import { relOf } from '../core/presburger/relations.ts';
+import { setOf } from '../core/presburger/sets.ts';
+import { fresh } from '../core/presburger/names.ts';
+import { renameFormula } from '../core/presburger/subst.ts';
 import {
   FALSE, TRUE, and, cong, eqT, exists, forall, geT, gtT, implies, leT, ltT, neT, not, or,
 } from '../core/presburger/formula.ts';
@@ -168,4 +172,120 @@ export function grid(vars: readonly string[], lo: bigint, hi: bigint): REnv[] {
     envs = next;
   }
   return envs;
+}
+
+// ---------------------------------------------------------------- random sets and relations
+
+
+/** Tuple coordinates range over [−B, B] in generated objects (and in the oracle's box). */
+export const B = 3n;
+
+export interface RawSpace { readonly name: string; readonly arity: number }
+export interface RawSetPiece { readonly space: RawSpace; readonly guard: RawF }
+export interface RawRelPiece { readonly dom: RawSpace; readonly ran: RawSpace; readonly guard: RawF }
+
+/** Tuple variables of a raw piece are u0, u1, … (domain first), the parameters `params`. */
+export function uvars(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => `u${i}`);
+}
+
+function boxed(vars: readonly string[], g: RawF): RawF {
+  let f = g;
+  for (const v of vars) {
+    f = { k: 'and', a: { k: 'and', a: { k: 'cmp', op: '>=', x: { k: 'var', n: v }, y: { k: 'c', v: -B } }, b: { k: 'cmp', op: '<=', x: { k: 'var', n: v }, y: { k: 'c', v: B } } }, b: f };
+  }
+  return f;
+}
+
+export function arbSetPieces(spaces: readonly RawSpace[], params: readonly string[], maxPieces = 3): fc.Arbitrary<RawSetPiece[]> {
+  const piece = fc.constantFrom(...spaces).chain((space) =>
+    arbFormula([...uvars(space.arity), ...params], 2, false).map((g): RawSetPiece => ({ space, guard: boxed(uvars(space.arity), g) })));
+  return fc.array(piece, { minLength: 0, maxLength: maxPieces });
+}
+
+export function arbRelPieces(doms: readonly RawSpace[], rans: readonly RawSpace[], params: readonly string[], maxPieces = 3): fc.Arbitrary<RawRelPiece[]> {
+  const piece = fc.record({ dom: fc.constantFrom(...doms), ran: fc.constantFrom(...rans) }).chain(({ dom, ran }) => {
+    const vs = uvars(dom.arity + ran.arity);
+    return arbFormula([...vs, ...params], 2, false).map((g): RawRelPiece => ({ dom, ran, guard: boxed(vs, g) }));
+  });
+  return fc.array(piece, { minLength: 0, maxLength: maxPieces });
+}
+
+function tupleOfVars(name: string, vars: readonly string[]): Tuple {
+  return { kind: 'flat', name, vars };
+}
+
+export function symSet(ps: readonly RawSetPiece[]): PSet {
+  return setOf(ps.map((p) => {
+    const u = uvars(p.space.arity);
+    const f = u.map((v) => fresh(v));
+    return { tuple: tupleOfVars(p.space.name, f), guard: renameFormula(toFormula(p.guard), new Map(u.map((v, i) => [v, f[i]!]))) };
+  }));
+}
+
+export function symRel(ps: readonly RawRelPiece[]): PRel {
+  return relOf(ps.map((p) => {
+    const u = uvars(p.dom.arity + p.ran.arity);
+    const f = u.map((v) => fresh(v));
+    return {
+      dom: tupleOfVars(p.dom.name, f.slice(0, p.dom.arity)),
+      ran: tupleOfVars(p.ran.name, f.slice(p.dom.arity)),
+      guard: renameFormula(toFormula(p.guard), new Map(u.map((v, i) => [v, f[i]!]))),
+    };
+  }));
+}
+
+/** All integer tuples of length n in the box. */
+export function boxTuples(n: number): bigint[][] {
+  let acc: bigint[][] = [[]];
+  for (let i = 0; i < n; i++) {
+    const next: bigint[][] = [];
+    for (const t of acc) for (let x = -B; x <= B; x++) next.push([...t, x]);
+    acc = next;
+  }
+  return acc;
+}
+
+export function text(name: string, vals: readonly bigint[]): string {
+  return `${name}[${vals.join(',')}]`;
+}
+
+/** Concrete value of one raw set piece: tuple texts. */
+export function rawSetPiece(p: RawSetPiece, env: REnv): Set<string> {
+  const out = new Set<string>();
+  const u = uvars(p.space.arity);
+  for (const t of boxTuples(p.space.arity)) {
+    const e = new Map(env);
+    u.forEach((v, i) => e.set(v, t[i]!));
+    if (evalRawF(p.guard, e)) out.add(text(p.space.name, t));
+  }
+  return out;
+}
+
+export function rawSet(ps: readonly RawSetPiece[], env: REnv): Set<string> {
+  const out = new Set<string>();
+  for (const p of ps) for (const x of rawSetPiece(p, env)) out.add(x);
+  return out;
+}
+
+/** Concrete value of one raw relation piece: `dom->ran` texts. */
+export function rawRelPiece(p: RawRelPiece, env: REnv): Set<string> {
+  const out = new Set<string>();
+  const u = uvars(p.dom.arity + p.ran.arity);
+  for (const t of boxTuples(u.length)) {
+    const e = new Map(env);
+    u.forEach((v, i) => e.set(v, t[i]!));
+    if (evalRawF(p.guard, e)) out.add(`${text(p.dom.name, t.slice(0, p.dom.arity))}->${text(p.ran.name, t.slice(p.dom.arity))}`);
+  }
+  return out;
+}
+
+export function rawRel(ps: readonly RawRelPiece[], env: REnv): Set<string> {
+  const out = new Set<string>();
+  for (const p of ps) for (const x of rawRelPiece(p, env)) out.add(x);
+  return out;
+}
+
+export function sorted(s: Iterable<string>): string[] {
+  return [...s].sort();
 }

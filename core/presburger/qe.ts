@@ -17,7 +17,7 @@ import {
   FALSE, andAll, cong, conjuncts, exists, forall, ge, isLiteral, not, orAll, relit,
 } from './formula.ts';
 import {
-  addConst, atomTerm, coeff, floorT, linear, maxT, minT, modT, neg, scale, sub, variable, without,
+  addConst, atomTerm, coeff, constant, floorT, linear, maxT, minT, modT, neg, scale, sub, variable, without,
 } from './term.ts';
 import { gcd, lcm, modInverse } from './bigint.ts';
 import { fresh } from './names.ts';
@@ -28,13 +28,18 @@ import { logElimination } from './elimlog.ts';
 
 export interface QeBudget {
   steps: number;
+  /** Floors named by a fresh variable so far (each adds a variable: bounded to ensure progress). */
+  flattens: number;
   readonly maxSteps: number;
   readonly maxDnf: number;
 }
 
 export function newBudget(maxSteps = 400, maxDnf = 128): QeBudget {
-  return { steps: 0, maxSteps, maxDnf };
+  return { steps: 0, flattens: 0, maxSteps, maxDnf };
 }
+
+const MAX_FLATTENS = 6;
+const MAX_CASES = 48;
 
 class BudgetExceeded extends Error {}
 
@@ -259,6 +264,73 @@ function pickVar(vs: readonly string[], lits: readonly Literal[]): string {
   return best;
 }
 
+/** Distinct floor atoms containing q, nested ones included. */
+function floorsWith(q: string, t: Term, out: Map<string, Atom & { kind: 'floor' }>): void {
+  for (const [a] of t.parts) {
+    if (a.kind !== 'floor' || !termVars(a.arg).has(q)) continue;
+    out.set(a.key, a);
+    floorsWith(q, a.arg, out);
+  }
+}
+
+/** Constant bounds on q given by single-variable literals. */
+function constantRange(q: string, lits: readonly Literal[]): [bigint, bigint] | null {
+  let lo: bigint | null = null;
+  let hi: bigint | null = null;
+  for (const l of lits) {
+    if (l.kind === 'cong' || l.t.parts.length !== 1) continue;
+    const [a, k] = l.t.parts[0]!;
+    if (a.kind !== 'var' || a.name !== q || (k !== 1n && k !== -1n)) continue;
+    const v = -k * l.t.c;
+    if (l.kind === 'eq') return [v, v];
+    if (k === 1n) lo = lo === null || v > lo ? v : lo;
+    else hi = hi === null || l.t.c < hi ? l.t.c : hi;
+  }
+  return lo !== null && hi !== null ? [lo, hi] : null;
+}
+
+/**
+ * q occurs inside floors. One plain floor: name it (f with d·f ≤ s ≤ d·f + d − 1). Several, or
+ * nested: split q into cases that make every floor linear, without adding variables — q ranging
+ * over a small constant interval, or q = L·k + r for r in [0, L) where L is the product of the
+ * divisors (then ⌊(a·q + t)/d⌋ = (a·L/d)·k + ⌊(a·r + t)/d⌋).
+ */
+function elimFloors(q: string, vs: readonly string[], lits: readonly Literal[], budget: QeBudget): Formula {
+  const floors = new Map<string, Atom & { kind: 'floor' }>();
+  for (const l of lits) floorsWith(q, l.t, floors);
+  const list = [...floors.values()];
+  const plain = list.length === 1 && list[0]!.arg.parts.every(([a]) => a.kind === 'var' || !termVars(atomTerm(a)).has(q));
+  if (plain && budget.flattens < MAX_FLATTENS) {
+    budget.flattens++;
+    const a = list[0]!;
+    const f = fresh('f');
+    const fl = variable(f);
+    const replaced = lits.map((l) => replaceAtom(l, a.key, fl));
+    const defs = [ge(sub(a.arg, scale(fl, a.div))), ge(addConst(sub(scale(fl, a.div), a.arg), a.div - 1n))];
+    return elimFormula([...vs, f], andAll([...replaced, ...defs]), budget);
+  }
+  let L = 1n;
+  for (const a of list) L *= a.div;
+  const range = constantRange(q, lits);
+  const rest = vs.filter((v) => v !== q);
+  const body = andAll(lits);
+  if (range && range[1] - range[0] + 1n <= BigInt(MAX_CASES) && range[1] - range[0] + 1n <= L) {
+    const cases: Formula[] = [];
+    for (let c = range[0]; c <= range[1]; c++) cases.push(elimFormula(rest, substFormula(body, new Map([[q, constant(c)]])), budget));
+    return simplify(orAll(cases));
+  }
+  if (L <= BigInt(MAX_CASES)) {
+    const cases: Formula[] = [];
+    for (let r = 0n; r < L; r++) {
+      const k = fresh(q);
+      const sub1 = substFormula(body, new Map([[q, linear([[variable(k), L]], r)]]));
+      cases.push(elimFormula([...rest, k], sub1, budget));
+    }
+    return simplify(orAll(cases));
+  }
+  throw new BudgetExceeded();
+}
+
 /** ∃vars. ⋀ lits (quantifier-free literals). Throws BudgetExceeded. */
 function elimConj(vars: readonly string[], lits0: readonly Literal[], budget: QeBudget): Formula {
   tick(budget);
@@ -276,13 +348,7 @@ function elimConj(vars: readonly string[], lits0: readonly Literal[], budget: Qe
   const a = nonLinearAtom(q, lits);
   if (a) {
     switch (a.kind) {
-      case 'floor': {
-        const f = fresh('f');
-        const fl = variable(f);
-        const replaced = lits.map((l) => replaceAtom(l, a.key, fl));
-        const defs = [ge(sub(a.arg, scale(fl, a.div))), ge(addConst(sub(scale(fl, a.div), a.arg), a.div - 1n))];
-        return elimFormula([...vs, f], andAll([...replaced, ...defs]), budget);
-      }
+      case 'floor': return elimFloors(q, vs, lits, budget);
       case 'min': case 'max': {
         const cases: Formula[] = [];
         a.args.forEach((x, i) => {
@@ -303,17 +369,42 @@ function elimConj(vars: readonly string[], lits0: readonly Literal[], budget: Qe
   return elimFormula(vs.filter((v) => v !== q), andAll(step), budget);
 }
 
-/** ∃vars. f for quantifier-free f. Throws BudgetExceeded. */
+/** ∃vars. f for quantifier-free f, one variable at a time, distributing over disjunctions and
+ *  leaving conjuncts that do not mention the variables outside (so that DNF stays small).
+ *  Throws BudgetExceeded. */
 function elimFormula(vars: readonly string[], f: Formula, budget: QeBudget): Formula {
   tick(budget);
   const fv = formulaVars(f);
   const vs = vars.filter((v) => fv.has(v));
   if (vs.length === 0) return f;
   if (hasQuantifier(f)) throw new BudgetExceeded();
+  if (f.kind === 'or') return simplify(orAll(f.args.map((a) => elimFormula(vs, a, budget))));
+  if (f.kind === 'and') {
+    const free = f.args.filter((a) => !vs.some((v) => formulaVars(a).has(v)));
+    if (free.length > 0) {
+      const dep = f.args.filter((a) => vs.some((v) => formulaVars(a).has(v)));
+      return simplify(andAll([...free, elimFormula(vs, andAll(dep), budget)]));
+    }
+  }
+  if (vs.length > 1 && !isConjunctionOfLiterals(f)) {
+    // Eliminate the variable touching the fewest disjunctive conjuncts first.
+    let q = vs[0]!;
+    let best = Infinity;
+    for (const v of vs) {
+      const n = conjuncts(f).filter((c) => !isLiteral(c) && formulaVars(c).has(v)).length;
+      if (n < best) { best = n; q = v; }
+    }
+    const inner = elimFormula([q], f, budget);
+    return elimFormula(vs.filter((v) => v !== q), inner, budget);
+  }
   const dnf = toDnf(f, budget.maxDnf);
   if (!dnf) throw new BudgetExceeded();
   const parts = dnf.map((c) => elimConj(vs, c, budget));
   return simplify(orAll(parts));
+}
+
+function isConjunctionOfLiterals(f: Formula): boolean {
+  return conjuncts(f).every(isLiteral);
 }
 
 /** ∃vars. body (body quantifier-free) by exact methods, or null if out of budget. */

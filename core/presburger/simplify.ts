@@ -12,7 +12,7 @@ import {
 } from './formula.ts';
 import { addConst, atomTerm, constant, linearPart, maxT, minT, neg, sub, variable, without } from './term.ts';
 import { type Bounds, type Interval, FULL, intervalOf, meet, unitVar } from './interval.ts';
-import { floorDiv } from './bigint.ts';
+import { emod, floorDiv, gcd } from './bigint.ts';
 import { mapAtoms, substFormula, substTerm } from './subst.ts';
 import { formulaVars, termVars } from './vars.ts';
 import { isFresh } from './names.ts';
@@ -25,6 +25,8 @@ export interface SimplifyOptions {
 
 interface Ctx {
   readonly bounds: Bounds;
+  /** Keys of literals known to hold here (conjuncts of enclosing conjunctions). */
+  readonly known: ReadonlySet<string>;
   readonly rank: (v: string) => number;
   readonly depth: number;
 }
@@ -41,6 +43,7 @@ export function simplify(f: Formula, opts: SimplifyOptions = {}): Formula {
   const user = opts.rank;
   const ctx: Ctx = {
     bounds: new Map(),
+    known: new Set(),
     rank: (v) => user?.get(v) ?? (isFresh(v) ? 1 : 0),
     depth: 0,
   };
@@ -125,7 +128,11 @@ function decideLiteral(l: Literal, b: Bounds): Formula {
 function simpLiteral(l: Literal, ctx: Ctx): Formula {
   const t = rewriteTerm(l.t, ctx);
   const g = t === l.t ? l : relit(l, t);
-  if (isLiteral(g)) return decideLiteral(g, ctx.bounds);
+  if (isLiteral(g)) {
+    if (ctx.known.has(g.key)) return TRUE;
+    if (ctx.known.has(not(g).key)) return FALSE;
+    return decideLiteral(g, ctx.bounds);
+  }
   return g.kind === 'and' || g.kind === 'or' ? simp(g, ctx) : g;
 }
 
@@ -189,8 +196,20 @@ function propagateEqualities(items: Formula[], ctx: Ctx): Formula[] | null {
 function combineBounds(items: Formula[]): Formula[] | null {
   const ges = new Map<string, { lin: Term; c: bigint }>();
   const eqs = new Map<string, { lin: Term; c: bigint }>();
+  const congs = new Map<string, { m: bigint; c: bigint }[]>();
   const others: Formula[] = [];
   for (const f of items) {
+    if (f.kind === 'cong') {
+      // Congruences of one linear form must agree modulo the gcd of their moduli.
+      const k = linearPart(f.t).key;
+      const list = congs.get(k) ?? [];
+      for (const o of list) {
+        const g = gcd(o.m, f.m);
+        if (emod(o.c - f.t.c, g) !== 0n) return null;
+      }
+      list.push({ m: f.m, c: f.t.c });
+      congs.set(k, list);
+    }
     if (f.kind === 'ge') {
       const lin = linearPart(f.t);
       const e = ges.get(lin.key);
@@ -252,12 +271,16 @@ function simpAnd(args: readonly Formula[], ctx: Ctx): Formula {
   if (!comb) return FALSE;
   const own = boundsOf(comb);
   const inner = mergeBounds(ctx.bounds, own);
-  const innerCtx: Ctx = { ...ctx, bounds: inner };
+  const known = new Set(ctx.known);
+  for (const f of comb) if (isLiteral(f)) known.add(f.key);
+  const innerCtx: Ctx = { ...ctx, bounds: inner, known };
+  const parentCtx: Ctx = ctx;
   const out: Formula[] = [];
   for (const f of comb) {
     if (isLiteral(f)) {
+      // A literal is checked against its context, not against itself.
       const single = (f.kind === 'ge' || f.kind === 'eq') && unitVar(f.t) !== null;
-      const g = single ? decideLiteral(f, ctx.bounds) : simpLiteral(f, innerCtx);
+      const g = single ? decideLiteral(f, ctx.bounds) : simpLiteral(f, { ...innerCtx, known: parentCtx.known });
       if (g.kind === 'false') return FALSE;
       out.push(g);
     } else {
@@ -338,8 +361,10 @@ function simpExists(vars: readonly string[], body: Formula, ctx: Ctx): Formula {
   const depth = ctx.depth + 1;
   const bounds = new Map(ctx.bounds);
   for (const v of vars) bounds.delete(v);
+  const known = new Set([...ctx.known].filter((k) => !vars.some((v) => k.includes(v))));
   const inner: Ctx = {
     bounds,
+    known,
     rank: (v) => (bound.has(v) ? 1000 + depth : ctx.rank(v)),
     depth,
   };
