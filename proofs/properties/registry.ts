@@ -1,0 +1,15 @@
+// Every named property, in the order of the thesis.
+
+import { CHAPTER4 } from './chapter4.ts';
+import { CHAPTER5 } from './chapter5.ts';
+import { DERIVATIONS } from './derivations.ts';
+import { EXPRESSIONS } from './expressions.ts';
+import type { NamedProperty } from './framework.ts';
+
+export const ALL: readonly NamedProperty[] = [...EXPRESSIONS, ...CHAPTER4, ...DERIVATIONS, ...CHAPTER5];
+
+export function propertyById(id: string): NamedProperty {
+  const p = ALL.find((x) => x.id === id);
+  if (!p) throw new Error(`no property ${id} (known: ${ALL.map((x) => x.id).join(', ')})`);
+  return p;
+}
