@@ -2,19 +2,24 @@
 // queue. Its output is parsed back, and used only after a second Z3 call has proved it equivalent
 // to the original (so a parsing slip can never make a result unsound); each use is logged.
 
-import type { Formula } from './types.ts';
+import type { Atom, Formula, Term } from './types.ts';
 import { runZ3 } from '../../smt/z3.ts';
 import { parseSExprs, type SExpr } from '../../smt/sexpr.ts';
-import { andAll, exists, forall, orAll } from './formula.ts';
+import { addConst, scale, sub, variable } from './term.ts';
+import { andAll, exists, forall, ge, not, orAll, relit } from './formula.ts';
+import { fresh } from './names.ts';
+import { mapAtoms } from './subst.ts';
 import { eliminate } from './qe.ts';
 import { simplify } from './simplify.ts';
-import { formulaVars, hasQuantifier } from './vars.ts';
+import { formulaVars, hasQuantifier, termVars } from './vars.ts';
 import { declarations, formulaToSmt, smtSymbol, smtToFormula, SmtConversionError } from './smtlib.ts';
 import { equivalenceScript } from './certificate.ts';
 import { logElimination } from './elimlog.ts';
 
 export interface Z3QeOptions {
   readonly timeoutMs?: number;
+  /** Send every quantifier to Z3, even those the exact method eliminates (cross-checks, tests). */
+  readonly skipExact?: boolean;
 }
 
 const cache = new Map<string, Formula | null>();
@@ -48,13 +53,85 @@ function goalsToFormula(out: string, names: ReadonlyMap<string, string>): Formul
   return orAll(disj);
 }
 
+/**
+ * Z3's qe does not eliminate through `div`: name every floor that mentions a bound variable by a
+ * new bound variable f with d·f ≤ s ≤ d·f + d − 1 (an equivalence), until the body is linear in
+ * the bound variables.
+ */
+function purify(q: Formula): Formula {
+  if (q.kind !== 'exists' && q.kind !== 'forall') return q;
+  const isEx = q.kind === 'exists';
+  let vars = [...q.vars];
+  let body = isEx ? q.body : not(q.body);
+  for (let round = 0; round < 32; round++) {
+    const bound = new Set(vars);
+    const atom = findFloor(body, bound);
+    if (!atom) break;
+    const f = fresh('d');
+    const fv = variable(f);
+    body = andAll([
+      replaceAtomIn(body, atom.key, fv),
+      ge(sub(atom.arg, scale(fv, atom.div))),
+      ge(addConst(sub(scale(fv, atom.div), atom.arg), atom.div - 1n)),
+    ]);
+    vars = [...vars, f];
+  }
+  return isEx ? exists(vars, body) : forall(vars, not(body));
+}
+
+/** purify every quantifier node, innermost first (for formulas handed to Z3 with quantifiers). */
+export function purifyAll(f: Formula): Formula {
+  if (!hasQuantifier(f)) return f;
+  switch (f.kind) {
+    case 'and': return andAll(f.args.map(purifyAll));
+    case 'or': return orAll(f.args.map(purifyAll));
+    case 'exists': return purify(exists(f.vars, purifyAll(f.body)));
+    case 'forall': return purify(forall(f.vars, purifyAll(f.body)));
+    default: return f;
+  }
+}
+
+function findFloor(f: Formula, bound: ReadonlySet<string>): (Atom & { kind: 'floor' }) | null {
+  const inTerm = (t: Term): (Atom & { kind: 'floor' }) | null => {
+    for (const [a] of t.parts) {
+      if (a.kind === 'floor') {
+        const inner = inTerm(a.arg);
+        if (inner) return inner;
+        if ([...termVars(a.arg)].some((v) => bound.has(v))) return a;
+      } else if (a.kind === 'min' || a.kind === 'max') {
+        for (const x of a.args) { const r = inTerm(x); if (r) return r; }
+      } else if (a.kind === 'select') {
+        const r = findFloor(a.cond, bound) ?? inTerm(a.then) ?? inTerm(a.else);
+        if (r) return r;
+      }
+    }
+    return null;
+  };
+  switch (f.kind) {
+    case 'ge': case 'eq': case 'cong': return inTerm(f.t);
+    case 'and': case 'or': for (const g of f.args) { const r = findFloor(g, bound); if (r) return r; } return null;
+    default: return null;
+  }
+}
+
+function replaceAtomIn(f: Formula, key: string, by: Term): Formula {
+  const rt = (t: Term): Term => mapAtoms(t, (a, rebuilt) => (a.key === key ? by : rebuilt), (c) => replaceAtomIn(c, key, by));
+  switch (f.kind) {
+    case 'ge': case 'eq': case 'cong': return relit(f, rt(f.t));
+    case 'and': return andAll(f.args.map((g) => replaceAtomIn(g, key, by)));
+    case 'or': return orAll(f.args.map((g) => replaceAtomIn(g, key, by)));
+    default: return f;
+  }
+}
+
 /** One quantifier node (quantifier-free body) through Z3's qe, checked; null if not usable. */
 async function qeNode(q: Formula, opts: Z3QeOptions): Promise<Formula | null> {
+  // (The cache also holds failures, as null.)
   const hit = cache.get(q.key);
   if (hit !== undefined) return hit;
   const names = new Map<string, string>();
   for (const v of formulaVars(q)) names.set(smtSymbol(v), v);
-  const script = `${declarations([q])}\n(assert ${formulaToSmt(q)})\n(apply (then simplify qe simplify))\n`;
+  const script = `${declarations([q])}\n(assert ${formulaToSmt(purify(q))})\n(apply (then simplify qe simplify))\n`;
   const ans = await runZ3(script, { timeoutMs: opts.timeoutMs });
   let r = goalsToFormula(ans.output, names);
   if (r !== null) {
@@ -76,7 +153,7 @@ async function qeNode(q: Formula, opts: Z3QeOptions): Promise<Formula | null> {
  * equivalent to the input.
  */
 export async function eliminateWithZ3(f: Formula, opts: Z3QeOptions = {}): Promise<Formula> {
-  const g = eliminate(f);
+  const g = opts.skipExact ? f : eliminate(f);
   if (!hasQuantifier(g)) return g;
   switch (g.kind) {
     case 'and': return simplify(andAll(await Promise.all(g.args.map((a) => eliminateWithZ3(a, opts)))));
@@ -85,8 +162,10 @@ export async function eliminateWithZ3(f: Formula, opts: Z3QeOptions = {}): Promi
       const body = await eliminateWithZ3(g.body, opts);
       const node = g.kind === 'exists' ? exists(g.vars, body) : forall(g.vars, body);
       if (hasQuantifier(body)) return node;
-      const exact = eliminate(node);
-      if (!hasQuantifier(exact)) return exact;
+      if (!opts.skipExact) {
+        const exact = eliminate(node);
+        if (!hasQuantifier(exact)) return exact;
+      }
       return (await qeNode(node, opts)) ?? node;
     }
     default: return g;

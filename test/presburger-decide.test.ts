@@ -1,0 +1,220 @@
+// Decisions. (1) Without a solver, on 300 random cases each: the refutation formula a decision
+// sends to Z3 is satisfiable on the box exactly when brute force finds a counter-example.
+// (2) With Z3, on a subset: `holds` means brute force finds no counter-example, `fails` comes
+// with a model that really is one, and `unknown` is never reported as `holds`.
+
+import { afterAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+  B, type REnv, type RawSpace, arbFormula, arbRelPieces, arbSetPieces, evalRawF, rawRel, rawSet,
+  symRel, symSet, toFormula,
+} from './presburger-arb.ts';
+import {
+  and, clearEliminationLog, eliminateWithZ3, eliminationCertificate, eliminationLog, evalFormula,
+  formulaVars, hasQuantifier, isDisjoint, isEmpty, isEqual, isSingleValued, isSingleton, isSubset,
+  isValid, parseFormula, printFormula, type Decision, type Formula, type PRel, type PSet,
+} from '../core/presburger/index.ts';
+import {
+  disjointnessRefutation, emptinessRefutation, inclusionRefutation, singletonRefutation, svRefutation,
+  type Refutation,
+} from '../core/presburger/decide.ts';
+import { runZ3, shutdownZ3 } from '../smt/z3.ts';
+
+afterAll(async () => { await shutdownZ3(); });
+
+const RUNS = 300;
+const Z3_RUNS = 40;
+const NS = [-2n, 0n, 1n, 3n];
+const ENVS: REnv[] = NS.map((n) => new Map([['N', n]]));
+const SPACES: RawSpace[] = [{ name: 'a', arity: 1 }, { name: 'b', arity: 1 }, { name: 'a', arity: 2 }];
+const RANS: RawSpace[] = [{ name: 'A', arity: 1 }, { name: 'B', arity: 1 }];
+const sets = () => arbSetPieces(SPACES, ['N']);
+const rels = () => arbRelPieces(SPACES, RANS, ['N']);
+const QR = { quantRange: [-B - 1n, B + 1n] as const };
+
+/** Is some case of the refutation satisfiable with N fixed and everything else in the box? */
+function refutedOnBox(r: Refutation, env: REnv): boolean {
+  return r.cases.some((c) => {
+    const vars = [...formulaVars(c.bad)].filter((v) => !env.has(v));
+    const e = new Map(env);
+    const go = (i: number): boolean => {
+      if (i === vars.length) return evalFormula(c.bad, e, QR);
+      for (let x = -B; x <= B; x++) { e.set(vars[i]!, x); if (go(i + 1)) return true; }
+      return false;
+    };
+    return go(0);
+  });
+}
+
+function split(pr: string): [string, string] { const k = pr.indexOf('->'); return [pr.slice(0, k), pr.slice(k + 2)]; }
+
+function multiValued(r: Set<string>): boolean {
+  const seen = new Map<string, string>();
+  for (const x of r) {
+    const [d, v] = split(x);
+    const o = seen.get(d);
+    if (o !== undefined && o !== v) return true;
+    seen.set(d, v);
+  }
+  return false;
+}
+
+describe('refutation formulas against brute force (no solver)', () => {
+  it('emptiness and singleton', () => {
+    fc.assert(fc.property(sets(), (a) => {
+      const s = symSet(a);
+      for (const env of ENVS) {
+        const n = rawSet(a, env).size;
+        expect(refutedOnBox(emptinessRefutation(s), env)).toBe(n > 0);
+        expect(refutedOnBox(singletonRefutation(s), env)).toBe(n > 1);
+      }
+    }), { numRuns: RUNS });
+  });
+
+  it('inclusion and disjointness', () => {
+    fc.assert(fc.property(sets(), sets(), (a, b) => {
+      const sa = symSet(a), sb = symSet(b);
+      for (const env of ENVS) {
+        const ra = rawSet(a, env), rb = rawSet(b, env);
+        expect(refutedOnBox(inclusionRefutation(sa, sb), env)).toBe([...ra].some((x) => !rb.has(x)));
+        expect(refutedOnBox(disjointnessRefutation(sa, sb), env)).toBe([...ra].some((x) => rb.has(x)));
+      }
+    }), { numRuns: RUNS });
+  });
+
+  it('single-valuedness (different range spaces conflict)', () => {
+    fc.assert(fc.property(rels(), (a) => {
+      const r = symRel(a);
+      for (const env of ENVS) expect(refutedOnBox(svRefutation(r), env)).toBe(multiValued(rawRel(a, env)));
+    }), { numRuns: RUNS });
+  });
+});
+
+/** A Z3 answer is consistent with brute force on the box. */
+function consistent(d: Decision, refutation: Refutation, violatedOnBox: (env: REnv) => boolean): void {
+  if (d.status === 'holds') {
+    for (const env of ENVS) expect(violatedOnBox(env)).toBe(false);
+  } else if (d.status === 'fails') {
+    // The model (parameters and witness variables) satisfies the refutation formula.
+    const m = new Map(d.model);
+    const bad = refutation.cases.map((c) => c.bad);
+    const vars = new Set(bad.flatMap((f) => [...formulaVars(f)]));
+    for (const v of vars) if (!m.has(v)) m.set(v, 0n);
+    const ok = bad.some((f) => { try { return evalFormula(f, m, { quantRange: [-40n, 40n] }); } catch { return false; } });
+    if (!ok && d.model.size > 0) {
+      // Witness variables may be missing from the model when Z3 eliminated them; then at least
+      // the parameters must admit a counter-example on the box.
+      const env = new Map([['N', d.model.get('N') ?? 0n]]);
+      expect(refutedOnBox(refutation, env)).toBe(true);
+    }
+  }
+}
+
+describe('decisions with Z3 (subset)', () => {
+  it('isEmpty, isSingleton', async () => {
+    await fc.assert(fc.asyncProperty(sets(), async (a) => {
+      const s = symSet(a);
+      consistent(await isEmpty(s), emptinessRefutation(s), (env) => rawSet(a, env).size > 0);
+      consistent(await isSingleton(s), singletonRefutation(s), (env) => rawSet(a, env).size > 1);
+    }), { numRuns: Z3_RUNS });
+  });
+
+  it('isSubset, isEqual, isDisjoint', async () => {
+    await fc.assert(fc.asyncProperty(sets(), sets(), async (a, b) => {
+      const sa = symSet(a), sb = symSet(b);
+      const sub = (env: REnv) => { const ra = rawSet(a, env), rb = rawSet(b, env); return [...ra].some((x) => !rb.has(x)); };
+      consistent(await isSubset(sa, sb), inclusionRefutation(sa, sb), sub);
+      consistent(await isSubset(sa, sa), inclusionRefutation(sa, sa), () => false);
+      expect((await isSubset(sa, sa)).status).toBe('holds');
+      const eq = await isEqual(sa, sb);
+      if (eq.status === 'holds') for (const env of ENVS) expect([...rawSet(a, env)].sort()).toEqual([...rawSet(b, env)].sort());
+      consistent(await isDisjoint(sa, sb), disjointnessRefutation(sa, sb), (env) => { const rb = rawSet(b, env); return [...rawSet(a, env)].some((x) => rb.has(x)); });
+    }), { numRuns: Z3_RUNS });
+  });
+
+  it('isSingleValued', async () => {
+    await fc.assert(fc.asyncProperty(rels(), async (a) => {
+      const r: PRel = symRel(a);
+      consistent(await isSingleValued(r), svRefutation(r), (env) => multiValued(rawRel(a, env)));
+    }), { numRuns: Z3_RUNS });
+  });
+
+  it('isValid under a context', async () => {
+    await fc.assert(fc.asyncProperty(arbFormula(['N', 'M'], 2, true), arbFormula(['N'], 1, false), async (phiRaw, ctxRaw) => {
+      const phi = toFormula(phiRaw);
+      const ctx = toFormula(ctxRaw);
+      const d = await isValid(phi, { context: ctx });
+      if (d.status === 'holds') {
+        for (let n = -4n; n <= 4n; n++) for (let m = -4n; m <= 4n; m++) {
+          const e = new Map([['N', n], ['M', m]]);
+          if (evalRawF(ctxRaw, e)) expect(evalRawF(phiRaw, e)).toBe(true);
+        }
+      } else if (d.status === 'fails') {
+        const e = new Map([['N', d.model.get('N') ?? 0n], ['M', d.model.get('M') ?? 0n]]);
+        expect(evalRawF(ctxRaw, e) && !evalRawF(phiRaw, e)).toBe(true);
+      }
+    }), { numRuns: Z3_RUNS });
+  });
+
+  it('fails with a counter-model naming the parameters and the witness', async () => {
+    const s: PSet = symSet([{ space: { name: 'a', arity: 1 }, guard: { k: 'and', a: { k: 'cmp', op: '=', x: { k: 'var', n: 'u0' }, y: { k: 'c', v: 2n } }, b: { k: 'cmp', op: '>', x: { k: 'var', n: 'N' }, y: { k: 'c', v: 5n } } } }]);
+    const d = await isEmpty(s);
+    expect(d.status).toBe('fails');
+    if (d.status !== 'fails') return;
+    expect(d.model.get('N')! > 5n).toBe(true);
+    expect(d.witness).toBe('a[2]');
+    // Under a context excluding N > 5 the set is empty, decided without the solver.
+    expect((await isEmpty(s, { context: parseFormula('N <= 5') })).status).toBe('holds');
+  });
+
+  it('unknown stays unknown', async () => {
+    // A query the simplifier cannot settle, with a budget too small for Z3.
+    const hard = parseFormula('exists x, y : 3x + 7y = 1000003N + 5 and x >= 0 and y >= 0 and 11x - 13y = M');
+    const d = await isValid(hard, { timeoutMs: 1 });
+    expect(d.status === 'holds').toBe(false);
+  });
+});
+
+describe('Z3 qe fallback and certificates', () => {
+  it('Z3 qe results are parsed back, checked equivalent and logged', async () => {
+    clearEliminationLog();
+    const f = parseFormula('exists x : 0 <= x < N and x mod 4 = i');
+    const r = await eliminateWithZ3(f, { skipExact: true, timeoutMs: 20_000 });
+    expect(hasQuantifier(r)).toBe(false);
+    expect(eliminationLog().some((e) => e.method === 'z3-qe')).toBe(true);
+    for (let n = -2n; n <= 9n; n++) for (let i = -2n; i <= 5n; i++) {
+      const e = new Map([['N', n], ['i', i]]);
+      expect(evalFormula(r, e)).toBe(evalFormula(f, e, { quantRange: [-2n, 12n] }));
+    }
+  });
+
+  it('quantifiers neither method eliminates are kept (never approximated)', async () => {
+    // Three floors with coprime divisors: too many cases for the exact method, and Z3's qe
+    // leaves the quantifier too.
+    const f = parseFormula('exists q : 0 <= q <= M and floor(q/7) + floor(q/11) + floor(q/13) = N');
+    const r = await eliminateWithZ3(f, { timeoutMs: 5_000 });
+    for (let n = -1n; n <= 4n; n++) for (let m = -1n; m <= 30n; m++) {
+      const e = new Map([['N', n], ['M', m]]);
+      expect(evalFormula(r, e, { quantRange: [-2n, 40n] })).toBe(evalFormula(f, e, { quantRange: [-2n, 40n] }));
+    }
+  });
+
+  it('every logged elimination has a certificate Z3 proves (sample)', async () => {
+    clearEliminationLog();
+    const fs: Formula[] = [
+      parseFormula('exists x : 0 <= x < N and x mod 4 = i and not (exists y : x < y < N and y mod 4 = i)'),
+      parseFormula('exists k : 0 <= k < P and d = k'),
+      parseFormula('forall x : (0 <= x < N) implies x mod 3 <= i'),
+    ];
+    for (const f of fs) await eliminateWithZ3(f);
+    const log = eliminationLog();
+    expect(log.length).toBeGreaterThanOrEqual(3);
+    for (const e of log.slice(0, 12)) {
+      const script = eliminationCertificate(e);
+      expect(script).toContain('(assert (not (=');
+      const a = await runZ3(script, { timeoutMs: 20_000 });
+      expect(a.status, `${printFormula(e.original)} vs ${printFormula(e.result)}`).toBe('unsat');
+    }
+    void and;
+  });
+});
