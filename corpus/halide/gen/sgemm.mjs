@@ -362,7 +362,7 @@ const files = [
     extra: '',
     spec: spec('sgemm_ta', 'TA'),
     impls: [
-      ['sgemmTA_halide', 'invalid', 'TA', ['M >= 1', 'K >= 16', 'N >= 32', 'N % 32 == 0'], {}],
+      ['sgemmTA_halide', 'invalid', 'TA', ['M >= 16', 'K >= 16', 'N >= 32', 'N % 32 == 0'], {}],
       ['sgemmTA_square', 'valid', 'TA', ['M == K', 'K >= 16', 'N >= 32', 'N % 32 == 0'], {}],
     ],
   },
