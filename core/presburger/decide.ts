@@ -47,6 +47,11 @@ export function decisionStats(): { queries: number; solverCalls: number } {
   return { queries, solverCalls };
 }
 
+/** Forget cached solver answers (benchmarks measure cold decisions). */
+export function clearDecisionCache(): void {
+  answers.clear();
+}
+
 async function ask(script: string, timeoutMs?: number): Promise<SolverAnswer> {
   const hit = answers.get(script);
   if (hit) return hit;

@@ -84,7 +84,7 @@ export {
 
 // Decisions (Z3).
 export {
-  decisionStats, isDisjoint, isEmpty, isEqual, isSingleValued, isSingleton, isSubset, isValid,
+  clearDecisionCache, decisionStats, isDisjoint, isEmpty, isEqual, isSingleValued, isSingleton, isSubset, isValid,
   satisfiable, type DecideOptions, type Decision, type Model,
 } from './decide.ts';
 
