@@ -420,8 +420,12 @@ class Checker {
         const t = this.pair(e.then, e.else, env, mode, want);
         if (t === null) return null;
         if (t === 'cond') {
-          this.setTy(e, T_COND);
-          return 'cond';
+          // Affine only if the condition is affine too: select(c[0], β1, β2) reads memory.
+          if (c === 'cond') {
+            this.setTy(e, T_COND);
+            return 'cond';
+          }
+          return ok('bool');
         }
         return ok(t);
       }
