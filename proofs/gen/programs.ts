@@ -92,13 +92,13 @@ export function indexArb(ctx: Ctx): fc.Arbitrary<string> {
     w(1, fc.tuple(v, small, small).map(([x, c, d]) => `select(${x} < ${c}, ${x}, ${d})`)),
     w(1, fc.tuple(v, small).map(([x, c]) => `let e${ctx.depth} = ${x} + ${c} in e${ctx.depth} / 2`)),
   ];
-  return fc.oneof(...forms);
+  return fc.oneof({ withCrossShrink: true }, ...forms);
 }
 
 /** An index of an array access: half of the time reduced modulo 3 (in bounds everywhere). */
 function accessArb(ctx: Ctx): fc.Arbitrary<string> {
   const i = indexArb(ctx);
-  return fc.oneof(i, i.map((e) => (/^[0-2]$/.test(e) ? e : `(${e}) % 3`)));
+  return fc.oneof({ withCrossShrink: true }, i, i.map((e) => (/^[0-2]$/.test(e) ? e : `(${e}) % 3`)));
 }
 
 /** An affine condition. */
@@ -111,6 +111,7 @@ export function condArb(ctx: Ctx): fc.Arbitrary<string> {
     fc.constantFrom('true', 'false'),
   );
   return fc.oneof(
+    { withCrossShrink: true },
     { weight: 4, arbitrary: atom },
     { weight: 1, arbitrary: atom.map((a) => `!(${a})`) },
     { weight: 1, arbitrary: fc.tuple(atom, atom, fc.constantFrom('&&', '||')).map(([a, b, op]) => `${a} ${op} ${b}`) },
@@ -133,6 +134,7 @@ function i32ReadArb(ctx: Ctx): fc.Arbitrary<string> {
 /** A value expression of type i32 (depth-bounded). */
 export function i32Arb(ctx: Ctx, d = 2): fc.Arbitrary<string> {
   const leaf = fc.oneof(
+    { withCrossShrink: true },
     { weight: 3, arbitrary: fc.integer({ min: -2, max: 5 }).map(String) },
     { weight: 4, arbitrary: i32ReadArb(ctx) },
     { weight: 1, arbitrary: someVar(ctx).map((v) => `i32(${v})`) },
@@ -141,6 +143,7 @@ export function i32Arb(ctx: Ctx, d = 2): fc.Arbitrary<string> {
   if (d <= 0) return leaf;
   const sub = i32Arb(ctx, d - 1);
   return fc.oneof(
+    { withCrossShrink: true },
     { weight: 5, arbitrary: leaf },
     { weight: 2, arbitrary: fc.tuple(sub, sub, fc.constantFrom('+', '-', '*')).map(([a, b, op]) => `(${a} ${op} ${b})`) },
     { weight: 1, arbitrary: fc.tuple(sub, sub, fc.constantFrom('/', '%')).map(([a, b, op]) => `(${a} ${op} ${b})`) },
@@ -154,6 +157,7 @@ export function i32Arb(ctx: Ctx, d = 2): fc.Arbitrary<string> {
 /** A value expression of type f32. */
 export function f32Arb(ctx: Ctx, d = 1): fc.Arbitrary<string> {
   const leaf = fc.oneof(
+    { withCrossShrink: true },
     fc.constantFrom('0.5', '-1.5', '2.0', '0.0', '0.1'),
     accessArb(ctx).map((a) => `f[${a}]`),
     someVar(ctx).map((v) => `f32(${v})`),
@@ -162,6 +166,7 @@ export function f32Arb(ctx: Ctx, d = 1): fc.Arbitrary<string> {
   if (d <= 0) return leaf;
   const sub = f32Arb(ctx, d - 1);
   return fc.oneof(
+    { withCrossShrink: true },
     { weight: 3, arbitrary: leaf },
     { weight: 2, arbitrary: fc.tuple(sub, sub, fc.constantFrom('+', '*', '-', '/')).map(([a, b, op]) => `(${a} ${op} ${b})`) },
     { weight: 1, arbitrary: fc.tuple(condArb(ctx), sub, sub).map(([c, a, b]) => `select(${c}, ${a}, ${b})`) },
@@ -185,7 +190,7 @@ function assignArb(ctx: Ctx): fc.Arbitrary<string> {
     fc.tuple(i, fc.integer({ min: 0, max: 3 })).map(([a, c]) => `x[${a}] := ${c}`),
   ];
   for (const t of ctx.locals) targets.push(fc.tuple(i, rhs).map(([a, e]) => `${t.name}[${a}] := ${e}`));
-  return fc.oneof(...targets);
+  return fc.oneof({ withCrossShrink: true }, ...targets);
 }
 
 function boundArb(ctx: Ctx): fc.Arbitrary<string> {
@@ -196,7 +201,7 @@ function boundArb(ctx: Ctx): fc.Arbitrary<string> {
     { weight: 1, arbitrary: fc.constantFrom('1', '0', '-1', '2 - N') },
   ];
   if (ctx.inner.length > 0) forms.push({ weight: 1, arbitrary: someVar(ctx).map((v) => `${v} + 1`) });
-  return fc.oneof(...forms);
+  return fc.oneof({ withCrossShrink: true }, ...forms);
 }
 
 export interface BodyOptions {
@@ -229,7 +234,7 @@ export function cmdArb(ctx: Ctx, depth: number): fc.Arbitrary<string> {
   return fc.oneof(
     { withCrossShrink: true },
     { weight: leafWeight, arbitrary: assign },
-    { weight: 2, arbitrary: fc.array(cmdArb(inner, depth - 1), { minLength: 2, maxLength: 3 }).map((cs) => `{ ${cs.join('; ')} }`) },
+    { weight: 2, arbitrary: fc.array(cmdArb(inner, depth - 1), { minLength: 1, maxLength: 3 }).map((cs) => `{ ${cs.join('; ')} }`) },
     { weight: 4, arbitrary: fc.tuple(fc.constantFrom('par', 'for', 'par'), boundArb(ctx), cmdArb(withVar(loopVar), depth - 1)).map(([k, n, b]) => `${k} ${loopVar} < ${n} do ${wrapBody(b)}`) },
     { weight: 1, arbitrary: fc.tuple(condArb(ctx), cmdArb(inner, depth - 1), fc.option(cmdArb(inner, depth - 1), { nil: null })).map(([c, a, b]) => (b === null ? `if ${c} then ${wrapBody(a)}` : `if ${c} then ${wrapBody(a)} else ${wrapBody(b)}`)) },
     { weight: 1, arbitrary: fc.tuple(indexArb(ctx), cmdArb(withVar(letVar), depth - 1)).map(([v, b]) => `let ${letVar} = ${v} in ${wrapBody(b)}`) },

@@ -71,6 +71,8 @@ export interface PropertyReport {
   readonly message: string | null;
   /** The first line of the error of the counterexample. */
   readonly error: string | null;
+  /** The counterexample contradicts the property (rather than crashing the check). */
+  readonly falsified: boolean;
 }
 
 /** A property with its case type hidden (for lists of properties). */
@@ -101,6 +103,7 @@ export function defineProperty<T>(p: PropertyDef<T>): NamedProperty {
         endOnFailure: opts.endOnFailure ?? false,
         interruptAfterTimeLimit: opts.timeLimitMs,
         markInterruptAsFailure: false,
+        includeErrorInReport: true,
       });
       const ms = performance.now() - t0;
       const message = details.failed ? fc.defaultReportMessage(details) ?? 'failed' : null;
@@ -115,6 +118,7 @@ export function defineProperty<T>(p: PropertyDef<T>): NamedProperty {
         stats: stats.entries(),
         message: message === null ? null : `${p.name}: ${message}`,
         error: err ? String(err.message).split('\n')[0]! : null,
+        falsified: err instanceof Falsified,
       };
     },
   };

@@ -11,7 +11,9 @@
 import { BigStepCompiler, BigStepMachine } from '../../semantics/bigstep.ts';
 import { Recorder } from '../../semantics/derivation.ts';
 import { Emitter, HELPERS } from '../../semantics/jsgen.ts';
+import { type Cells, getCell } from '../../semantics/memory.ts';
 import { type Value, valueToJson } from '../../semantics/values.ts';
+import type { ValueType } from '../../core/ast.ts';
 import { SymbolicEvaluator } from '../symbolic.ts';
 
 type Fn = (this: unknown, ...args: unknown[]) => unknown;
@@ -82,6 +84,21 @@ export const MUTANTS: readonly Mutant[] = [
         function (this: unknown, ...args: unknown[]) {
           (args[0] as { pending: unknown[] }).pending.length = 0;
           return undefined;
+        },
+      ),
+  },
+  {
+    id: 'oob-read-clamps',
+    description: 'an out-of-bounds read returns the nearest in-bounds cell (clamped indices) instead of having no semantics, and reads a location outside ρ',
+    killers: ['lemma-4.2.4', 'thm-4.3.3'],
+    install: () =>
+      patch(BigStepMachine.prototype, 'oobRead', (orig) =>
+        function (this: unknown, ...args: unknown[]) {
+          const [ref, idx] = args as [{ dims: readonly number[]; elem: ValueType; cells: Cells | null; offset(i: readonly number[]): number }, readonly (number | bigint)[]];
+          const clamped = idx.map((x, k) => Math.min(Math.max(Number(x), 0), ref.dims[k]! - 1));
+          const k = ref.offset(clamped);
+          const v = k >= 0 && ref.cells ? getCell(ref.cells, ref.elem, k) : undefined;
+          return v === undefined ? orig.apply(this, args) : v;
         },
       ),
   },
@@ -199,7 +216,7 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: 'verifier-no-rw-safe',
     description: "the verifier's S-PARLOOP without its rw-safe obligation",
-    killers: ['thm-5.5.4'],
+    killers: ['thm-5.5.4-races', 'thm-5.5.4'],
     install: () =>
       patch(SymbolicEvaluator.prototype, 'emptiness', (orig) =>
         function (this: unknown, ...args: unknown[]) {
