@@ -28,7 +28,7 @@ import type { LoopRef, Schedule, StageSchedule } from './schedule.ts';
 import {
   add, addConst, and, andAll, bool, constant, constOf, decide, exprToFormula, exprToTerm, type Formula, formulaToExpr, IndexError,
   linear, maxT, minT, modT, monotony, not, or, provablyNonneg, rangeOver, selectT, simplify, sub, substTerm, type Term, termToExpr,
-  termVars, variable, type VarBounds, eq, ge, atomTerm, simplifyFormula,
+  termVars, variable, type VarBounds, eq, ge, atomTerm, simplifyFormula, formulaVars as formulaVarsOf, splitMinMax,
 } from './terms.ts';
 import type { Interval } from '../presburger/interval.ts';
 import { substFormula } from '../presburger/subst.ts';
@@ -174,6 +174,10 @@ class Lowerer {
     return simplify(t, this.boundsWith(ctx, termVars(t)));
   }
 
+  simpF(f: Formula, ctx: Formula = bool(true)): Formula {
+    return simplifyFormula(f, this.boundsWith(ctx, formulaVarsOf(f)));
+  }
+
   funcSched(name: string) {
     return this.sched.funcs[name] ?? {};
   }
@@ -303,7 +307,10 @@ class Lowerer {
       value,
     };
     let body: Node[] = [provide];
-    if (n.guards.length > 0) body = [{ k: 'if', cond: andAll(n.guards), then: body, else: null }];
+    // The update's filter (RDom::where), over the same terms as everything else.
+    const filter = s > 0 && f.updates[s - 1]!.where !== null ? [exprToFormula(f.updates[s - 1]!.where!, lookup)] : [];
+    const conds = [...n.guards, ...filter];
+    if (conds.length > 0) body = [{ k: 'if', cond: this.simpF(andAll(conds), ctx), then: body, else: null }];
     for (const d of [...n.dims].reverse()) {
       body = [{ k: 'loop', name: d.name, extent: sc(d.extent), kind: d.kind, owner: { func: f.name, stage: s, branch, user: d.user }, body }];
     }
@@ -452,6 +459,7 @@ class Lowerer {
     const folds = new Map((fs.fold ?? []).map((x) => [x.dim, BigInt(x.factor)] as const));
     const arity = f.args.length;
     let placed = 0;
+    const storeBodies = new Set<Node[]>();
     for (const lv of levels) {
       const ctx = pathContext(lv.path);
       const req = this.readRegion(lv.body, f.name, arity, lv.loop !== null && this.bugs.has('wrong-compute-at-level'));
@@ -471,6 +479,8 @@ class Lowerer {
         storeBody = (lv.path[k]!.node as LoopNode).body;
         storeDepth = k + 1;
       }
+      if (storeBodies.has(storeBody)) schedError(`${f.name}: computed in several specialisations of its consumer but stored once above them (store it inside the specialised loops)`);
+      storeBodies.add(storeBody);
       const between = lv.path.slice(storeDepth).filter((st) => st.node.k === 'loop').map((st) => st.node as LoopNode);
       for (const l of between) {
         if (l.kind === 'parallel' || l.kind === 'vectorized') schedError(`${f.name}: stored outside the ${l.kind} loop '${l.owner.user}' of ${l.owner.func} and computed inside it (the iterations would race on the buffer)`);
@@ -617,7 +627,11 @@ class Lowerer {
     const seen = new Set<string>(this.facts.map((f) => f.key));
     for (const r of this.reqs) {
       const t = this.simp(r.t, r.ctx);
-      if (provablyNonneg(t, this.boundsWith(r.ctx, termVars(t)))) continue;
+      const b = this.boundsWith(r.ctx, termVars(t));
+      if (provablyNonneg(t, b)) continue;
+      // Impossible where it is needed (a constant extent below the factor): reject, rather than
+      // assume the branch away.
+      if (decide(ge(t), b) === false) schedError(`${r.why}, which never holds`);
       for (const x of termVars(t)) if (!this.paramSet.has(x)) schedError(`cannot establish that ${r.why} (the extent depends on loop '${x}')`);
       const fact = r.ctx.kind === 'true' ? and(geZero(t)) : or(not(r.ctx), geZero(t));
       if (decide(fact, this.paramBounds) === false) schedError(`${r.why}, which never holds`);
@@ -633,10 +647,14 @@ class Lowerer {
   minimalFacts(fs: readonly Formula[]): Formula[] {
     const kept: Formula[] = [];
     for (const f of fs) {
-      const b = boundsFrom(kept, this.boundsWith(bool(true)));
-      const g = simplifyFormula(f, b);
-      if (g.kind === 'true') continue;
-      kept.push(g);
+      // Split conjunctions so that each single-parameter bound becomes usable on its own.
+      const pieces = (x: Formula): Formula[] => (x.kind === 'and' ? x.args.flatMap(pieces) : [x]);
+      for (const p of pieces(splitMinMax(f))) {
+        const b = boundsFrom(kept, this.boundsWith(bool(true)));
+        const g = simplifyFormula(p, b);
+        if (g.kind === 'true' || kept.some((k) => k.key === g.key)) continue;
+        kept.push(g);
+      }
     }
     return kept;
   }

@@ -423,3 +423,25 @@ export function monotony(t: Term, v: string): Monotony {
 }
 
 export { termVars as varsOf };
+
+/** `k·min(a, b) + r ≥ 0` as `k·a + r ≥ 0 ∧ k·b + r ≥ 0` (and max as a disjunction): readable facts. */
+export function splitMinMax(f: Formula): Formula {
+  switch (f.kind) {
+    case 'and':
+      return andAll(f.args.map(splitMinMax));
+    case 'or':
+      return orAll(f.args.map(splitMinMax));
+    case 'ge': {
+      for (const [a, k] of f.t.parts) {
+        if (a.kind !== 'min' && a.kind !== 'max') continue;
+        const rest = without(f.t, a.key);
+        const parts = a.args.map((x) => splitMinMax(ge(linear([[rest, 1n], [x, k]]))));
+        const conj = (a.kind === 'min') === k > 0n;
+        return conj ? andAll(parts) : orAll(parts);
+      }
+      return f;
+    }
+    default:
+      return f;
+  }
+}

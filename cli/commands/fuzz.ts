@@ -1,0 +1,117 @@
+// `sched fuzz`: differential fuzzing of a scheduling compiler. Random algorithms and legal
+// schedules are compiled (by the reference compiler, optionally with an injected bug, or by an
+// external command) and cross-checked by the verifier, big-step runs and small-step exploration;
+// disagreements are written as shrunk, replayable bundles (proofs/fuzz/).
+
+import { BUG_NAMES, BUGS, isBugName } from '../../core/lower/bugs.ts';
+import { externalCompiler, referenceCompiler } from '../../proofs/fuzz/compilers.ts';
+import { type CaseRecord, fuzz, type FuzzSummary, replayBundle } from '../../proofs/fuzz/harness.ts';
+import type { Profile } from '../../proofs/fuzz/gen.ts';
+import { DEFAULT_ORACLES } from '../../proofs/fuzz/oracles.ts';
+import { intOption, type ParsedArgs, single, UsageError } from '../args.ts';
+import { type Command, EXIT_FOUND, EXIT_OK, JSON_OPTION } from '../command.ts';
+import { toJson } from '../io.ts';
+
+function progressLine(r: CaseRecord, s: FuzzSummary, total: number): string {
+  const rate = s.iterations > 0 ? `${(s.ms / 1000 / s.iterations).toFixed(2)} s/case` : '';
+  return `  case ${s.iterations}/${total}: ${s.ok} ok, ${s.bugsFound} bugs, ${s.disagreements} disagreements, ${s.unknowns} unknown, ${s.rejected} rejected — last ${r.outcome} (${r.ms} ms), ${rate}`;
+}
+
+export const fuzzCommand: Command = {
+  name: 'fuzz',
+  summary: 'Differential fuzzing of a scheduling compiler: verifier vs. big-step runs vs. small-step exploration.',
+  usage: 'sched fuzz [--iterations K] [--seed S] [--compiler CMD] [--inject BUG] [--profile smoke|full] [--json] | --replay DIR | --list-bugs',
+  options: [
+    { name: 'iterations', value: true, metavar: 'K', help: 'number of cases (default 100)' },
+    { name: 'seed', value: true, metavar: 'S', help: 'seed of the whole run (default 0); case i is reproducible from (S, i)' },
+    { name: 'compiler', value: true, metavar: 'CMD', help: 'an external compiler: `sh -c CMD`, JSON request on stdin, .sched on stdout (exit 2: unsupported)' },
+    { name: 'inject', value: true, metavar: 'BUG', help: 'inject a known bug into the reference compiler (see --list-bugs)' },
+    { name: 'profile', value: true, metavar: 'P', help: 'smoke (1-D, small) or full (default)' },
+    { name: 'timeout-ms', value: true, metavar: 'T', help: `per-query solver budget of the verifier (default ${DEFAULT_ORACLES.timeoutMs})` },
+    { name: 'runs', value: true, metavar: 'R', help: `random parameter sets for big-step runs (default ${DEFAULT_ORACLES.runs})` },
+    { name: 'max-param', value: true, metavar: 'P', help: `parameters are drawn from [0, P] (default ${DEFAULT_ORACLES.maxParam})` },
+    { name: 'explore-states', value: true, metavar: 'K', help: `state budget of the small-step exploration (default ${DEFAULT_ORACLES.exploreStates})` },
+    { name: 'no-verify', value: false, help: 'skip the verifier (concrete oracles only)' },
+    { name: 'repro', value: true, metavar: 'DIR', help: 'where to write bundles (default repro/)' },
+    { name: 'no-shrink', value: false, help: 'write bundles without shrinking them first' },
+    { name: 'shrink-ms', value: true, metavar: 'T', help: 'time budget for shrinking one case (default 120000)' },
+    { name: 'stop-on-first', value: false, help: 'stop at the first bug or disagreement' },
+    { name: 'replay', value: true, metavar: 'DIR', help: 're-run the case of a bundle written by an earlier run' },
+    { name: 'list-bugs', value: false, help: 'list the injectable bugs' },
+    JSON_OPTION,
+  ],
+  async run(args: ParsedArgs): Promise<number> {
+    const json = args.flags.has('json');
+    if (args.positional.length > 0) throw new UsageError(`fuzz takes no files (got '${args.positional[0]}')`);
+    if (args.flags.has('list-bugs')) {
+      if (json) process.stdout.write(toJson({ bugs: BUGS }) + '\n');
+      else for (const b of BUG_NAMES) process.stdout.write(`${b.padEnd(24)} ${BUGS[b]}\n`);
+      return EXIT_OK;
+    }
+    const inject = single(args, 'inject');
+    if (inject !== undefined && !isBugName(inject)) throw new UsageError(`unknown bug '${inject}' (see --list-bugs)`);
+    const cmd = single(args, 'compiler');
+    if (cmd !== undefined && inject !== undefined) throw new UsageError('--inject applies to the reference compiler, not to --compiler');
+    const replayDir = single(args, 'replay');
+    if (replayDir !== undefined) {
+      const { meta, evaluation } = await replayBundle(replayDir, (m) => (m.compiler.startsWith('reference') ? referenceCompiler(m.inject ?? undefined) : externalCompiler(m.compiler)));
+      const r = evaluation.report;
+      if (json) process.stdout.write(toJson({ bundle: replayDir, meta, outcome: evaluation.outcome, compileError: evaluation.compileError, report: r }) + '\n');
+      else {
+        process.stdout.write(`${replayDir}: ${evaluation.outcome}${evaluation.compileError ? ` — ${evaluation.compileError}` : ''}\n`);
+        if (r) {
+          process.stdout.write(`  verify: ${r.verify ? `${r.verify.verdict}${r.verify.class ? ` (${r.verify.class})` : ''}${r.verify.reason ? ` — ${r.verify.reason}` : ''}` : 'skipped'}\n`);
+          for (const x of r.runs) process.stdout.write(`  run ${JSON.stringify(x.params)}: ${x.finding ? `${x.finding.class} — ${x.finding.detail}` : 'match'}\n`);
+          if (r.explore) process.stdout.write(`  explore ${JSON.stringify(r.explore.params)}: ${r.explore.outcome}, ${r.explore.states} states; big-step ${r.explore.bigStep}${r.explore.agrees === false ? ', FINAL MEMORIES DIFFER' : ''}\n`);
+          process.stdout.write(`  detected by: ${r.detectedBy.join(', ') || 'nothing'}; disagreements: ${r.disagreements.join(', ') || 'none'}\n`);
+        }
+      }
+      return evaluation.outcome === 'ok' || evaluation.outcome === 'unknown' || evaluation.outcome === 'rejected' ? EXIT_OK : EXIT_FOUND;
+    }
+    const profile = (single(args, 'profile') ?? 'full') as Profile;
+    if (profile !== 'smoke' && profile !== 'full') throw new UsageError(`--profile must be smoke or full, got '${profile}'`);
+    const iterations = intOption(args, 'iterations', 100, 1);
+    const seed = intOption(args, 'seed', 0, 0);
+    const compiler = cmd !== undefined ? externalCompiler(cmd) : referenceCompiler(inject);
+    const progress = !json && process.stderr.isTTY === true;
+    const summary = await fuzz({
+      iterations,
+      seed,
+      profile,
+      compiler,
+      injected: inject ?? null,
+      oracles: {
+        timeoutMs: intOption(args, 'timeout-ms', DEFAULT_ORACLES.timeoutMs, 1),
+        runs: intOption(args, 'runs', DEFAULT_ORACLES.runs, 0),
+        maxParam: intOption(args, 'max-param', DEFAULT_ORACLES.maxParam, 1),
+        exploreStates: intOption(args, 'explore-states', DEFAULT_ORACLES.exploreStates, 1),
+        noVerify: args.flags.has('no-verify'),
+      },
+      reproDir: single(args, 'repro') ?? 'repro',
+      shrink: !args.flags.has('no-shrink'),
+      shrinkBudgetMs: intOption(args, 'shrink-ms', 120_000, 0),
+      stopOnFirst: args.flags.has('stop-on-first'),
+      onCase: (r, s) => {
+        if (progress) process.stderr.write(`\r\x1b[K${progressLine(r, s, iterations)}`);
+        if (!json && (r.outcome === 'disagreement' || r.outcome === 'bug' || r.outcome === 'compile-failure')) {
+          if (progress) process.stderr.write('\r\x1b[K');
+          const what = r.outcome === 'disagreement' ? `DISAGREEMENT (${r.disagreements.join(', ')})` : r.outcome === 'compile-failure' ? 'compiler failure' : `bug found by ${r.detectedBy.join(', ')}`;
+          process.stdout.write(`case ${r.index} (seed ${r.seed}): ${what}${r.bundle ? ` — ${r.bundle}` : ''}\n`);
+        }
+      },
+    });
+    if (progress) process.stderr.write('\r\x1b[K');
+    if (json) process.stdout.write(toJson(summary) + '\n');
+    else {
+      const s = summary;
+      process.stdout.write(
+        `${s.iterations} cases in ${(s.ms / 1000).toFixed(1)} s (${(s.msPerCase / 1000).toFixed(2)} s/case), compiler ${s.compiler}, profile ${s.profile}, seed ${s.seed}\n` +
+          `  ${s.ok} ok, ${s.bugsFound} bugs found, ${s.disagreements} disagreements, ${s.unknowns} unknown verdicts, ${s.rejected} rejected by the compiler, ${s.redraws} illegal draws redrawn\n` +
+          `  verdicts: ${s.verdicts.valid} valid, ${s.verdicts.invalid} invalid, ${s.verdicts.unknown} unknown\n` +
+          (s.firstDetection ? `  first detection: case ${s.firstDetection.case} after ${(s.firstDetection.ms / 1000).toFixed(1)} s, by ${s.firstDetection.oracles.join(', ')}\n` : '') +
+          (s.repros.length ? `  bundles: ${s.repros.join(', ')}\n` : ''),
+      );
+    }
+    return summary.disagreements > 0 || summary.bugsFound > 0 ? EXIT_FOUND : EXIT_OK;
+  },
+};
