@@ -11,8 +11,10 @@ import { runCommand } from './commands/run.ts';
 import { stepCommand } from './commands/step.ts';
 import { verifyCommand } from './commands/verify.ts';
 import { recheckCommand } from './commands/recheck.ts';
+import { lowerCommand } from './commands/lower.ts';
+import { fuzzCommand } from './commands/fuzz.ts';
 
-const COMMANDS: readonly Command[] = [checkCommand, runCommand, stepCommand, exploreCommand, verifyCommand, recheckCommand];
+const COMMANDS: readonly Command[] = [checkCommand, runCommand, stepCommand, exploreCommand, verifyCommand, recheckCommand, lowerCommand, fuzzCommand];
 
 function topHelp(): string {
   const lines = ['usage: sched <command> FILE… [options]', '', 'commands:'];
