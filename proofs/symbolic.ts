@@ -12,7 +12,7 @@ import { constant, variable } from '../core/presburger/term.ts';
 import { fresh } from '../core/presburger/names.ts';
 import { tupleVars } from '../core/presburger/tuple.ts';
 import { substFormula } from '../core/presburger/subst.ts';
-import { formulaVars } from '../core/presburger/vars.ts';
+import { formulaVars, termVars } from '../core/presburger/vars.ts';
 import { formulaToSmt, smtSymbol, termToSmt } from '../core/presburger/smtlib.ts';
 import { printRel, printSet, printFormula } from '../core/presburger/print.ts';
 import type { CheckedImpl } from '../core/typecheck.ts';
@@ -26,8 +26,9 @@ import { decompose, HOLE_PREFIX, templateByKey } from './template.ts';
 import type { Obligation, ObligationKind } from './obligation.ts';
 import { renameBinders } from './rename.ts';
 import { type FloatMode, ValueEncoder } from '../smt/values.ts';
-import { specEncoding } from '../smt/spec.ts';
+import { relevantRecursive, specEncoding } from '../smt/spec.ts';
 import { inlineLets } from './inline.ts';
+import { type Alternative, readAlternatives } from './lookup.ts';
 
 /** Γ: the affine facts in scope (assumptions, loop bounds, branch conditions, let equalities)
  *  and the arrays with their shapes. */
@@ -62,13 +63,31 @@ export interface PendingObligation {
   readonly usesValues: boolean;
   /** Free integer variables whose values a counterexample reports (parameters, loop variables). */
   readonly report: readonly string[];
-  render(mode: FloatMode): Obligation;
+  /** The script in a float encoding; `relevant`: only the spec axioms the claim needs first. */
+  render(mode: FloatMode, axioms?: 'relevant' | 'all'): Obligation;
   /** A weaker obligation that suffices when this one fails (ww-covered: sv, else conflicts-ok). */
   readonly fallback?: () => PendingObligation;
   /** Γ at the obligation: where to look for a concrete counterexample when it is not proved. */
   readonly context: readonly Formula[];
   /** For Presburger obligations: Γ ∧ ¬goal, whose unsatisfiability is the obligation. */
   readonly refutation?: Formula;
+  /** For value obligations: drop the heap alternatives that contradict Γ (before rendering). */
+  readonly prepare?: (feasible: Feasibility) => Promise<void>;
+}
+
+/** Which of these conditions are satisfiable together with `facts` (false: certainly not). */
+export type Feasibility = (facts: readonly Formula[], conds: readonly Formula[]) => Promise<boolean[]>;
+
+interface PreparedRead {
+  alternatives: Alternative[];
+}
+
+async function pruneReads(reads: readonly PreparedRead[], facts: readonly Formula[], feasible: Feasibility): Promise<void> {
+  for (const r of reads) {
+    if (r.alternatives.length <= 1) continue;
+    const keep = await feasible(facts, r.alternatives.map((a) => a.cond));
+    r.alternatives = r.alternatives.filter((_, k) => keep[k]);
+  }
 }
 
 export interface EvaluationLog {
@@ -387,14 +406,15 @@ export class SymbolicEvaluator {
     const id = this.nextId();
     const description = `ww-covered (conflicts-ok): iterations of 'par ${this.source(c.var)}' (line ${c.pos.line}) that write the same location write equal values`;
     const report = this.reportVars(g);
-    const render = (mode: FloatMode): Obligation => {
+    const seeds = pairs.flatMap(({ p, q }) => [templateByKey(p.ran.name)!.expr, templateByKey(q.ran.name)!.expr]);
+    const render = (mode: FloatMode, axioms: 'relevant' | 'all' = 'all'): Obligation => {
       const enc = new ValueEncoder(mode);
       const alts = pairs.map(({ p, q, both, py, qy }) => {
         const ev = (piece: RelPiece, ys: string[]): string => this.encodeTemplate(enc, piece.ran.name, ys);
         return `(and ${formulaToSmt(both)} (not (= ${ev(p, py)} ${ev(q, qy)})))`;
       });
       const ints = sortedVars([...g.facts, ...pairs.map((pr) => pr.both)], [...this.params, ...pairs.flatMap((pr) => [...pr.py, ...pr.qy])]);
-      const script = this.valueScript(enc, ints, g.facts, [`(assert (! (or ${alts.join(' ')}) :named goal))`]);
+      const script = this.valueScript(enc, ints, g.facts, [`(assert (! (or ${alts.join(' ')}) :named goal))`], axioms === 'relevant' ? seeds : null);
       return { id, kind: 'ww-race', rule: 'S-PARLOOP', line: c.pos.line, col: c.pos.col, description, script, float: mode };
     };
     return { id, kind: 'ww-race', rule: 'S-PARLOOP', line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render, context: [...g.facts, ...pairs.map((p) => p.both)] };
@@ -432,7 +452,8 @@ export class SymbolicEvaluator {
     const annot = inlineLets(c.annot!);
     const description = `the value written to ${this.source(c.array)}[…] at line ${c.pos.line} equals its annotation`;
     const report = this.reportVars(g);
-    const render = (mode: FloatMode): Obligation => {
+    const prepared = reads.map((r) => this.prepared(h, r.name, r.indices.map((i) => termOf(i, this.env))));
+    const render = (mode: FloatMode, axioms: 'relevant' | 'all' = 'all'): Obligation => {
       const enc = new ValueEncoder(mode);
       const lines: string[] = [];
       const extraInts: string[] = [];
@@ -442,18 +463,18 @@ export class SymbolicEvaluator {
         readVal.set(r, v);
         const shape = this.ci.arrays.get(r.name)?.decl.elem ?? this.allocElem(r.name, g);
         lines.push(`(declare-const ${v} ${enc.sort(shape)})`);
-        const at = r.indices.map((i) => termOf(i, this.env));
-        lines.push(`(assert (! ${this.lookup(enc, h, r.name, at, v, extraInts)} :named read.${k}))`);
+        lines.push(`(assert (! ${this.lookup(enc, prepared[k]!, v, extraInts)} :named read.${k}))`);
       });
       const index = (e: Expr): string => (e.ty?.kind === 'cond' ? formulaToSmt(formulaOf(e, this.env)) : termToSmt(termOf(e, this.env)));
       const impl = enc.value(rhs, { intVar: (n) => smtSymbol(n), index, arrayRead: (e) => readVal.get(e)! });
       const spec = enc.value(annot, { intVar: (n) => smtSymbol(n), index });
       lines.push(`(assert (! (not (= ${impl} ${spec})) :named goal))`);
       const ints = sortedVars(g.facts, [...this.params, ...g.vars, ...extraInts, ...freeIntVars(rhs), ...freeIntVars(annot)]);
-      const script = this.valueScript(enc, ints, g.facts, lines);
+      const script = this.valueScript(enc, ints, g.facts, lines, axioms === 'relevant' ? [annot] : null);
       return { id, kind: 'value', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, script, float: mode };
     };
-    this.obligations.push({ id, kind: 'value', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render, context: g.facts });
+    const prepare = (feasible: Feasibility): Promise<void> => pruneReads(prepared, g.facts, feasible);
+    this.obligations.push({ id, kind: 'value', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render, context: g.facts, prepare });
   }
 
   private allocElem(name: string, g: Gamma): ValueType {
@@ -463,37 +484,35 @@ export class SymbolicEvaluator {
   }
 
   /** `v` is the value of array⟨at⟩ in h: one of the pieces holding that location gives it. */
-  private lookup(enc: ValueEncoder, h: PRel, array: string, at: readonly Term[], v: string, extraInts: string[]): string {
+  /** A read of a value obligation: its alternatives, pruned by `prepare` before rendering. */
+  private prepared(h: PRel, array: string, at: readonly Term[]): PreparedRead {
+    return { alternatives: readAlternatives(h, array, at) };
+  }
+
+  private lookup(enc: ValueEncoder, read: PreparedRead, v: string, extraInts: string[]): string {
     const alts: string[] = [];
-    for (const p of h.pieces) {
-      if (p.dom.name !== array) continue;
-      const xs = tupleVars(p.dom);
-      const ys = tupleVars(p.ran).map((y) => fresh(y));
-      extraInts.push(...ys);
-      const sub = new Map<string, Term>([...xs.map((x, k) => [x, at[k]!] as const), ...tupleVars(p.ran).map((y, k) => [y, variable(ys[k]!)] as const)]);
-      const guard = norm(substFormula(p.guard, sub));
-      if (guard.kind === 'false') continue;
-      for (const fv of formulaVars(guard)) extraInts.push(fv);
-      alts.push(`(and ${formulaToSmt(guard)} (= ${v} ${this.encodeTemplate(enc, p.ran.name, ys)}))`);
+    for (const a of read.alternatives) {
+      extraInts.push(...a.skolems, ...formulaVars(a.cond));
+      for (const t of a.holes) extraInts.push(...termVars(t));
+      alts.push(`(and ${formulaToSmt(a.cond)} (= ${v} ${this.encodeTemplate(enc, a.template, a.holes)}))`);
     }
     return alts.length === 0 ? 'false' : alts.length === 1 ? alts[0]! : `(or ${alts.join(' ')})`;
   }
 
   /** E⟨ys⟩ as an SMT term: the context with its holes filled by the variables ys. */
-  private encodeTemplate(enc: ValueEncoder, key: string, ys: readonly string[]): string {
+  private encodeTemplate(enc: ValueEncoder, key: string, holeValues: readonly (string | Term)[]): string {
     const t = templateByKey(key);
     if (!t) throw new Error(`internal: unknown template ${key}`);
-    const holes = new Map<string, string>(ys.map((y, k) => [`${HOLE_PREFIX}${k}`, y]));
-    const index = (e: Expr): string => {
-      if (e.ty?.kind === 'cond') return formulaToSmt(formulaOf(e, (n) => variable(holes.get(n) ?? n)));
-      return termToSmt(termOf(e, (n) => variable(holes.get(n) ?? n)));
-    };
-    return enc.value(t.expr, { intVar: (n) => smtSymbol(holes.get(n) ?? n), index });
+    const holes = new Map<string, Term>(holeValues.map((y, k) => [`${HOLE_PREFIX}${k}`, typeof y === 'string' ? variable(y) : y]));
+    const env: AffineEnv = (n) => holes.get(n) ?? variable(n);
+    const index = (e: Expr): string => (e.ty?.kind === 'cond' ? formulaToSmt(formulaOf(e, env)) : termToSmt(termOf(e, env)));
+    return enc.value(t.expr, { intVar: (n) => smtSymbol(n), index });
   }
 
   /** A value obligation's script: declarations, the spec's encoding, context, then `lines`. */
-  private valueScript(enc: ValueEncoder, ints: readonly string[], facts: readonly Formula[], lines: readonly string[]): string {
-    const spec = specEncoding(this.ci.spec, enc); // before the preamble: it may need sorts and literals
+  private valueScript(enc: ValueEncoder, ints: readonly string[], facts: readonly Formula[], lines: readonly string[], seeds: readonly Expr[] | null): string {
+    const only = seeds === null ? null : relevantRecursive(this.ci.spec, seeds);
+    const spec = specEncoding(this.ci.spec, enc, only); // before the preamble: it may need sorts and literals
     return canonicalNames([
       '(set-logic ALL)',
       '(set-info :status unsat)',
@@ -524,18 +543,20 @@ export class SymbolicEvaluator {
       const value = inlineLets(info.value);
       const description = `every cell of output '${name}' holds the value of its tensor at exit`;
       const report = this.reportVars(g);
-      const render = (mode: FloatMode): Obligation => {
+      const read = this.prepared(hFinal, name, at);
+      const render = (mode: FloatMode, axioms: 'relevant' | 'all' = 'all'): Obligation => {
         const enc = new ValueEncoder(mode);
         const extraInts: string[] = [];
         const lines = [`(declare-const val.out ${enc.sort(info.decl.elem)})`];
-        lines.push(`(assert (! ${this.lookup(enc, hFinal, name, at, 'val.out', extraInts)} :named read.out))`);
+        lines.push(`(assert (! ${this.lookup(enc, read, 'val.out', extraInts)} :named read.out))`);
         const index = (e: Expr): string => (e.ty?.kind === 'cond' ? formulaToSmt(formulaOf(e, ren)) : termToSmt(termOf(e, ren)));
         const spec = enc.value(value, { intVar: (n) => smtSymbol(n), index });
         lines.push(`(assert (! (not (= val.out ${spec})) :named goal))`);
         const ints = sortedVars(g.facts, [...this.params, ...xs, ...extraInts]);
-        return { id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, script: this.valueScript(enc, ints, g.facts, lines), float: mode };
+        return { id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, script: this.valueScript(enc, ints, g.facts, lines, axioms === 'relevant' ? [value] : null), float: mode };
       };
-      this.obligations.push({ id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, usesValues: true, report, render, context: g.facts });
+      const prepare = (feasible: Feasibility): Promise<void> => pruneReads([read], g.facts, feasible);
+      this.obligations.push({ id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, usesValues: true, report, render, context: g.facts, prepare });
     }
   }
 }

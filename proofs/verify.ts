@@ -10,7 +10,8 @@ import type { FloatMode } from '../smt/values.ts';
 import { checkSat, checkSatBatch, DEFAULT_TIMEOUT_MS, type SolverAnswer } from '../smt/z3.ts';
 import { simplify } from '../core/presburger/simplify.ts';
 import { failureClass, type Obligation } from './obligation.ts';
-import { type EvaluationLog, type PendingObligation, SymbolicEvaluator, UnsupportedConstruct } from './symbolic.ts';
+import { type EvaluationLog, type Feasibility, type PendingObligation, SymbolicEvaluator, UnsupportedConstruct } from './symbolic.ts';
+import { declarations, formulaToSmt } from '../core/presburger/smtlib.ts';
 import { replay, smallParameters } from './replay.ts';
 
 export type Verdict = 'valid' | 'invalid' | 'unknown';
@@ -130,6 +131,29 @@ async function decidePresburger(pending: readonly PendingObligation[], timeoutMs
   return out;
 }
 
+/** Presburger satisfiability of each condition with the facts, in one batch (unknown: keep). */
+const feasibility: Feasibility = async (facts, conds) => {
+  const scripts = conds.map((c) => [declarations([...facts, c]), ...facts.map((f) => `(assert ${formulaToSmt(f)})`), `(assert ${formulaToSmt(c)})`].join('\n'));
+  const answers = await checkSatBatch(scripts, { timeoutMs: 2000 });
+  return answers.map((a) => a.status !== 'unsat');
+};
+
+/**
+ * A value obligation in one encoding: first with only the spec axioms its claim needs first (a
+ * proof with fewer hypotheses is a proof, and unneeded recursive axioms make the solver unfold
+ * for nothing), then with all of them.
+ */
+async function dischargeValue(s: Slot, mode: FloatMode, timeoutMs: number): Promise<void> {
+  const few = s.p.render(mode, 'relevant');
+  s.o = few;
+  s.answer = await discharge(few, timeoutMs);
+  if (s.answer.status === 'unsat') return;
+  const all = s.p.render(mode, 'all');
+  if (all.script === few.script) return;
+  s.o = all;
+  s.answer = await discharge(all, timeoutMs);
+}
+
 /** The state of one obligation through the phases. */
 interface Slot {
   /** The obligation (or the fallback it was replaced by). */
@@ -193,8 +217,12 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
   // (1) Presburger refutations are exact.
   const firstRefuted = slots.find((s) => !s.p.usesValues && s.answer.status === 'sat');
   if (firstRefuted) return refutedBy(firstRefuted);
-  // (2) Values, cheap encoding.
-  for (const s of slots) if (s.p.usesValues) s.answer = await discharge(s.o, timeoutMs);
+  // (2) Values, cheap encoding — after pruning the heap cases that contradict their context.
+  for (const s of slots) {
+    if (!s.p.usesValues) continue;
+    if (s.p.prepare) await s.p.prepare(feasibility);
+    await dischargeValue(s, cheap, timeoutMs);
+  }
   // (3) Replay the first unproved value obligation concretely.
   const unproved = slots.find((s) => s.p.usesValues && s.answer.status !== 'unsat');
   if (unproved) {
@@ -220,8 +248,7 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
   if (float === 'ieee') {
     for (const s of slots) {
       if (!s.p.usesValues || s.answer.status === 'unsat') continue;
-      s.o = s.p.render('ieee');
-      s.answer = await discharge(s.o, timeoutMs);
+      await dischargeValue(s, 'ieee', timeoutMs);
     }
   }
   const refuted = slots.find((s) => s.answer.status === 'sat');

@@ -120,10 +120,36 @@ function tensorMacro(name: string, eqs: readonly NormEquation[], arity: number, 
 }
 
 /**
- * Declarations, macros and axioms of the spec. Parameters must be declared before these lines
- * (guards mention them).
+ * The recursive tensors whose axioms a claim about `seeds` can need first: those read by the
+ * seeds, directly or through macros (non-recursive tensors), without following the recursive
+ * tensors' own equations. Proofs of annotations usually unfold the annotated tensor once;
+ * leaving the other recursive groups out keeps the solver from unfolding them for nothing.
  */
-export function specEncoding(cs: CheckedSpec, enc: ValueEncoder): string[] {
+export function relevantRecursive(cs: CheckedSpec, seeds: readonly Expr[]): Set<string> {
+  const rec = recursiveTensors(cs);
+  const out = new Set<string>();
+  const seen = new Set<string>();
+  const byTensor = new Map<string, NormEquation[]>();
+  for (const eq of cs.equations) byTensor.set(eq.tensor, [...(byTensor.get(eq.tensor) ?? []), eq]);
+  const visit = (name: string): void => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    if (rec.has(name)) {
+      out.add(name);
+      return;
+    }
+    for (const eq of byTensor.get(name) ?? []) for (const t of readsOf(eq.rhs, new Set())) visit(t);
+  };
+  for (const e of seeds) for (const t of readsOf(e, new Set())) visit(t);
+  return out;
+}
+
+/**
+ * Declarations, macros and axioms of the spec. Parameters must be declared before these lines
+ * (guards mention them). With `axiomsFor`, only those recursive tensors get their axioms (a
+ * weaker hypothesis: a proof with fewer axioms is a proof).
+ */
+export function specEncoding(cs: CheckedSpec, enc: ValueEncoder, axiomsFor: ReadonlySet<string> | null = null): string[] {
   const rec = recursiveTensors(cs);
   const byTensor = new Map<string, NormEquation[]>();
   for (const eq of cs.equations) byTensor.set(eq.tensor, [...(byTensor.get(eq.tensor) ?? []), eq]);
@@ -150,6 +176,6 @@ export function specEncoding(cs: CheckedSpec, enc: ValueEncoder): string[] {
     done.add(name);
   };
   for (const t of cs.tensors.values()) define(t.name);
-  for (const eq of cs.equations) if (rec.has(eq.tensor)) out.push(equationAxiom(eq, enc));
+  for (const eq of cs.equations) if (rec.has(eq.tensor) && (axiomsFor === null || axiomsFor.has(eq.tensor))) out.push(equationAxiom(eq, enc));
   return out;
 }
