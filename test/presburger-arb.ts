@@ -59,7 +59,6 @@ export function evalRawF(f: RawF, e: REnv): boolean {
         case '!=': return a !== b; case '>=': return a >= b; case '>': return a > b;
       }
     }
-    // eslint-disable-next-line no-fallthrough
     case 'cong': { const x = evalRawT(f.x, e) - f.r; return x - f.m * fdiv(x, f.m) === 0n; }
     case 'and': return evalRawF(f.a, e) && evalRawF(f.b, e);
     case 'or': return evalRawF(f.a, e) || evalRawF(f.b, e);
@@ -101,7 +100,6 @@ export function toFormula(f: RawF): Formula {
         case '!=': return neT(a, b); case '>=': return geT(a, b); case '>': return gtT(a, b);
       }
     }
-    // eslint-disable-next-line no-fallthrough
     case 'cong': return cong(add(toTerm(f.x), constant(-f.r)), f.m);
     case 'and': return and(toFormula(f.a), toFormula(f.b));
     case 'or': return or(toFormula(f.a), toFormula(f.b));

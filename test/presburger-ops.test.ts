@@ -328,7 +328,7 @@ describe('heap operations (thesis §5.2)', () => {
           const env = new Map([['N', n], ['x', xv]]);
           const iv = evalTerm(index, env);
           const vv = evalTerm(value, env);
-          expect(evalRel(h, env, { box: [-16n, 16n] })).toEqual(xv < 3n ? [`c[${iv}]->E(□)[${vv}]`] : []);
+          expect(evalRel(h, env, { box: [-12n, 12n] })).toEqual(xv < 3n ? [`c[${iv}]->E(□)[${vv}]`] : []);
           // Where the clause gives terms, they compute the location and the value.
           const withIdx = new Map([...env, [cl.indexVars[0]!, iv]]);
           if (xv < 3n && cl.index[0]) expect(evalTerm(cl.index[0], withIdx)).toBe(iv);

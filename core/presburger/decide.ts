@@ -14,6 +14,7 @@ import { formulaVars, hasQuantifier } from './vars.ts';
 import { canonicalize } from './canon.ts';
 import { declarations, formulaToSmt, smtSymbol } from './smtlib.ts';
 import { eliminateWithZ3, purifyAll } from './z3qe.ts';
+import { logElimination } from './elimlog.ts';
 import { runZ3, type SolverAnswer } from '../../smt/z3.ts';
 import { parseSExprs } from '../../smt/sexpr.ts';
 import { alignment, renameTuple, sameSpace, tupleVars } from './tuple.ts';
@@ -94,7 +95,9 @@ function parseModel(out: string, names: ReadonlyMap<string, string>): Map<string
 export async function satisfiable(phi: Formula, opts: DecideOptions = {}): Promise<Sat> {
   queries++;
   const full = and(opts.context ?? TRUE, phi);
-  let f = simplify(eliminate(full));
+  const e = eliminate(full);
+  let f = simplify(e);
+  if (hasQuantifier(e) && f.key !== e.key) logElimination({ original: e, result: f, method: 'exact' });
   if (f.kind === 'false') return { status: 'unsat' };
   if (f.kind === 'true') return { status: 'sat', model: new Map([...formulaVars(full)].map((v) => [v, 0n])) };
   if (hasForall(f)) f = simplify(await eliminateWithZ3(f, { timeoutMs: opts.timeoutMs }));

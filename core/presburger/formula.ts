@@ -103,9 +103,16 @@ function sortKey(x: Formula, y: Formula): number {
   return x.key < y.key ? -1 : x.key > y.key ? 1 : 0;
 }
 
+const negKeys = new WeakMap<Formula, string>();
+
 function negKeyOfLiteral(f: Formula): string | null {
-  if (f.kind === 'ge') return mkGe(addConst(neg(f.t), -1n)).key;
-  return null;
+  if (f.kind !== 'ge') return null;
+  let k = negKeys.get(f);
+  if (k === undefined) {
+    k = mkGe(addConst(neg(f.t), -1n)).key;
+    negKeys.set(f, k);
+  }
+  return k;
 }
 
 function junction(kind: 'and' | 'or', fs: readonly Formula[]): Formula {

@@ -92,6 +92,16 @@ export function singleValuedRestriction(r: PRel): PRel {
   return mkRel(out);
 }
 
+/** h \ a: the heap without the locations of array `a` (S-ALLOCATE's Δh \ a). */
+export function removeArray(h: PRel, array: string): PRel {
+  return { kind: 'rel', pieces: h.pieces.filter((p) => p.dom.name !== array) };
+}
+
+/** S \ a for a set of locations (S-ALLOCATE's R \ a). */
+export function removeArrayFromSet(s: PSet, array: string): PSet {
+  return { kind: 'set', pieces: s.pieces.filter((p) => p.tuple.name !== array) };
+}
+
 // ---------------------------------------------------------------- heap clauses
 
 /** A heap clause to build: `array⟨index⟩ → ctx⟨args⟩ : guard`, terms over parameters. */

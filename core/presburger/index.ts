@@ -78,7 +78,8 @@ export { lexLess, lexOptimum, lexmax, lexmaxSet, lexmin, lexminSet, type Piecewi
 
 // Heaps (thesis §5.2).
 export {
-  heapClauses, heapOf, iteratedUpdate, singleValuedRestriction, substitute, update,
+  heapClauses, heapOf, iteratedUpdate, removeArray, removeArrayFromSet, singleValuedRestriction,
+  substitute, update,
   type HeapClause, type HeapClauseSpec, type Substituend,
 } from './heap.ts';
 

@@ -8,17 +8,18 @@
 
 import type { Formula, Literal, PRel, PSet, RelPiece, Term } from './types.ts';
 import {
-  and, andAll, conjuncts, eqT, exists, ge, isLiteral, ltT, not, orAll, relit,
+  and, andAll, conjuncts, eqT, exists, ge, isLiteral, ltT, not, orAll,
 } from './formula.ts';
 import { addConst, atomTerm, floorT, maxT, minT, neg, scale, sub, variable } from './term.ts';
 import { type QeBudget, analyze, eliminate, eliminateExists, eliminateLinear, greatestBelow, newBudget, toDnf } from './qe.ts';
 import { simplify } from './simplify.ts';
-import { mapAtoms, substFormula } from './subst.ts';
+import { replaceAtom, substFormula } from './subst.ts';
 import { hasQuantifier, formulaVars, termVars } from './vars.ts';
 import { fresh } from './names.ts';
 import { mkRel, mkSet } from './normalize.ts';
 import { refreshTuple, tupleSpace, tupleVars, alignment } from './tuple.ts';
 import { renameFormula } from './subst.ts';
+import { logEliminationLazily } from './elimlog.ts';
 
 /** One piece of a piece-wise quasi-affine function: `values` where `cond` holds. */
 export interface Piecewise {
@@ -30,10 +31,6 @@ class GiveUp extends Error {}
 
 function tick(b: QeBudget): void {
   if (++b.steps > b.maxSteps) throw new GiveUp();
-}
-
-function replaceAtom(f: Literal, key: string, by: Term): Formula {
-  return relit(f, mapAtoms(f.t, (a, rebuilt) => (a.key === key ? by : rebuilt), (c) => c));
 }
 
 type Cand = { readonly value: Term; readonly cond: Formula } | { readonly value: null; readonly cond: Formula };
@@ -200,16 +197,21 @@ function lexRel(r: PRel, isMax: boolean): PRel {
       return renameFormula(p.guard, m);
     }));
     const rv = tupleVars(ran);
-    const pw = lexOptimum(rv, eliminate(phi), isMax);
-    if (pw) {
-      for (const p of pw) out.push({ dom, ran, guard: andAll([...rv.map((v, i) => eqT(variable(v), p.values[i]!)), p.cond]) });
-    } else {
+    const implicit = (): Formula => {
       const other = rv.map((v) => fresh(v));
       const phi2 = renameFormula(phi, new Map(rv.map((v, i) => [v, other[i]!])));
       const mine = rv.map(variable);
       const theirs = other.map(variable);
       const better = isMax ? lexLess(mine, theirs) : lexLess(theirs, mine);
-      out.push({ dom, ran, guard: and(phi, not(exists(other, and(phi2, better)))) });
+      return and(phi, not(exists(other, and(phi2, better))));
+    };
+    const pw = lexOptimum(rv, eliminate(phi), isMax);
+    if (pw) {
+      const guards = pw.map((p) => andAll([...rv.map((v, i) => eqT(variable(v), p.values[i]!)), p.cond]));
+      for (const g of guards) out.push({ dom, ran, guard: g });
+      logEliminationLazily(implicit, orAll(guards), 'lexopt', `${isMax ? 'max' : 'min'}:${phi.key}`);
+    } else {
+      out.push({ dom, ran, guard: implicit() });
     }
   }
   return mkRel(out);

@@ -8,12 +8,18 @@ import { eliminate } from './qe.ts';
 import { simplify } from './simplify.ts';
 import { tupleSpace, tupleVars } from './tuple.ts';
 import { canonicalize } from './canon.ts';
+import { hasQuantifier } from './vars.ts';
+import { logElimination } from './elimlog.ts';
 
 /** Simplified, quantifier-eliminated guard for a piece with these tuples (domain first). */
 export function normalizeGuard(tuples: readonly Tuple[], guard: Formula): Formula {
   const rank = new Map<string, number>();
   tuples.forEach((t, ti) => tupleVars(t).forEach((v, i) => rank.set(v, 1 + ti + i / 1000)));
-  return simplify(eliminate(guard), { rank });
+  const e = eliminate(guard);
+  const r = simplify(e, { rank });
+  // The simplifier also drops quantifiers (defined or one-sided variables): log those too.
+  if (hasQuantifier(e) && r.key !== e.key) logElimination({ original: e, result: r, method: 'exact' });
+  return r;
 }
 
 function pieceKey(tuples: readonly Tuple[], guard: Formula): string {

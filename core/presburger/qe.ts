@@ -22,7 +22,7 @@ import {
 import { gcd, lcm, modInverse } from './bigint.ts';
 import { fresh } from './names.ts';
 import { hasQuantifier, formulaVars, termVars } from './vars.ts';
-import { mapAtoms, substFormula } from './subst.ts';
+import { replaceAtom, substFormula } from './subst.ts';
 import { simplify } from './simplify.ts';
 import { logElimination } from './elimlog.ts';
 
@@ -89,16 +89,6 @@ function nonLinearAtom(q: string, lits: readonly Literal[]): Atom | null {
     for (const [a] of l.t.parts) if (a.kind !== 'var' && termVars(atomTerm(a)).has(q)) return a;
   }
   return null;
-}
-
-function replaceAtom(f: Formula, key: string, by: Term): Formula {
-  const rt = (t: Term): Term => mapAtoms(t, (a, rebuilt) => (a.key === key ? by : rebuilt), (c) => replaceAtom(c, key, by));
-  switch (f.kind) {
-    case 'ge': case 'eq': case 'cong': return relit(f, rt(f.t));
-    case 'and': return andAll(f.args.map((g) => replaceAtom(g, key, by)));
-    case 'or': return orAll(f.args.map((g) => replaceAtom(g, key, by)));
-    default: return f;
-  }
 }
 
 // ---------------------------------------------------------------- one linear variable

@@ -23,10 +23,28 @@ export interface SimplifyOptions {
   readonly rank?: ReadonlyMap<string, number>;
 }
 
+/** A chain of literal sets; a barrier (bound variables) hides the literals above it that mention
+ *  those variables. Persistent, so that nested conjunctions do not copy their context. */
+interface Known {
+  readonly lits: ReadonlyMap<string, Formula>;
+  readonly barrier: readonly string[] | null;
+  readonly parent: Known | null;
+}
+
+function knows(k: Known | null, key: string): boolean {
+  const hidden: string[] = [];
+  for (let c = k; c; c = c.parent) {
+    const f = c.lits.get(key);
+    if (f && !hidden.some((v) => formulaVars(f).has(v))) return true;
+    if (c.barrier) hidden.push(...c.barrier);
+  }
+  return false;
+}
+
 interface Ctx {
   readonly bounds: Bounds;
-  /** Keys of literals known to hold here (conjuncts of enclosing conjunctions). */
-  readonly known: ReadonlySet<string>;
+  /** Literals known to hold here (conjuncts of enclosing conjunctions). */
+  readonly known: Known | null;
   readonly rank: (v: string) => number;
   readonly depth: number;
 }
@@ -43,7 +61,7 @@ export function simplify(f: Formula, opts: SimplifyOptions = {}): Formula {
   const user = opts.rank;
   const ctx: Ctx = {
     bounds: new Map(),
-    known: new Set(),
+    known: null,
     rank: (v) => user?.get(v) ?? (isFresh(v) ? 1 : 0),
     depth: 0,
   };
@@ -129,8 +147,10 @@ function simpLiteral(l: Literal, ctx: Ctx): Formula {
   const t = rewriteTerm(l.t, ctx);
   const g = t === l.t ? l : relit(l, t);
   if (isLiteral(g)) {
-    if (ctx.known.has(g.key)) return TRUE;
-    if (ctx.known.has(not(g).key)) return FALSE;
+    if (ctx.known) {
+      if (knows(ctx.known, g.key)) return TRUE;
+      if (knows(ctx.known, not(g).key)) return FALSE;
+    }
     return decideLiteral(g, ctx.bounds);
   }
   return g.kind === 'and' || g.kind === 'or' ? simp(g, ctx) : g;
@@ -271,8 +291,9 @@ function simpAnd(args: readonly Formula[], ctx: Ctx): Formula {
   if (!comb) return FALSE;
   const own = boundsOf(comb);
   const inner = mergeBounds(ctx.bounds, own);
-  const known = new Set(ctx.known);
-  for (const f of comb) if (isLiteral(f)) known.add(f.key);
+  const lits = new Map<string, Formula>();
+  for (const f of comb) if (isLiteral(f)) lits.set(f.key, f);
+  const known: Known | null = lits.size > 0 ? { lits, barrier: null, parent: ctx.known } : ctx.known;
   const innerCtx: Ctx = { ...ctx, bounds: inner, known };
   const parentCtx: Ctx = ctx;
   const out: Formula[] = [];
@@ -361,7 +382,7 @@ function simpExists(vars: readonly string[], body: Formula, ctx: Ctx): Formula {
   const depth = ctx.depth + 1;
   const bounds = new Map(ctx.bounds);
   for (const v of vars) bounds.delete(v);
-  const known = new Set([...ctx.known].filter((k) => !vars.some((v) => k.includes(v))));
+  const known: Known | null = ctx.known ? { lits: new Map(), barrier: vars, parent: ctx.known } : null;
   const inner: Ctx = {
     bounds,
     known,

@@ -2,7 +2,7 @@
 // Results are rebuilt with the smart constructors, so they are in normal form again.
 
 import type { Atom, Formula, Term } from './types.ts';
-import { andAll, cong, eq, exists, forall, ge, orAll } from './formula.ts';
+import { andAll, cong, eq, exists, forall, ge, orAll, relit } from './formula.ts';
 import { atomTerm, floorT, linear, maxT, minT, selectT, variable } from './term.ts';
 import { fresh } from './names.ts';
 import { formulaVars, termVars } from './vars.ts';
@@ -121,3 +121,14 @@ export function mapAtoms(t: Term, f: (a: Atom, rebuilt: Term) => Term, g: (c: Fo
   return linear(items, t.c);
 }
 
+/** Replace every occurrence of the atom with key `key` (nested ones too) by `by`, in a
+ *  quantifier-free formula (quantified subformulas are left alone). */
+export function replaceAtom(f: Formula, key: string, by: Term): Formula {
+  const rt = (t: Term): Term => mapAtoms(t, (a, rebuilt) => (a.key === key ? by : rebuilt), (c) => replaceAtom(c, key, by));
+  switch (f.kind) {
+    case 'ge': case 'eq': case 'cong': return relit(f, rt(f.t));
+    case 'and': return andAll(f.args.map((g) => replaceAtom(g, key, by)));
+    case 'or': return orAll(f.args.map((g) => replaceAtom(g, key, by)));
+    default: return f;
+  }
+}

@@ -48,6 +48,12 @@ export function isConst(t: Term): boolean {
 
 /** Σ k_i·t_i + c. */
 export function linear(items: readonly (readonly [Term, bigint])[], c = 0n): Term {
+  // Fast paths: one term scaled by ±1 (no merging needed).
+  if (items.length === 1) {
+    const [t, k] = items[0]!;
+    if (k === 1n) return c === 0n ? t : addConst(t, c);
+    if (k === -1n) return c === 0n ? neg(t) : addConst(neg(t), c);
+  }
   const m = new Map<string, [Atom, bigint]>();
   let cc = c;
   for (const [t, k] of items) {
@@ -76,8 +82,17 @@ export function scale(t: Term, k: bigint): Term {
   return linear([[t, k]]);
 }
 
+const negCache = new WeakMap<Term, Term>();
+
 export function neg(t: Term): Term {
-  return scale(t, -1n);
+  let r = negCache.get(t);
+  if (!r) {
+    const parts = t.parts.map(([a, k]) => [a, -k] as const);
+    r = { parts, c: -t.c, key: termKey(parts, -t.c) };
+    negCache.set(t, r);
+    negCache.set(r, t);
+  }
+  return r;
 }
 
 export function addConst(t: Term, k: bigint): Term {

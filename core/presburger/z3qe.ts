@@ -6,9 +6,9 @@ import type { Atom, Formula, Term } from './types.ts';
 import { runZ3 } from '../../smt/z3.ts';
 import { parseSExprs, type SExpr } from '../../smt/sexpr.ts';
 import { addConst, scale, sub, variable } from './term.ts';
-import { andAll, exists, forall, ge, not, orAll, relit } from './formula.ts';
+import { andAll, exists, forall, ge, not, orAll } from './formula.ts';
 import { fresh } from './names.ts';
-import { mapAtoms } from './subst.ts';
+import { replaceAtom } from './subst.ts';
 import { eliminate } from './qe.ts';
 import { simplify } from './simplify.ts';
 import { formulaVars, hasQuantifier, termVars } from './vars.ts';
@@ -70,7 +70,7 @@ function purify(q: Formula): Formula {
     const f = fresh('d');
     const fv = variable(f);
     body = andAll([
-      replaceAtomIn(body, atom.key, fv),
+      replaceAtom(body, atom.key, fv),
       ge(sub(atom.arg, scale(fv, atom.div))),
       ge(addConst(sub(scale(fv, atom.div), atom.arg), atom.div - 1n)),
     ]);
@@ -114,20 +114,11 @@ function findFloor(f: Formula, bound: ReadonlySet<string>): (Atom & { kind: 'flo
   }
 }
 
-function replaceAtomIn(f: Formula, key: string, by: Term): Formula {
-  const rt = (t: Term): Term => mapAtoms(t, (a, rebuilt) => (a.key === key ? by : rebuilt), (c) => replaceAtomIn(c, key, by));
-  switch (f.kind) {
-    case 'ge': case 'eq': case 'cong': return relit(f, rt(f.t));
-    case 'and': return andAll(f.args.map((g) => replaceAtomIn(g, key, by)));
-    case 'or': return orAll(f.args.map((g) => replaceAtomIn(g, key, by)));
-    default: return f;
-  }
-}
-
 /** One quantifier node (quantifier-free body) through Z3's qe, checked; null if not usable. */
 async function qeNode(q: Formula, opts: Z3QeOptions): Promise<Formula | null> {
   // (The cache also holds failures, as null.)
-  const hit = cache.get(q.key);
+  const ck = `${opts.timeoutMs ?? ''}|${q.key}`;
+  const hit = cache.get(ck);
   if (hit !== undefined) return hit;
   const names = new Map<string, string>();
   for (const v of formulaVars(q)) names.set(smtSymbol(v), v);
@@ -143,7 +134,7 @@ async function qeNode(q: Formula, opts: Z3QeOptions): Promise<Formula | null> {
     if (check.status !== 'unsat') r = null;
   }
   if (r !== null) logElimination({ original: q, result: r, method: 'z3-qe' });
-  cache.set(q.key, r);
+  cache.set(ck, r);
   return r;
 }
 
