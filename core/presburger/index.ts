@@ -25,9 +25,14 @@
  *   const h = heapOf([{ array: 'c', index: [v('i'), v('j')], ctx: 'R', args: [v('i'), v('j'), v('k')] }]);
  *   printRel(iteratedUpdate(h, 'k', v('P')))   // [P, i, j] -> { c[i, j] -> R[i, j, P - 1] : P > 0 }
  *
- * Quantifier elimination is logged (`eliminationLog()`), and `eliminationCertificate(entry)` gives
+ * `removeArray(h, 'a')` is Δh \ a (S-ALLOCATE).
+ *
+ * Quantifier elimination is logged (`eliminationLog()`: exact eliminations, lexmax closed forms
+ * against their implicit ∀-definition, Z3 qe results), and `eliminationCertificate(entry)` gives
  * the SMT-LIB equivalence check `(assert (not (= original result)))` expected `unsat`.
- * `eliminateWithZ3(φ)` finishes what the exact method leaves, with Z3's qe (each result checked).
+ * `eliminateWithZ3(φ)` finishes what the exact method leaves, with Z3's qe (floors of bound
+ * variables purified first; each result proved equivalent by a second query before use).
+ * Quantifiers neither method eliminates are kept: the layer never approximates.
  *
  * Text: `printSet` / `printRel` / `printFormula` print isl-like syntax
  * (`[N] -> { a[i] -> A[i + 2] : 0 <= i < N }`, or the thesis's with `{ thesis: true }`);
