@@ -857,9 +857,8 @@ function checkCmd(c: Checker, cmd: Cmd, env: Env): void {
       return;
     }
     case 'allocate':
-      if (env.arrays.has(cmd.name)) {
-        c.scopeErr(cmd.pos, `'allocate ${cmd.name}' inside the scope of another array '${cmd.name}': array names name memory locations and cannot be shadowed`, 'a fresh array name', `'${cmd.name}', already declared`);
-      }
+      // A local array may shadow an outer one (U-ALLOCATE: (μ ∖ a) ▷ μ_a): inside, the name
+      // denotes the fresh array; the outer one is untouched and visible again after the scope.
       for (const d of cmd.dims) c.affine(d, env, 'index');
       checkCmd(c, cmd.body, withArray(env, cmd.name, cmd.elem, cmd.dims.length));
       return;

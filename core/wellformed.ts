@@ -318,7 +318,14 @@ interface Lin {
 }
 type LinCons = { readonly lin: Lin; readonly op: '>=' | '==' };
 
-function linearTerm(e: Expr): Map<string, bigint> | null {
+/**
+ * The linear part of an index expression, or null. A subexpression that mentions no variable of
+ * `vars` (the equation's) is a constant as far as recession cones go, whatever its form
+ * (`8 * (N / 8)` bounds `t` below as well as `0` does).
+ */
+function linearTerm(e: Expr, vars: ReadonlySet<string>): Map<string, bigint> | null {
+  if (!mentions(e, vars)) return new Map([['', 0n]]);
+  const linearTerm_ = (x: Expr): Map<string, bigint> | null => linearTerm(x, vars);
   const add = (a: Map<string, bigint>, b: Map<string, bigint>, s: bigint): Map<string, bigint> => {
     const r = new Map(a);
     for (const [k, v] of b) r.set(k, (r.get(k) ?? 0n) + s * v);
@@ -331,18 +338,18 @@ function linearTerm(e: Expr): Map<string, bigint> | null {
       return new Map([[e.name, 1n]]);
     case 'unary': {
       if (e.op !== '-') return null;
-      const a = linearTerm(e.arg);
+      const a = linearTerm_(e.arg);
       return a && add(new Map(), a, -1n);
     }
     case 'binary': {
       if (e.op === '+' || e.op === '-') {
-        const a = linearTerm(e.left);
-        const b = linearTerm(e.right);
+        const a = linearTerm_(e.left);
+        const b = linearTerm_(e.right);
         return a && b ? add(a, b, e.op === '+' ? 1n : -1n) : null;
       }
       if (e.op === '*') {
-        const a = linearTerm(e.left);
-        const b = linearTerm(e.right);
+        const a = linearTerm_(e.left);
+        const b = linearTerm_(e.right);
         if (!a || !b) return null;
         const ca = [...a.keys()].every((k) => k === '') ? (a.get('') ?? 0n) : null;
         const cb = [...b.keys()].every((k) => k === '') ? (b.get('') ?? 0n) : null;
@@ -356,17 +363,41 @@ function linearTerm(e: Expr): Map<string, bigint> | null {
   }
 }
 
+function mentions(e: Expr, vars: ReadonlySet<string>): boolean {
+  switch (e.kind) {
+    case 'var':
+      return vars.has(e.name);
+    case 'int':
+    case 'bool':
+    case 'float':
+      return false;
+    case 'unary':
+      return mentions(e.arg, vars);
+    case 'binary':
+      return mentions(e.left, vars) || mentions(e.right, vars);
+    case 'call':
+      return e.args.some((a) => mentions(a, vars));
+    case 'select':
+      return mentions(e.cond, vars) || mentions(e.then, vars) || mentions(e.else, vars);
+    case 'let':
+      return mentions(e.value, vars) || mentions(e.body, vars);
+    case 'array':
+    case 'tensor':
+      return e.indices.some((a) => mentions(a, vars));
+  }
+}
+
 /**
  * Disjunctive normal form of a condition as linear constraints; atoms that are not linear are
  * dropped (replaced by true after pushing negations inward), which only enlarges the set and is
  * therefore sound for a boundedness check. Null when the DNF would be too large.
  */
-function linearDnf(e: Expr, negate: boolean, limit = 64): LinCons[][] | null {
+function linearDnf(e: Expr, negate: boolean, vars: ReadonlySet<string>, limit = 64): LinCons[][] | null {
   const TRUE: LinCons[][] = [[]];
   const FALSE: LinCons[][] = [];
   const cmp = (l: Expr, r: Expr, op: string): LinCons[][] => {
-    const a = linearTerm(l);
-    const b = linearTerm(r);
+    const a = linearTerm(l, vars);
+    const b = linearTerm(r, vars);
     if (!a || !b) return TRUE;
     const diff = new Map(a);
     for (const [k, v] of b) diff.set(k, (diff.get(k) ?? 0n) - v);
@@ -390,11 +421,11 @@ function linearDnf(e: Expr, negate: boolean, limit = 64): LinCons[][] | null {
     case 'bool':
       return e.value !== negate ? TRUE : FALSE;
     case 'unary':
-      return e.op === '!' ? linearDnf(e.arg, !negate, limit) : TRUE;
+      return e.op === '!' ? linearDnf(e.arg, !negate, vars, limit) : TRUE;
     case 'binary': {
       if (e.op === '&&' || e.op === '||') {
-        const a = linearDnf(e.left, negate, limit);
-        const b = linearDnf(e.right, negate, limit);
+        const a = linearDnf(e.left, negate, vars, limit);
+        const b = linearDnf(e.right, negate, vars, limit);
         if (!a || !b) return null;
         const conj = (e.op === '&&') !== negate;
         if (!conj) return a.length + b.length > limit ? null : [...a, ...b];
@@ -459,7 +490,7 @@ class Ranker {
   bounded(eq: NormEquation, c: Component): string[] | null {
     if (c.kind === 'const') return [];
     const v = eq.vars[c.p]!;
-    const dnf = linearDnf(eq.guard, false);
+    const dnf = linearDnf(eq.guard, false, new Set(eq.vars));
     if (dnf === null) return null;
     const ds = eq.vars.map((x) => `__d_${x}`);
     return dnf.map((conj) => {

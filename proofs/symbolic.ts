@@ -111,7 +111,7 @@ export class SymbolicEvaluator {
   private readonly prophetic = new Map<Cmd, PRel>();
   private counter = 0;
   private readonly params: readonly string[];
-  private readonly sourceName: ReadonlyMap<string, string>;
+  private readonly sourceName: Map<string, string>;
   readonly body: Cmd;
 
   constructor(
@@ -121,7 +121,7 @@ export class SymbolicEvaluator {
     this.params = ci.spec.params;
     const r = renameBinders(ci.impl.body, [...this.params, ...ci.arrays.keys()]);
     this.body = r.body;
-    this.sourceName = r.sourceName;
+    this.sourceName = new Map(r.sourceName);
   }
 
   /** The source name of a (renamed) variable or array. */
@@ -532,6 +532,8 @@ export class SymbolicEvaluator {
       if (info.decl.role !== 'output' || info.value === null) continue;
       const shape = g0.arrays.get(name)!;
       const xs = info.vars.map((v) => `${v}#out`);
+      // Counterexamples name the output cell's indices after the declaration (`c[i]`, `c index 0`).
+      xs.forEach((x, k) => this.sourceName.set(x, info.decl.vars ? info.vars[k]! : `${name} index ${k}`));
       const ren: AffineEnv = (n) => variable(info.vars.includes(n) ? `${n}#out` : n);
       const box = andAll(xs.map((x, k) => and(geT(variable(x), constant(0n)), ltT(variable(x), shape.dims[k]!))));
       const where = info.decl.where ? formulaOf(info.decl.where, ren) : TRUE;

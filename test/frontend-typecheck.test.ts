@@ -209,9 +209,10 @@ describe('let and shadowing', () => {
     expect(err(impl('let M = 1 in skip')).message).toContain("shadows the parameter 'M'");
     expect(err(impl('c[let N = 0 in N] := 1.0')).message).toContain("shadows the parameter 'N'");
   });
-  it('does not let an allocation shadow an array in scope, but reuses a name after its scope', () => {
-    expect(err(impl('allocate a: f32[4] in skip')).message).toContain('cannot be shadowed');
-    expect(err(impl('allocate t: f32[4] in allocate t: f32[2] in skip')).message).toContain('cannot be shadowed');
+  it('lets an allocation shadow an array in scope (U-ALLOCATE), with its own type and shape inside', () => {
+    ok(impl('allocate a: f32[4] in skip'));
+    ok(impl('allocate t: f32[4] in allocate t: i32[2] in t[1] := 2'));
+    expect(err(impl('allocate t: f32[4] in allocate t: i32[2] in t[1] := 2.5')).message).toContain('i32');
     ok(impl('allocate t: f32[4] in t[0] := 1.0; allocate t: i32[2] in t[1] := 2'));
   });
   it('scopes loop variables to their loop', () => {
