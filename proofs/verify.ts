@@ -119,6 +119,11 @@ async function decidePresburger(pending: readonly PendingObligation[], timeoutMs
   for (let i = 0; i < todo.length; i += 64) {
     const chunk = todo.slice(i, i + 64);
     const answers = await checkSatBatch(chunk.map((t) => t.script), { timeoutMs });
+    for (const [k, t] of chunk.entries()) {
+      // Scopes put Z3 in incremental mode, which skips the preprocessing that quantified
+      // formulas (a "not overwritten" guard left quantified) need: retry those alone.
+      if (answers[k]!.status === 'unknown') answers[k] = await checkSat(t.script, { timeoutMs });
+    }
     chunk.forEach((t, k) => {
       const a = answers[k]!;
       out.set(t.p, a);
