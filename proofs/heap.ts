@@ -49,9 +49,15 @@ function mapDeps(p: RelPiece, q: RelPiece, f: (d: ReadonlySet<string>) => Readon
 }
 export const EMPTY_SET: PSet = { kind: 'set', pieces: [] };
 
+/** Milliseconds spent in `norm` (the Presburger work of the symbolic evaluation), for benchmarks. */
+export const presburgerClock = { ms: 0 };
+
 /** Quantifier elimination where exact, then syntactic simplification. */
 export function norm(f: Formula): Formula {
-  return simplify(eliminate(simplify(f)));
+  const t0 = performance.now();
+  const r = simplify(eliminate(simplify(f)));
+  presburgerClock.ms += performance.now() - t0;
+  return r;
 }
 
 export function arrayOf(p: RelPiece | SetPiece): string {

@@ -7,7 +7,8 @@
 import type { CheckedImpl } from '../core/typecheck.ts';
 import { parseSExprs, type SExpr } from '../smt/sexpr.ts';
 import type { FloatMode } from '../smt/values.ts';
-import { checkSat, checkSatBatch, DEFAULT_TIMEOUT_MS, type SolverAnswer } from '../smt/z3.ts';
+import { checkSat, checkSatBatch, DEFAULT_TIMEOUT_MS, type SolverAnswer, z3Stats } from '../smt/z3.ts';
+import { presburgerClock } from './heap.ts';
 import { simplify } from '../core/presburger/simplify.ts';
 import { failureClass, type Obligation } from './obligation.ts';
 import { type EvaluationLog, type Feasibility, type PendingObligation, SymbolicEvaluator, UnsupportedConstruct } from './symbolic.ts';
@@ -44,6 +45,8 @@ export interface VerifyResult {
   readonly float: FloatMode;
   /** Every obligation with its outcome (certificates are written from these). */
   readonly outcomes: readonly ObligationOutcome[];
+  /** Where the time went (ms): symbolic evaluation (of which Presburger work), solver, replay. */
+  readonly timings: { readonly symbolic: number; readonly presburger: number; readonly smt: number; readonly replay: number };
 }
 
 export interface VerifyOptions {
@@ -184,17 +187,23 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const base = { impl: ci.impl.name, spec: ci.spec.spec.name, float };
   const ev = new SymbolicEvaluator(ci, opts.log ?? null);
+  const p0 = presburgerClock.ms;
+  const z0 = z3Stats().ms;
+  let replayMs = 0;
+  const timings = () => ({ symbolic: symbolicMs, presburger: presburgerClock.ms - p0, smt: z3Stats().ms - z0, replay: replayMs });
+  let symbolicMs = 0;
   try {
     ev.run();
+    symbolicMs = performance.now() - t0;
   } catch (e) {
     if (e instanceof UnsupportedConstruct) {
-      return { ...base, verdict: 'unknown', class: 'unsupported', reason: e.message, counterexample: null, vcs: 0, ms: performance.now() - t0, outcomes: [] };
+      return { ...base, verdict: 'unknown', class: 'unsupported', reason: e.message, counterexample: null, vcs: 0, ms: performance.now() - t0, outcomes: [], timings: timings() };
     }
     throw e;
   }
-  const done = (r: Omit<VerifyResult, 'impl' | 'spec' | 'float' | 'ms' | 'vcs' | 'outcomes'>, slots: readonly Slot[]): VerifyResult => {
+  const done = (r: Omit<VerifyResult, 'impl' | 'spec' | 'float' | 'ms' | 'vcs' | 'outcomes' | 'timings'>, slots: readonly Slot[]): VerifyResult => {
     const outcomes = slots.map(outcomeOf);
-    return { ...base, ...r, vcs: outcomes.length, ms: performance.now() - t0, outcomes };
+    return { ...base, ...r, vcs: outcomes.length, ms: performance.now() - t0, outcomes, timings: timings() };
   };
   const refutedBy = async (s: Slot): Promise<VerifyResult> => {
     const withModel = await checkSat(s.o.script, { timeoutMs, model: true });
@@ -237,8 +246,10 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
       const v = model.get(p);
       if (v !== undefined && /^-?\d+$/.test(v)) prefer.set(p, BigInt(v));
     }
+    const r0 = performance.now();
     const candidates = await smallParameters(ci, 6, prefer.size === ci.spec.params.length ? prefer : null, unproved.p.context);
     const found = await replay(ci, candidates, [0, 1, 2, 3, 4]);
+    replayMs = performance.now() - r0;
     if (found !== null) {
       const o = unproved.o;
       return done({

@@ -189,6 +189,14 @@ function header(S, expects, extra) {
 ${extra}`;
 }
 
+/** A stencil chain of S stages (spec and the faithful impl only), for scaling benchmarks. */
+export function chain(S) {
+  return [header(S, [[`sc${S}_halide`, 'valid']], ''), spec(S, `sc${S}`), '', impl(S, `sc${S}_halide`, `sc${S}`), ''].join('\n');
+}
+
+// Writing the corpus files only when run as a script (bench/ imports `chain`).
+const asScript = process.argv[1] === fileURLToPath(import.meta.url);
+
 const sc1 = [
   header(1, [
     ['sc1_halide', 'valid'],
@@ -213,7 +221,7 @@ const sc1 = [
   impl(1, 'sc1_unshifted_tiles', 'sc1', { unshifted: true }),
   '',
 ].join('\n');
-writeFileSync(join(here, '..', 'sc1.sched'), sc1);
+if (asScript) writeFileSync(join(here, '..', 'sc1.sched'), sc1);
 
 const sc32 = [
   header(32, [
@@ -234,4 +242,4 @@ const sc32 = [
   impl(32, 'sc32_short_root', 'sc32', { shortRoot: 21 }),
   '',
 ].join('\n');
-writeFileSync(join(here, '..', 'sc32.sched'), sc32);
+if (asScript) writeFileSync(join(here, '..', 'sc32.sched'), sc32);

@@ -1,0 +1,268 @@
+// `npm run bench`: the benchmark suite (issue 10).
+// - verification time per Halide kernel of thesis Table 6.1 (median of fresh-process runs), split
+//   into symbolic evaluation (of which Presburger work), solver and replay, beside the OCaml
+//   prototype's time and the ratio;
+// - concrete execution and small-step exploration (bench/semantics.ts), Presburger micro-benchmarks
+//   (bench/presburger.ts);
+// - how verification time grows with the stencil chain's length (table and bench/scaling.svg).
+// Writes bench/RESULTS.md and bench/results.json; `--readme` also refreshes the README's table.
+//
+//   npm run bench [-- --quick] [--json] [--readme] [--only verify|semantics|presburger|scaling]
+
+import { spawnSync } from 'node:child_process';
+import { cpus, totalmem } from 'node:os';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+
+const argv = process.argv.slice(2);
+const quick = argv.includes('--quick');
+const json = argv.includes('--json');
+const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : null;
+const REPS = quick ? 1 : 3;
+const TSX = join('node_modules', '.bin', 'tsx');
+const say = (s: string): void => {
+  if (!json) process.stderr.write(s + '\n');
+};
+
+/** Thesis Table 6.1: the OCaml prototype's verification times (seconds; Intel i9-9900). */
+interface Kernel {
+  readonly name: string;
+  readonly file: string;
+  readonly impl: string;
+  /** Seconds, or null when the prototype timed out (> 900 s). `<1` is recorded as 1. */
+  readonly thesis: number | null;
+  readonly thesisText: string;
+  readonly expected: string;
+}
+
+const KERNELS: readonly Kernel[] = [
+  { name: 'blur', file: 'corpus/halide/blur.sched', impl: 'blur_halide', thesis: 1, thesisText: '<1', expected: 'valid' },
+  { name: 'cmm1024', file: 'corpus/halide/cmm1024.sched', impl: 'cmm1024_halide', thesis: 2.6, thesisText: '2.6', expected: 'valid' },
+  { name: 'sgemm1024', file: 'corpus/halide/sgemm1024.sched', impl: 'sgemm1024_halide', thesis: 1, thesisText: '1', expected: 'valid' },
+  { name: 'sqsgemm', file: 'corpus/halide/sqsgemm.sched', impl: 'sqsgemm_halide', thesis: 15.1, thesisText: '15.1', expected: 'valid' },
+  { name: 'bigsqsgemm', file: 'corpus/halide/bigsqsgemm.sched', impl: 'bigsqsgemm_halide', thesis: 2.7, thesisText: '2.7', expected: 'valid' },
+  { name: 'sgemm', file: 'corpus/halide/sgemm.sched', impl: 'sgemm_halide', thesis: 204, thesisText: '204', expected: 'valid' },
+  { name: 'bigsgemm', file: 'corpus/halide/bigsgemm.sched', impl: 'bigsgemm_halide', thesis: 12.1, thesisText: '12.1', expected: 'valid' },
+  { name: 'sc1', file: 'corpus/halide/sc1.sched', impl: 'sc1_halide', thesis: 12.5, thesisText: '12.5', expected: 'valid' },
+  { name: 'sc32', file: 'corpus/halide/sc32.sched', impl: 'sc32_halide', thesis: 293, thesisText: '293', expected: 'valid' },
+  { name: 'dsc', file: 'corpus/halide/dsc.sched', impl: 'dsc_halide', thesis: 103, thesisText: '103', expected: 'valid' },
+  { name: 'conv', file: 'corpus/halide/conv_layer.sched', impl: 'conv_layer_halide', thesis: 132, thesisText: '132', expected: 'valid' },
+  { name: 'sdot', file: 'corpus/halide/sdot.sched', impl: 'sdot_halide', thesis: 1, thesisText: '<1', expected: 'valid' },
+  { name: 'harris', file: 'corpus/halide/harris.sched', impl: 'harris_halide', thesis: 44.8, thesisText: '44.8', expected: 'valid' },
+  { name: 'unsharp', file: 'corpus/halide/unsharp.sched', impl: 'unsharp_halide', thesis: 6.1, thesisText: '6.1', expected: 'valid' },
+  { name: 'nl_means', file: 'corpus/halide/nl_means.sched', impl: 'nl_means_halide', thesis: null, thesisText: 'timeout (>900)', expected: 'valid' },
+  { name: 'sgemmTA', file: 'corpus/halide/sgemmTA.sched', impl: 'sgemmTA_halide', thesis: 10.4, thesisText: '10.4 (rejected)', expected: 'invalid' },
+  { name: 'sgemmTB', file: 'corpus/halide/sgemmTB.sched', impl: 'sgemmTB_halide', thesis: 34.7, thesisText: '34.7 (rejected)', expected: 'invalid' },
+];
+
+interface One {
+  verdict: string;
+  class: string | null;
+  ms: number;
+  vcs: number;
+  timings: { symbolic: number; presburger: number; smt: number; replay: number };
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length === 0 ? NaN : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** One verification in a fresh process; null on a crash or the time limit. */
+function verifyOnce(file: string, impl: string, timeoutS: number, stdin?: string): One | { error: string } {
+  const r = spawnSync(TSX, ['bench/verify-one.ts', file, impl, ...(stdin ? ['--stdin'] : [])], { input: stdin, encoding: 'utf8', timeout: timeoutS * 1000, maxBuffer: 1 << 24 });
+  if (r.error || r.status !== 0) return { error: r.error ? `${r.error.message}` : `exit ${r.status}: ${(r.stderr ?? '').split('\n').filter((l) => l && !/nodedir/.test(l)).slice(-2).join(' ')}` };
+  const line = r.stdout.trim().split('\n').pop() ?? '';
+  try {
+    return JSON.parse(line) as One;
+  } catch {
+    return { error: `no result (${line.slice(0, 80)})` };
+  }
+}
+
+interface KernelRow {
+  kernel: string;
+  thesis: string;
+  ratio: number | null;
+  verdict: string;
+  expected: string;
+  medianS: number | null;
+  symbolicS: number | null;
+  presburgerS: number | null;
+  smtS: number | null;
+  replayS: number | null;
+  vcs: number | null;
+  runs: number;
+  note: string | null;
+}
+
+function benchVerify(): KernelRow[] {
+  const rows: KernelRow[] = [];
+  for (const k of KERNELS) {
+    const runs: One[] = [];
+    let note: string | null = null;
+    for (let i = 0; i < REPS; i++) {
+      const r = verifyOnce(k.file, k.impl, quick ? 300 : 900);
+      if ('error' in r) {
+        note = r.error;
+        break;
+      }
+      runs.push(r);
+    }
+    const pick = (f: (o: One) => number): number | null => (runs.length ? median(runs.map(f)) / 1000 : null);
+    const medianS = pick((o) => o.ms);
+    const row: KernelRow = {
+      kernel: k.name,
+      thesis: k.thesisText,
+      ratio: medianS !== null && k.thesis !== null ? medianS / k.thesis : null,
+      verdict: runs.length ? `${runs[0]!.verdict}${runs[0]!.class ? ` ${runs[0]!.class}` : ''}` : 'error',
+      expected: k.expected,
+      medianS,
+      symbolicS: pick((o) => o.timings.symbolic),
+      presburgerS: pick((o) => o.timings.presburger),
+      smtS: pick((o) => o.timings.smt),
+      replayS: pick((o) => o.timings.replay),
+      vcs: runs.length ? runs[0]!.vcs : null,
+      runs: runs.length,
+      note,
+    };
+    rows.push(row);
+    say(`verify ${k.name.padEnd(11)} ${row.verdict.padEnd(22)} ${medianS === null ? '—' : medianS.toFixed(2)} s (thesis ${k.thesisText})${note ? ` ${note}` : ''}`);
+  }
+  return rows;
+}
+
+function childJson(script: string): unknown {
+  const r = spawnSync(TSX, [script, '--json', ...(quick ? ['--quick'] : [])], { encoding: 'utf8', maxBuffer: 1 << 24, timeout: 1_800_000 });
+  if (r.status !== 0) return { error: `exit ${r.status}` };
+  try {
+    return JSON.parse(r.stdout);
+  } catch {
+    return { error: 'unparsable output' };
+  }
+}
+
+interface ScalingRow {
+  stages: number;
+  medianS: number | null;
+  verdict: string;
+  vcs: number | null;
+}
+
+async function benchScaling(): Promise<ScalingRow[]> {
+  const gen = (await import('../corpus/halide/gen/stencil_chain.mjs')) as { chain(S: number): string };
+  const dir = mkdtempSync(join(tmpdir(), 'sched-bench-'));
+  const rows: ScalingRow[] = [];
+  for (const S of quick ? [1, 2, 4, 8] : [1, 2, 4, 8, 16, 32]) {
+    const file = join(dir, `sc${S}.sched`);
+    writeFileSync(file, gen.chain(S));
+    const runs: One[] = [];
+    for (let i = 0; i < REPS; i++) {
+      const r = verifyOnce(file, `sc${S}_halide`, quick ? 300 : 900);
+      if ('error' in r) break;
+      runs.push(r);
+    }
+    const row = { stages: S, medianS: runs.length ? median(runs.map((o) => o.ms)) / 1000 : null, verdict: runs[0]?.verdict ?? 'error', vcs: runs[0]?.vcs ?? null };
+    rows.push(row);
+    say(`scaling stencil chain ${S} stages: ${row.medianS?.toFixed(2) ?? '—'} s (${row.verdict})`);
+  }
+  return rows;
+}
+
+/** A small SVG line plot of verification time against the number of stages (log2 x axis). */
+function scalingSvg(rows: readonly ScalingRow[]): string {
+  const pts = rows.filter((r) => r.medianS !== null);
+  const W = 480;
+  const H = 300;
+  const pad = 50;
+  const maxX = Math.log2(Math.max(...pts.map((r) => r.stages), 2));
+  const maxY = Math.max(...pts.map((r) => r.medianS!), 1);
+  const x = (s: number): number => pad + (Math.log2(s) / maxX) * (W - 2 * pad);
+  const y = (t: number): number => H - pad - (t / maxY) * (H - 2 * pad);
+  const path = pts.map((r, i) => `${i ? 'L' : 'M'}${x(r.stages).toFixed(1)},${y(r.medianS!).toFixed(1)}`).join(' ');
+  const ticks = pts.map((r) => `<text x="${x(r.stages)}" y="${H - pad + 18}" text-anchor="middle">${r.stages}</text>`).join('');
+  const yt = [0, 0.5, 1].map((f) => `<text x="${pad - 6}" y="${y(f * maxY) + 4}" text-anchor="end">${(f * maxY).toFixed(1)}</text>`).join('');
+  const dots = pts.map((r) => `<circle cx="${x(r.stages)}" cy="${y(r.medianS!)}" r="3"/>`).join('');
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="11">
+<rect width="100%" height="100%" fill="white"/>
+<line x1="${pad}" y1="${H - pad}" x2="${W - pad}" y2="${H - pad}" stroke="black"/><line x1="${pad}" y1="${pad}" x2="${pad}" y2="${H - pad}" stroke="black"/>
+${ticks}${yt}
+<text x="${W / 2}" y="${H - 10}" text-anchor="middle">stages of the stencil chain</text>
+<text x="14" y="${H / 2}" transform="rotate(-90 14 ${H / 2})" text-anchor="middle">verification time (s, median)</text>
+<path d="${path}" fill="none" stroke="steelblue" stroke-width="2"/>${dots}
+</svg>
+`;
+}
+
+function fmt(x: number | null, d = 2): string {
+  return x === null || Number.isNaN(x) ? '—' : x.toFixed(d);
+}
+
+function machine(): string {
+  const c = cpus();
+  return `${c[0]?.model ?? 'unknown CPU'}, ${c.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`;
+}
+
+function markdown(r: Results): string {
+  const out: string[] = [`Machine: ${r.machine}. ${quick ? 'Quick run (1 repetition).' : `Medians of ${REPS} runs, each in a fresh process.`}`, ''];
+  if (r.verify) {
+    out.push('| kernel | verdict | ours (s) | thesis (s) | ratio | symbolic (s) | of which Presburger | solver (s) | replay (s) | obligations |');
+    out.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    for (const k of r.verify) {
+      const v = k.verdict.startsWith(k.expected) ? k.verdict : `**${k.verdict}** (expected ${k.expected})`;
+      out.push(`| ${k.kernel} | ${v} | ${fmt(k.medianS)} | ${k.thesis} | ${k.ratio === null ? '—' : fmt(k.ratio)} | ${fmt(k.symbolicS)} | ${fmt(k.presburgerS)} | ${fmt(k.smtS)} | ${fmt(k.replayS)} | ${k.vcs ?? '—'} |`);
+    }
+    out.push('');
+  }
+  if (r.scaling) {
+    out.push('Stencil chain: verification time against the number of stages (bench/scaling.svg).', '');
+    out.push(`| stages | ${r.scaling.map((s) => s.stages).join(' | ')} |`, `| --- | ${r.scaling.map(() => '---:').join(' | ')} |`);
+    out.push(`| time (s) | ${r.scaling.map((s) => fmt(s.medianS)).join(' | ')} |`, '');
+  }
+  const sem = r.semantics as { bigStep?: { label: string; assignmentsPerSecond: number; ratioToHandWritten: number }[]; handWritten?: { assignmentsPerSecond: number }; explorer?: { impl: string; n: number; por: boolean; states: number; statesPerSecond: number }[] } | null;
+  if (sem?.bigStep) {
+    out.push('Concrete execution, 64×64×64 matrix product (CPU-time medians, same run):', '');
+    out.push('| run | assignments/s | time vs hand-written JS |', '| --- | ---: | ---: |');
+    for (const b of sem.bigStep) out.push(`| ${b.label} | ${Math.round(b.assignmentsPerSecond).toLocaleString('en-US')} | ×${fmt(b.ratioToHandWritten)} |`);
+    if (sem.handWritten) out.push(`| hand-written JavaScript loop nest | ${Math.round(sem.handWritten.assignmentsPerSecond).toLocaleString('en-US')} | ×1.00 |`);
+    out.push('');
+    if (sem.explorer) {
+      out.push('| exploration | states | states/s |', '| --- | ---: | ---: |');
+      for (const e of sem.explorer) out.push(`| ${e.impl} N=${e.n}${e.por ? ' (POR)' : ' (no POR)'} | ${e.states} | ${Math.round(e.statesPerSecond).toLocaleString('en-US')} |`);
+      out.push('');
+    }
+  }
+  return out.join('\n');
+}
+
+interface Results {
+  machine: string;
+  quick: boolean;
+  verify: KernelRow[] | null;
+  scaling: ScalingRow[] | null;
+  semantics: unknown;
+  presburger: unknown;
+}
+
+const results: Results = { machine: machine(), quick, verify: null, scaling: null, semantics: null, presburger: null };
+if (!only || only === 'verify') results.verify = benchVerify();
+if (!only || only === 'scaling') results.scaling = await benchScaling();
+if (!only || only === 'semantics') results.semantics = childJson('bench/semantics.ts');
+if (!only || only === 'presburger') results.presburger = childJson('bench/presburger.ts');
+
+writeFileSync('bench/results.json', JSON.stringify(results, null, 2) + '\n');
+if (results.scaling) writeFileSync('bench/scaling.svg', scalingSvg(results.scaling));
+const md = markdown(results);
+writeFileSync('bench/RESULTS.md', `# Benchmark results\n\nRegenerated by \`npm run bench\`.\n\n${md}\n`);
+if (argv.includes('--readme')) {
+  const readme = readFileSync('README.md', 'utf8');
+  const start = '<!-- bench:start -->';
+  const end = '<!-- bench:end -->';
+  if (readme.includes(start) && readme.includes(end)) {
+    writeFileSync('README.md', readme.slice(0, readme.indexOf(start) + start.length) + `\n${md}\n` + readme.slice(readme.indexOf(end)));
+  }
+}
+if (json) process.stdout.write(JSON.stringify(results, null, 2) + '\n');
+else process.stdout.write(md + '\n');
