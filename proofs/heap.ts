@@ -5,7 +5,7 @@
 // the usual last-writer patterns), and kept otherwise: never approximated.
 
 import type { Formula, PRel, PSet, RelPiece, SetPiece, Term } from '../core/presburger/types.ts';
-import { and, andAll, conjuncts, exists, FALSE, geT, gtT, ltT, not, orAll, eqT } from '../core/presburger/formula.ts';
+import { and, andAll, conjuncts, exists, FALSE, geT, gtT, ltT, not, orAll, eqT, TRUE } from '../core/presburger/formula.ts';
 import { constant, variable } from '../core/presburger/term.ts';
 import { fresh } from '../core/presburger/names.ts';
 import { flat, tupleVars } from '../core/presburger/tuple.ts';
@@ -16,6 +16,57 @@ import { eliminate } from '../core/presburger/qe.ts';
 import type { Template } from './template.ts';
 
 export const EMPTY_HEAP: PRel = { kind: 'rel', pieces: [] };
+
+/**
+ * dom(h) per array, kept beside each heap built here: a formula over its own location
+ * variables. Computing it from the pieces would project their value variables out of guards
+ * that hold "no later write" clauses with congruences; keeping it alongside follows
+ * dom(h1 ▷ h2) = dom h1 ∪ dom h2 and dom(▶_x h) = ⋃_x dom h, which stay simple.
+ */
+interface Dom {
+  readonly vars: readonly string[];
+  readonly f: Formula;
+}
+type Doms = ReadonlyMap<string, Dom>;
+const domains = new WeakMap<PRel, Doms>();
+domains.set(EMPTY_HEAP, new Map());
+
+function tracked(pieces: RelPiece[], doms: Doms | null): PRel {
+  const h: PRel = { kind: 'rel', pieces };
+  if (doms) domains.set(h, doms);
+  return h;
+}
+
+function domAt(d: Dom, at: readonly Term[]): Formula {
+  return substFormula(d.f, new Map(d.vars.map((v, k) => [v, at[k]!] as const)));
+}
+
+function mapDoms(h: PRel, f: (d: Dom) => Formula): Doms | null {
+  const ds = domains.get(h);
+  if (!ds) return null;
+  const out = new Map<string, Dom>();
+  for (const [a, d] of ds) {
+    const g = norm(f(d));
+    if (g.kind !== 'false') out.set(a, { vars: d.vars, f: g });
+  }
+  return out;
+}
+
+function joinDoms(a: PRel, b: PRel, fa: Formula = TRUE, fb: Formula = TRUE): Doms | null {
+  const da = domains.get(a);
+  const db = domains.get(b);
+  if (!da || !db) return null;
+  const out = new Map<string, Dom>();
+  for (const name of new Set([...da.keys(), ...db.keys()])) {
+    const x = da.get(name);
+    const y = db.get(name);
+    const vars = (x ?? y)!.vars.map((v) => fresh(v));
+    const at = vars.map(variable);
+    const f = norm(orAll([...(x ? [and(domAt(x, at), fa)] : []), ...(y ? [and(domAt(y, at), fb)] : [])]));
+    if (f.kind !== 'false') out.set(name, { vars, f });
+  }
+  return out;
+}
 
 /**
  * For each heap piece we know of, an over-approximation of the free variables its *value*
@@ -74,7 +125,9 @@ export function singleWrite(array: string, loc: readonly Term[], tmpl: Template,
   const xs = loc.map(() => fresh('x'));
   const ys = holes.map(() => fresh('y'));
   const guard = andAll([...loc.map((t, k) => eqT(variable(xs[k]!), t)), ...holes.map((t, k) => eqT(variable(ys[k]!), t))]);
-  return { kind: 'rel', pieces: [withDeps({ dom: flat(array, xs), ran: flat(tmpl.key, ys), guard }, holeDeps(loc, holes))] };
+  const dv = loc.map(() => fresh('x'));
+  const dom: Dom = { vars: dv, f: andAll(loc.map((t, k) => eqT(variable(dv[k]!), t))) };
+  return tracked([withDeps({ dom: flat(array, xs), ran: flat(tmpl.key, ys), guard }, holeDeps(loc, holes))], new Map([[array, dom]]));
 }
 
 /** {a⟨x⟩ → E⟨holes(x)⟩ : φ(x)} for input declarations; `vars` are the declaration's names. */
@@ -83,11 +136,18 @@ export function declaredHeap(array: string, vars: readonly string[], guard: Form
   const ren = new Map(vars.map((v, k) => [v, xs[k]!] as const));
   const ys = holes.map(() => fresh('y'));
   const g = andAll([renameFormula(guard, ren), ...holes.map((t, k) => renameFormula(eqT(variable(ys[k]!), t), ren))]);
-  return { kind: 'rel', pieces: [withDeps({ dom: flat(array, xs), ran: flat(tmpl.key, ys), guard: norm(g) }, holeDeps(vars.map(variable), holes))] };
+  const dv = vars.map((v) => fresh(v));
+  const dom: Dom = { vars: dv, f: norm(renameFormula(guard, new Map(vars.map((v, k) => [v, dv[k]!] as const)))) };
+  return tracked([withDeps({ dom: flat(array, xs), ran: flat(tmpl.key, ys), guard: norm(g) }, holeDeps(vars.map(variable), holes))], new Map([[array, dom]]));
 }
 
 /** The formula "location array⟨at⟩ is in dom(h)", over the variables of `at`. */
 export function inDomain(h: PRel, array: string, at: readonly Term[]): Formula {
+  const ds = domains.get(h);
+  if (ds) {
+    const d = ds.get(array);
+    return d === undefined ? FALSE : domAt(d, at);
+  }
   const alts: Formula[] = [];
   for (const p of h.pieces) {
     if (p.dom.name !== array) continue;
@@ -112,12 +172,12 @@ export function update(h1: PRel, h2: PRel): PRel {
     const touched = h2.pieces.some((q) => q.dom.name === p.dom.name);
     return touched ? mapDeps(p, { ...p, guard: norm(and(p.guard, not(inDomain(h2, p.dom.name, xs)))) }, (d) => d) : p;
   });
-  return { kind: 'rel', pieces: [...prune(kept), ...h2.pieces] };
+  return tracked([...prune(kept), ...h2.pieces], joinDoms(h1, h2));
 }
 
 /** h ∩ {: φ}, for the branches of `if` (S-IF) and parameter restrictions. */
 export function restrict(h: PRel, f: Formula): PRel {
-  return { kind: 'rel', pieces: prune(h.pieces.map((p) => mapDeps(p, { ...p, guard: norm(and(p.guard, f)) }, (d) => d))) };
+  return tracked(prune(h.pieces.map((p) => mapDeps(p, { ...p, guard: norm(and(p.guard, f)) }, (d) => d))), mapDoms(h, (d) => and(d.f, f)));
 }
 
 export function restrictSet(s: PSet, f: Formula): PSet {
@@ -125,7 +185,7 @@ export function restrictSet(s: PSet, f: Formula): PSet {
 }
 
 export function unionHeaps(a: PRel, b: PRel): PRel {
-  return { kind: 'rel', pieces: [...a.pieces, ...b.pieces] };
+  return tracked([...a.pieces, ...b.pieces], joinDoms(a, b));
 }
 
 export function unionSets(a: PSet, b: PSet): PSet {
@@ -134,7 +194,9 @@ export function unionSets(a: PSet, b: PSet): PSet {
 
 /** Δh \ a and R \ a (S-ALLOCATE: a local array is erased when its scope ends). */
 export function withoutArray(h: PRel, a: string): PRel {
-  return { kind: 'rel', pieces: h.pieces.filter((p) => p.dom.name !== a) };
+  const ds = domains.get(h);
+  const rest = ds ? new Map([...ds].filter(([n]) => n !== a)) : null;
+  return tracked(h.pieces.filter((p) => p.dom.name !== a), rest);
 }
 
 export function setWithoutArray(s: PSet, a: string): PSet {
@@ -145,7 +207,7 @@ export function setWithoutArray(s: PSet, a: string): PSet {
 export function substHeap(h: PRel, x: string, t: Term): PRel {
   const m = new Map([[x, t]]);
   const sub = (d: ReadonlySet<string>): ReadonlySet<string> => (d.has(x) ? new Set([...d].filter((v) => v !== x).concat([...termVars(t)])) : d);
-  return { kind: 'rel', pieces: prune(h.pieces.map((p) => mapDeps(p, { ...p, guard: norm(substFormula(p.guard, m)) }, sub))) };
+  return tracked(prune(h.pieces.map((p) => mapDeps(p, { ...p, guard: norm(substFormula(p.guard, m)) }, sub))), mapDoms(h, (d) => substFormula(d.f, m)));
 }
 
 export function substSet(s: PSet, x: string, t: Term): PSet {
@@ -190,7 +252,7 @@ export function iterUpdate(h: PRel, x: string, lo: Term, hi: Term): PRel {
     for (const v of formulaVars(guard)) if (!tupleVars(p.dom).includes(v) && !tupleVars(p.ran).includes(v)) after.add(v);
     if (guard.kind !== 'false') pieces.push(withDeps({ ...p, guard }, after));
   }
-  return { kind: 'rel', pieces };
+  return tracked(pieces, mapDoms(h, (d) => exists([x], and(bounds(x, lo, hi), d.f))));
 }
 
 /**
@@ -217,6 +279,8 @@ export function singleRead(array: string, at: readonly Term[]): PSet {
 
 /** dom(h) as a set of locations. */
 export function domainSet(h: PRel): PSet {
+  const ds = domains.get(h);
+  if (ds) return { kind: 'set', pieces: [...ds].map(([a, d]) => ({ tuple: flat(a, d.vars), guard: d.f })) };
   return {
     kind: 'set',
     pieces: h.pieces.map((p) => ({ tuple: p.dom, guard: norm(exists(tupleVars(p.ran), p.guard)) })),

@@ -11,7 +11,7 @@ import { and, andAll, eqT, exists, geT, ltT, neT, not, orAll, TRUE } from '../co
 import { constant, variable } from '../core/presburger/term.ts';
 import { fresh } from '../core/presburger/names.ts';
 import { tupleVars } from '../core/presburger/tuple.ts';
-import { substFormula } from '../core/presburger/subst.ts';
+import { renameFormula, substFormula } from '../core/presburger/subst.ts';
 import { formulaVars, termVars } from '../core/presburger/vars.ts';
 import { formulaToSmt, smtSymbol, termToSmt } from '../core/presburger/smtlib.ts';
 import { printRel, printSet, printFormula } from '../core/presburger/print.ts';
@@ -142,7 +142,9 @@ export class SymbolicEvaluator {
   /** Γ ⊢ goal, as an obligation: Γ ∧ ¬goal must be unsat. */
   private validity(kind: ObligationKind, rule: string, at: { pos: { line: number; col: number } }, description: string, g: Gamma, goal: Formula): void {
     const facts = g.facts;
-    const negGoal = not(goal);
+    // Existentials in positive position of a satisfiability query are free variables (each
+    // renamed apart); what stays quantified is only what occurs under a negation.
+    const negGoal = skolemize(not(goal));
     const vars = sortedVars([...facts, negGoal], this.params);
     const report = this.reportVars(g);
     const script = canonicalNames([
@@ -560,6 +562,23 @@ export class SymbolicEvaluator {
       const prepare = (feasible: Feasibility): Promise<void> => pruneReads([read], g.facts, feasible);
       this.obligations.push({ id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, usesValues: true, report, render, context: g.facts, prepare });
     }
+  }
+}
+
+/** Remove the existential quantifiers that occur positively (under ∧ and ∨ only), renaming their
+ *  variables apart: an equisatisfiable formula with fewer quantifiers. */
+export function skolemize(f: Formula): Formula {
+  switch (f.kind) {
+    case 'and':
+      return andAll(f.args.map(skolemize));
+    case 'or':
+      return orAll(f.args.map(skolemize));
+    case 'exists': {
+      const m = new Map(f.vars.map((v) => [v, fresh(v)] as const));
+      return skolemize(renameFormula(f.body, m));
+    }
+    default:
+      return f;
   }
 }
 
