@@ -41,6 +41,12 @@ export interface Row {
   readonly class: string | null;
   readonly ms: number;
   readonly ok: boolean;
+  /**
+   * Not wrong, only less than expected: `unknown` where a verdict was expected, or the generic
+   * `value-mismatch` where replay could not tell output- from annotation-mismatch (kernels
+   * whose fixed sizes, e.g. N = 1024, are too large for a concrete run).
+   */
+  readonly incomplete: boolean;
   /** `valid` where a correct validator must refute: the worst bug this project can have. */
   readonly unsound: boolean;
   readonly reason: string | null;
@@ -54,6 +60,12 @@ function matches(e: Expectation | undefined, verdict: string, cls: string | null
   if (e === undefined) return false;
   if (e.verdict !== verdict) return false;
   return e.class === null || e.class === cls;
+}
+
+function incompleteFor(e: Expectation | undefined, verdict: string, cls: string | null): boolean {
+  if (e === undefined || e.verdict === 'unknown') return false;
+  if (verdict === 'unknown') return true;
+  return verdict === 'invalid' && e.verdict === 'invalid' && cls === 'value-mismatch' && (e.class === 'annotation-mismatch' || e.class === 'output-mismatch');
 }
 
 export async function runCorpus(paths: readonly string[], opts: { filter?: string; timeoutMs?: number; progress?: (r: Row) => void }): Promise<Row[]> {
@@ -72,7 +84,7 @@ export async function runCorpus(paths: readonly string[], opts: { filter?: strin
         if (!(e instanceof SchedInputError)) throw e;
         rejected = true;
       }
-      const row: Row = { file: rel, impl: '-', expected: 'input error', got: rejected ? 'input error' : 'accepted', class: null, ms: performance.now() - t0, ok: rejected, unsound: false, reason: null };
+      const row: Row = { file: rel, impl: '-', expected: 'input error', got: rejected ? 'input error' : 'accepted', class: null, ms: performance.now() - t0, ok: rejected, incomplete: false, unsound: false, reason: null };
       rows.push(row);
       opts.progress?.(row);
       continue;
@@ -83,7 +95,7 @@ export async function runCorpus(paths: readonly string[], opts: { filter?: strin
       checked = await checkProgramFull(parseProgram(file, text));
     } catch (e) {
       if (!(e instanceof SchedInputError)) throw e;
-      const row: Row = { file: rel, impl: '-', expected: 'well-formed', got: 'input error', class: null, ms: performance.now() - t0, ok: false, unsound: false, reason: e.message.split('\n')[0] ?? null };
+      const row: Row = { file: rel, impl: '-', expected: 'well-formed', got: 'input error', class: null, ms: performance.now() - t0, ok: false, incomplete: false, unsound: false, reason: e.message.split('\n')[0] ?? null };
       rows.push(row);
       opts.progress?.(row);
       continue;
@@ -99,6 +111,7 @@ export async function runCorpus(paths: readonly string[], opts: { filter?: strin
         class: r.class,
         ms: r.ms,
         ok: matches(e, r.verdict, r.class),
+        incomplete: !matches(e, r.verdict, r.class) && incompleteFor(e, r.verdict, r.class),
         unsound: r.verdict === 'valid' && e?.verdict === 'invalid',
         reason: r.reason,
       };
@@ -113,14 +126,16 @@ export function summarize(rows: readonly Row[]): string {
   const impls = rows.filter((r) => r.impl !== '-' || r.expected === 'input error');
   const by = (v: string): number => rows.filter((r) => r.got.startsWith(v)).length;
   const ok = rows.filter((r) => r.ok).length;
+  const incomplete = rows.filter((r) => r.incomplete).length;
   const unsound = rows.filter((r) => r.unsound).length;
+  const wrong = rows.length - ok - incomplete;
   const total = rows.reduce((a, r) => a + r.ms, 0);
-  return `${impls.length} cases: ${ok} as expected, ${rows.length - ok} not (${unsound} unsound) · verdicts: ${by('valid')} valid, ${by('invalid')} invalid, ${by('unknown')} unknown, ${by('input error')} input errors · ${(total / 1000).toFixed(1)} s`;
+  return `${impls.length} cases: ${ok} as expected, ${incomplete} incomplete, ${wrong} wrong (${unsound} unsound) · verdicts: ${by('valid')} valid, ${by('invalid')} invalid, ${by('unknown')} unknown, ${by('input error')} input errors · ${(total / 1000).toFixed(1)} s`;
 }
 
 export function markdownTable(rows: readonly Row[]): string {
   const lines = ['| file | impl | expected | got | time (s) |', '| --- | --- | --- | --- | ---: |'];
-  for (const r of rows) lines.push(`| ${r.file} | ${r.impl} | ${r.expected} | ${r.ok ? r.got : `**${r.got}**`} | ${(r.ms / 1000).toFixed(2)} |`);
+  for (const r of rows) lines.push(`| ${r.file} | ${r.impl} | ${r.expected} | ${r.ok ? r.got : r.incomplete ? `*${r.got}* (incomplete)` : `**${r.got}** (WRONG)`} | ${(r.ms / 1000).toFixed(2)} |`);
   return lines.join('\n');
 }
 
@@ -145,7 +160,7 @@ async function main(argv: string[]): Promise<number> {
     progress: json
       ? undefined
       : (r) => {
-          const mark = r.ok ? 'ok  ' : r.unsound ? 'UNSOUND' : 'FAIL';
+          const mark = r.ok ? 'ok  ' : r.unsound ? 'UNSOUND' : r.incomplete ? 'INCOMPLETE' : 'WRONG';
           process.stdout.write(`${mark} ${r.file} ${r.impl}: expected ${r.expected}, got ${r.got} (${(r.ms / 1000).toFixed(2)} s)${!r.ok && r.reason ? `\n       ${r.reason}` : ''}\n`);
         },
   });
@@ -154,7 +169,8 @@ async function main(argv: string[]): Promise<number> {
   if (json) process.stdout.write(JSON.stringify({ rows, summary }, null, 2) + '\n');
   else process.stdout.write(`\n${summary}\n`);
   if (markdown) writeFileSync(markdown, `${markdownTable(rows)}\n\n${summary}\n`);
-  return rows.every((r) => r.ok) ? 0 : 1;
+  // Exit 1 on a wrong verdict, 2 when some are only incomplete (like `sched verify`'s unknown).
+  return rows.some((r) => !r.ok && !r.incomplete) ? 1 : rows.some((r) => r.incomplete) ? 2 : 0;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
