@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { ElimEntry } from '../core/presburger/elimlog.ts';
 import { eliminationCertificate } from '../core/presburger/certificate.ts';
 import type { VerifyResult } from './verify.ts';
+import { canonicalNames } from './symbolic.ts';
 
 export const TOOL_VERSION = 'sched 0.1.0';
 export const BUNDLE_FORMAT = 1;
@@ -74,7 +75,7 @@ export function writeBundle(dir: string, inputFile: string, result: VerifyResult
   eliminations.forEach((e, k) => {
     const id = `elim${String(k + 1).padStart(3, '0')}`;
     const file = `${id}.smt2`;
-    const text = `(set-logic ALL)\n(set-info :status unsat)\n${eliminationCertificate(e)}`;
+    const text = canonicalNames(`(set-logic ALL)\n(set-info :status unsat)\n${eliminationCertificate(e)}`);
     writeFileSync(join(dir, file), text);
     entries.push({ id, kind: 'elimination', rule: `QE (${e.method})`, line: 0, col: 0, description: 'an exact quantifier elimination used by the symbolic heaps: the original formula and its replacement are equivalent', file, sha256: sha256(text), expected: 'unsat', solver: e.method === 'exact' ? 'sched (exact QE)' : 'z3-wasm qe', float: null });
   });

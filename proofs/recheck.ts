@@ -38,6 +38,15 @@ export function findBundles(dir: string): string[] {
   return out;
 }
 
+/** The verdict a bundle's manifest records (null if unreadable). */
+export function bundleVerdict(dir: string): string | null {
+  try {
+    return (JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest).verdict;
+  } catch {
+    return null;
+  }
+}
+
 /** Is the command-line solver installed? */
 export async function available(s: SolverName): Promise<boolean> {
   if (s === 'wasm') return true;

@@ -590,7 +590,7 @@ export function skolemize(f: Formula): Formula {
  */
 export function canonicalNames(script: string): string {
   const m = new Map<string, string>();
-  return script.replace(/([A-Za-z_][A-Za-z0-9_]*)\$(\d+)/g, (whole, base: string) => {
+  return script.replace(/([A-Za-z_][A-Za-z0-9_#]*)\$(\d+)/g, (whole, base: string) => {
     let r = m.get(whole);
     if (r === undefined) {
       r = `${base}$${m.size + 1}`;

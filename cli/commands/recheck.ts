@@ -1,7 +1,7 @@
 // `sched recheck DIR [--solver wasm|z3|cvc5|all]`: re-run a certificate bundle's files with the
 // named solvers and compare with the recorded status (SCHED-LANGUAGE.md §2).
 
-import { available, findBundles, type RecheckRow, recheckBundle, type SolverName } from '../../proofs/recheck.ts';
+import { available, bundleVerdict, findBundles, type RecheckRow, recheckBundle, type SolverName } from '../../proofs/recheck.ts';
 import { intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
 import { toJson } from '../io.ts';
@@ -13,6 +13,7 @@ export const recheckCommand: Command = {
   options: [
     { name: 'solver', value: true, metavar: 'S', help: 'wasm (in-process Z3, default), z3, cvc5, or all' },
     { name: 'timeout-ms', value: true, metavar: 'T', help: 'per-file solver budget (default 60000)' },
+    { name: 'only-valid', value: false, help: "re-check only the bundles of 'valid' verdicts" },
     JSON_OPTION,
   ],
   async run(args: ParsedArgs): Promise<number> {
@@ -33,7 +34,8 @@ export const recheckCommand: Command = {
       solvers.push('wasm');
     }
     if (!json) for (const n of notes) process.stderr.write(`sched recheck: ${n}\n`);
-    const bundles = args.positional.flatMap(findBundles);
+    let bundles = args.positional.flatMap(findBundles);
+    if (args.flags.has('only-valid')) bundles = bundles.filter((b) => bundleVerdict(b) === 'valid');
     if (bundles.length === 0) throw new UsageError(`no bundle (a directory with manifest.json) under ${args.positional.join(', ')}`);
     const rows: RecheckRow[] = [];
     for (const b of bundles) {

@@ -11,6 +11,7 @@ import { loadProgram, toJson } from '../io.ts';
 import { basename, join } from 'node:path';
 import { writeBundle } from '../../proofs/certificates.ts';
 import { eliminationLog } from '../../core/presburger/elimlog.ts';
+import { startFromScratch } from '../../proofs/fresh-state.ts';
 
 export const verifyCommand: Command = {
   name: 'verify',
@@ -49,11 +50,12 @@ export const verifyCommand: Command = {
         if (only !== undefined && ci.impl.name !== only) continue;
         matched = true;
         const log = args.flags.has('log') && !json ? (depth: number, text: string) => process.stdout.write(`${'  '.repeat(depth)}// ${text}\n`) : undefined;
+        // A bundle holds exactly this verification's eliminations, byte-identically.
+        if (single(args, 'certs') !== undefined) startFromScratch();
         const r = await verifyImpl(ci, { float, timeoutMs, log });
         results.push({ ...r, file });
         const certs = single(args, 'certs');
         if (certs !== undefined) {
-          // Every elimination recorded so far: a superset of this impl's (the QE cache is shared).
           const dir = join(certs, `${basename(file, '.sched')}.${ci.impl.name}`);
           writeBundle(dir, file, r, eliminationLog());
           if (!json) process.stdout.write(`  certificates: ${dir}\n`);

@@ -4,6 +4,14 @@
 
 let counter = 0;
 
+/**
+ * Restart the numbering. Only safe when no formula made before is used again (every cache of
+ * the layer cleared too): see proofs/fresh-state.ts, which makes certificates reproducible.
+ */
+export function resetFreshNames(): void {
+  counter = 0;
+}
+
 /** The user-facing part of a name: `i$12` → `i`. */
 export function baseName(v: string): string {
   const k = v.indexOf('$');

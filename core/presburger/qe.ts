@@ -408,6 +408,14 @@ export function eliminateExists(vars: readonly string[], body: Formula, budget: 
 }
 
 const cache = new Map<string, Formula>();
+
+/**
+ * Forget cached eliminations, so that the next ones are computed (and logged) again: certificate
+ * bundles record the eliminations of one verification, and a cache hit would leave them out.
+ */
+export function clearEliminationCache(): void {
+  cache.clear();
+}
 const CACHE_LIMIT = 20_000;
 
 /**

@@ -50,6 +50,10 @@ interface Ctx {
 }
 
 const memo = new Map<string, Formula>();
+
+export function clearSimplifyMemo(): void {
+  memo.clear();
+}
 const MEMO_LIMIT = 20_000;
 
 export function simplify(f: Formula, opts: SimplifyOptions = {}): Formula {

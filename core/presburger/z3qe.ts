@@ -24,6 +24,10 @@ export interface Z3QeOptions {
 
 const cache = new Map<string, Formula | null>();
 
+export function clearZ3QeCache(): void {
+  cache.clear();
+}
+
 /** Parse `(goals (goal f… :precision … :depth …) …)` into a formula (goals disjoined). */
 function goalsToFormula(out: string, names: ReadonlyMap<string, string>): Formula | null {
   let exprs: SExpr[];

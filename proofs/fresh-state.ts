@@ -1,0 +1,19 @@
+// A verification from a clean slate: the Presburger layer's caches emptied, its fresh-variable
+// numbering restarted and its elimination log cleared. Formula normal forms order literals by
+// variable names, so this is what makes a certificate bundle byte-identical whatever else the
+// process verified before, and what makes the bundle's elimination log exactly this
+// verification's (a cache hit would not log again).
+
+import { clearEliminationLog } from '../core/presburger/elimlog.ts';
+import { resetFreshNames } from '../core/presburger/names.ts';
+import { clearEliminationCache } from '../core/presburger/qe.ts';
+import { clearSimplifyMemo } from '../core/presburger/simplify.ts';
+import { clearZ3QeCache } from '../core/presburger/z3qe.ts';
+
+export function startFromScratch(): void {
+  clearSimplifyMemo();
+  clearEliminationCache();
+  clearZ3QeCache();
+  clearEliminationLog();
+  resetFreshNames();
+}
