@@ -260,7 +260,7 @@ class Checker {
         if (facts.location !== loc) throw new Reject(path, `U-ASSIGN records location ${String(facts.location)}, the indices give ${loc}`);
         const fv = valueOfJson(facts.value, inst.elem);
         if (fv === null || valueText(fv) !== valueText(v)) throw new Reject(path, `U-ASSIGN records value ${JSON.stringify(facts.value)}, the right-hand side gives ${valueText(v)}`);
-        this.checkReads(facts.reads, rd, ctx, mem, path);
+        this.checkReads(facts.reads, rd, mem, path);
         return { dmu: new Map([[loc, v as RValue]]), rho };
       }
       case 'allocate': {
@@ -316,7 +316,7 @@ class Checker {
   }
 
   /** U-ASSIGN's `reads` fact: μ restricted to rd(e), with the values read. */
-  private checkReads(rec: unknown, rd: ReadonlySet<string>, ctx: Ctx, mem: Mem, path: string): void {
+  private checkReads(rec: unknown, rd: ReadonlySet<string>, mem: Mem, path: string): void {
     if (!Array.isArray(rec)) throw new Reject(path, 'U-ASSIGN does not list its reads');
     const seen = new Set<string>();
     for (const e of rec) {
@@ -330,7 +330,6 @@ class Checker {
       if (c === undefined || c.kind !== 'value' || v === null || valueText(c.v) !== valueText(v)) throw new Reject(path, `read of ${loc} records ${JSON.stringify(j)}, μ holds another value`);
     }
     if (seen.size !== rd.size) throw new Reject(path, 'the recorded reads are not rd(e)');
-    void ctx;
   }
 
   private instanceOfLoc(loc: string, path: string): Instance {

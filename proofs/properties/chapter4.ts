@@ -145,9 +145,9 @@ function witnessMem(arrays: Record<string, (string | number | boolean | null)[]>
   return out;
 }
 
+/** A value as the explorer's final memories print it (String(v); ⊥ for null). */
 function explorerText(v: Value | undefined): string {
-  if (v === undefined) return '⊥';
-  return typeof v === 'number' && (Number.isNaN(v) || !Number.isFinite(v) || Object.is(v, -0)) ? String(v) : String(v);
+  return v === undefined ? '⊥' : String(v);
 }
 
 export const thm437Explore = defineProperty({

@@ -236,7 +236,7 @@ function soundness(id: string, name: string, ciRuns: number, arb: () => fc.Arbit
   });
 }
 
-export const thm554 = soundness('thm-5.5.4', 'Thm 5.5.4 (soundness of the verifier, cross-checked)', 150, () => annotatedArb());
+export const thm554 = soundness('thm-5.5.4', 'Thm 5.5.4 (soundness of the verifier, cross-checked)', 500, () => annotatedArb());
 
 /** The same on racy schedules only (parallelised recurrences, in-place parallel updates). */
 export const thm554Races = soundness('thm-5.5.4-races', 'Thm 5.5.4 (soundness of the verifier, racy schedules)', 20, () =>

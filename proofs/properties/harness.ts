@@ -12,7 +12,7 @@ import { finalMemory, initialState, smallProgram } from '../../semantics/explore
 import { asCount, type Int } from '../../semantics/int.ts';
 import { type ArrayRef, Cells, getCell, setCell, Space } from '../../semantics/memory.ts';
 import { implProgram } from '../../semantics/run.ts';
-import type { SmallProgram, SmallState, Store } from '../../semantics/smallstep.ts';
+import type { SmallProgram, SmallState } from '../../semantics/smallstep.ts';
 import { sameValue, showValue, type Value } from '../../semantics/values.ts';
 import type { MemCase } from '../gen/programs.ts';
 
@@ -147,7 +147,6 @@ export function stateMem(s: SmallState, globals: readonly ArrayRef[]): Mem {
   return memOf(globals, (r) => named.get(r.name)!.cells);
 }
 
-export type { Store };
 
 /** Initial contents in the shape of `MemCase['pools']` for a memory over the case's globals. */
 export function poolsOf(k: Compiled, mem: ReadonlyMap<string, Value | undefined>): Record<string, (number | null)[]> {

@@ -7,6 +7,7 @@
 //   --seed S          fast-check seed (default: random, printed)
 //   --precision N     also measure the race-check precision on N random programs
 //   --mutants         also run every mutant against its killers and say which survive
+//   --matrix          run every property against every mutant (small budgets) and print who kills whom
 //   --markdown        print the result table as Markdown (for proofs/properties/README.md)
 //   --list            list the properties and exit
 
@@ -40,9 +41,10 @@ async function main(): Promise<number> {
   console.log(`seed ${seed}; load average ${(await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   const reports: PropertyReport[] = [];
   let failed = 0;
-  for (const p of props) {
+  for (const [i, p] of props.entries()) {
     const numRuns = VERIFYING.has(p.id) ? verifyRuns : runs !== null ? Number(runs) : p.ciRuns;
-    const r = await p.run({ numRuns, seed });
+    // One seed per property, so that properties over the same generator see different cases.
+    const r = await p.run({ numRuns, seed: (seed + i * 7919) >>> 0 });
     reports.push(r);
     console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${p.name}: ${r.runs} cases, ${seconds(r.ms)}`);
     console.log(`     ${r.stats.map(([k, v]) => `${k} ${v}`).join(', ')}`);
@@ -68,11 +70,22 @@ async function main(): Promise<number> {
       if (kills.length === 0) failed++;
     }
   }
+  if (process.argv.includes('--matrix')) {
+    console.log(`\n| property | ${MUTANTS.map((m) => m.id).join(' | ')} |\n| --- | ${MUTANTS.map(() => '---').join(' | ')} |`);
+    for (const p of props) {
+      const cells: string[] = [];
+      for (const m of MUTANTS) {
+        const r = await withMutant(m, () => p.run({ numRuns: VERIFYING.has(p.id) ? 40 : 1000, seed, endOnFailure: true }));
+        cells.push(r.ok ? '·' : r.falsified ? `killed (${r.runs})` : `crash (${r.runs})`);
+      }
+      console.log(`| ${p.id} | ${cells.join(' | ')} |`);
+    }
+  }
   if (process.argv.includes('--markdown')) {
     console.log('\n| theorem | property | cases run | last result | time |\n| --- | --- | --- | --- | --- |');
     for (const r of reports) {
       const p = propertyById(r.id);
-      console.log(`| ${p.name.replace(/ \(.*$/, '')} | \`${r.id}\`: ${p.statement} | ${r.runs} | ${r.ok ? 'pass' : 'FAIL'} | ${seconds(r.ms)} |`);
+      console.log(`| ${p.name.replace(/ \(.*$/, '')} | \`${r.id}\` ${p.name.replace(/^[^(]*/, '')} | ${r.runs} | ${r.ok ? 'pass' : 'FAIL'} | ${seconds(r.ms)} |`);
     }
   }
   return failed > 0 ? 1 : 0;
