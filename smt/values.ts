@@ -83,6 +83,32 @@ export function fpLiteral(v: number, ft: FloatType): string {
   return `(fp #b${s} #b${e} #b${m})`;
 }
 
+/** The IEEE value of a float expression made of literals and + - * / (null otherwise). */
+function foldFloat(e: Expr, vt: FloatType): number | null {
+  const r = (x: number): number => (vt === 'f32' ? Math.fround(x) : x);
+  if (e.ty?.kind !== 'value' || e.ty.vt !== vt) return null;
+  switch (e.kind) {
+    case 'float':
+    case 'int':
+      return r(Number(e.value));
+    case 'unary': {
+      if (e.op !== '-') return null;
+      const a = foldFloat(e.arg, vt);
+      return a === null ? null : -a;
+    }
+    case 'binary': {
+      if (!['+', '-', '*', '/'].includes(e.op)) return null;
+      const a = foldFloat(e.left, vt);
+      const b = a === null ? null : foldFloat(e.right, vt);
+      if (a === null || b === null) return null;
+      const v = e.op === '+' ? a + b : e.op === '-' ? a - b : e.op === '*' ? a * b : a / b;
+      return Number.isFinite(v) ? r(v) : null;
+    }
+    default:
+      return null;
+  }
+}
+
 /**
  * Encodes value expressions for one SMT script, collecting the declarations they need (sorts,
  * uninterpreted operations, helper definitions) so that the script stays self-contained.
@@ -152,6 +178,12 @@ export class ValueEncoder {
       throw new Error('ValueEncoder.value: an index expression is not a value');
     }
     const vt = ty.vt;
+    if (this.mode !== 'real' && isFloatType(vt) && e.kind !== 'float') {
+      // Float arithmetic on literals is folded with IEEE semantics (what the program computes):
+      // `-1.0 / 12.0` and the literal Halide prints for it are then the same term.
+      const c = foldFloat(e, vt);
+      if (c !== null) return this.literal(c, vt);
+    }
     if (this.mode === 'uf') return this.ufValue(e, vt, env);
     const go = (x: Expr): string => this.value(x, env);
     switch (e.kind) {

@@ -60,8 +60,17 @@ let queue: Promise<unknown> = Promise.resolve();
 let calls = 0;
 let totalMs = 0;
 
+/**
+ * Z3's own memory cap (MB). The WASM heap cannot grow past 2 GiB and an allocation failure
+ * there aborts the whole process; Z3 gives up cleanly (an error, hence `unknown`) below it.
+ */
+const MEMORY_MAX_MB = '1400';
+
 function api(): Promise<Api> {
-  apiPromise ??= init();
+  apiPromise ??= init().then((a) => {
+    a.Z3.global_param_set('memory_max_size', MEMORY_MAX_MB);
+    return a;
+  });
   return apiPromise;
 }
 
