@@ -404,7 +404,7 @@ class Lowerer {
   }
 
   /** Region of `target` read in `nodes`, loops inside `nodes` eliminated (innermost first). */
-  readRegion(nodes: Node[], target: string, arity: number, fixFirstLoop: boolean): Region | null {
+  readRegion(nodes: Node[], target: string, arity: number, fixFirstLoop: boolean, dropOffsets = false): Region | null {
     let lo: (Term | null)[] = new Array(arity).fill(null);
     let hi: (Term | null)[] = new Array(arity).fill(null);
     let any = false;
@@ -422,6 +422,8 @@ class Lowerer {
             any = true;
             r.indices.forEach((e, p) => {
               let t = exprToTerm(e, lookup);
+              // The bug input-halo-dropped: the constant offset of a stencil read is ignored.
+              if (dropOffsets && t.parts.length > 0) t = addConst(t, -t.c);
               let ls = loops;
               if (fixFirstLoop && ls.length > 0) {
                 // The bug: bounds for one iteration of the first loop below the compute level.
@@ -580,13 +582,8 @@ class Lowerer {
     const inputMins = new Map<string, Term[]>();
     for (const inp of this.a.inputs.values()) {
       const arity = inp.args.length;
-      let reg = this.readRegion(this.root, inp.name, arity, false);
+      const reg = this.readRegion(this.root, inp.name, arity, false, this.bugs.has('input-halo-dropped'));
       if (reg === null) continue;
-      if (this.bugs.has('input-halo-dropped')) {
-        // The bug: the box of a stencil read ignores its constant offsets.
-        const strip = (t: Term): Term => (t.parts.length > 0 ? linear(t.parts.map(([a, k]) => [atomTerm(a), k] as const), 0n) : t);
-        reg = { lo: reg.lo.map(strip), hi: reg.hi.map(strip) };
-      }
       inputMins.set(inp.name, reg.lo);
       const exts = reg.hi.map((h, p) => this.simp(addConst(sub(h, reg!.lo[p]!), 1n)));
       const zero = reg.lo.every((t) => constOf(t) === 0n);

@@ -14,6 +14,7 @@ import type { BugName } from '../../core/lower/bugs.ts';
 import { lower } from '../../core/lower/lower.ts';
 import { algorithmToSpec } from '../../core/lower/sare.ts';
 import type { Schedule } from '../../core/lower/schedule.ts';
+import { termToExpr } from '../../core/lower/terms.ts';
 import type { FuzzCase } from './gen.ts';
 
 export type CompileResult =
@@ -109,7 +110,12 @@ export function request(alg: Algorithm, sched: Schedule): unknown {
       funcs: a.funcs.map((f) => ({
         name: f.name,
         pure: exprJson(f.pure),
-        updates: f.updates.map((u) => ({ lhs: u.lhs.map(exprJson), rhs: exprJson(u.rhs), where: u.where ? exprJson(u.where) : null })),
+        updates: f.updates.map((u) => ({
+          lhs: u.lhs.map(exprJson),
+          rhs: exprJson(u.rhs),
+          where: u.where ? exprJson(u.where) : null,
+          rdom: u.rvars.map((r) => ({ var: r.name, min: exprJson(termToExpr(r.min)), extent: exprJson(termToExpr(r.extent)) })),
+        })),
       })),
       outputExtents: a.output.extentExprs.map(exprJson),
     },

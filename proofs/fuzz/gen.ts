@@ -158,7 +158,9 @@ export function buildAlgorithm(r: AlgR): Algorithm {
         t = read(u, base);
       }
       const rhs = u.op === 1 ? `${self} * ${lit(2)} + ${t}` : `${self} + ${t}`;
-      const where = u.filter === 1 ? 'r % 2 == 0' : u.filter === 2 ? `r <= ${args[0]}` : null;
+      // (A filter like r <= x makes copy chains of parametric length: the verifier cannot
+      // follow them, so the generator keeps to filters with short chains.)
+      const where = u.filter === 1 ? 'r % 2 == 0' : null;
       return { lhs: args, rhs, rdom: [{ var: 'r', min: '0', extent }], where };
     });
     return { name: names[i]!, args, type, pure, updates };
@@ -177,6 +179,9 @@ interface SimDim {
   name: string;
   rvar: boolean;
   constExt: boolean;
+  /** Made by a split: not split again (nested splits of one variable give nested min/floor
+   *  terms that the verifier often cannot decide; Halide schedules rarely do it either). */
+  split?: boolean;
 }
 
 const FACTORS = [2, 3, 4, 8];
@@ -198,18 +203,22 @@ function applyDir(dims: SimDim[], d: DirR, update: boolean, out: Directive[]): v
     return nm;
   };
   const pure = dims.filter((x) => !x.rvar);
+  const unsplit = dims.filter((x) => !x.split);
   const factor = FACTORS[d.factor % FACTORS.length]!;
   const tails: Tail[] = update ? ['Auto', 'GuardWithIf'] : ['Auto', 'ShiftInwards', 'GuardWithIf', 'RoundUp'];
+  const splitOf = (v: SimDim, o: string, inn: string): void => {
+    dims.splice(dims.indexOf(v), 1, { name: o, rvar: v.rvar, constExt: false, split: true }, { name: inn, rvar: v.rvar, constExt: true, split: true });
+  };
   switch (d.op % 8) {
     case 0:
     case 7: {
-      const i = d.a % dims.length;
-      const v = dims[i]!;
+      if (unsplit.length === 0) return;
+      const v = unsplit[d.a % unsplit.length]!;
       const o = fresh(`${v.name}o`);
       const inn = fresh(`${v.name}i`);
-      const tail = d.op % 8 === 7 ? 'GuardWithIf' : v.rvar ? 'GuardWithIf' : tails[d.tail % tails.length]!;
+      const tail = d.op % 8 === 7 || v.rvar ? 'GuardWithIf' : tails[d.tail % tails.length]!;
       out.push({ op: 'split', var: v.name, outer: o, inner: inn, factor, tail });
-      dims.splice(i, 1, { name: o, rvar: v.rvar, constExt: false }, { name: inn, rvar: v.rvar, constExt: true });
+      splitOf(v, o, inn);
       break;
     }
     case 1: {
@@ -234,19 +243,21 @@ function applyDir(dims: SimDim[], d: DirR, update: boolean, out: Directive[]): v
     case 3:
     case 4: {
       const vect = d.op % 8 === 3;
-      const pool = vect ? pure : dims;
+      // A constant-extent loop (the inner loop of a split) as it is; else split an unsplit one.
+      const consts = dims.filter((x) => x.constExt && (!vect || !x.rvar));
+      if (consts.length > 0 && d.b % 3 !== 0) {
+        out.push({ op: vect ? 'vectorize' : 'unroll', var: consts[d.a % consts.length]!.name });
+        return;
+      }
+      const pool = unsplit.filter((x) => !vect || !x.rvar);
       if (pool.length === 0) return;
       const v = pool[d.a % pool.length]!;
       const f = Math.min(factor, 4);
       const tail = v.rvar ? 'GuardWithIf' : tails[d.tail % tails.length]!;
-      out.push({ op: vect ? 'vectorize' : 'unroll', var: v.name, factor: f, tail });
-      const i = dims.indexOf(v);
       const inner = `${v.name}_${vect ? 'vi' : 'ui'}`;
-      if (dims.some((x) => x.name === inner)) {
-        out.pop();
-        return;
-      }
-      dims.splice(i, 1, { name: v.name, rvar: v.rvar, constExt: false }, { name: inner, rvar: v.rvar, constExt: true });
+      if (dims.some((x) => x.name === inner)) return;
+      out.push({ op: vect ? 'vectorize' : 'unroll', var: v.name, factor: f, tail });
+      splitOf(v, v.name, inner);
       break;
     }
     case 5: {
@@ -256,23 +267,25 @@ function applyDir(dims: SimDim[], d: DirR, update: boolean, out: Directive[]): v
       const k = cands[d.a % cands.length]!;
       const name = fresh(`${dims[k]!.name}${dims[k + 1]!.name}`);
       out.push({ op: 'fuse', inner: dims[k + 1]!.name, outer: dims[k]!.name, fused: name });
-      dims.splice(k, 2, { name, rvar: dims[k]!.rvar, constExt: false });
+      dims.splice(k, 2, { name, rvar: dims[k]!.rvar, constExt: false, split: true });
       break;
     }
     case 6: {
-      if (pure.length < 2) return;
-      const x = pure[pure.length - 1]!;
-      const y = pure[pure.length - 2]!;
+      const up = unsplit.filter((x) => !x.rvar);
+      if (up.length < 2) return;
+      const x = up[up.length - 1]!;
+      const y = up[up.length - 2]!;
       const fy = FACTORS[d.b % FACTORS.length]!;
       const names = [fresh(`${x.name}o`), fresh(`${y.name}o`), fresh(`${x.name}i`), fresh(`${y.name}i`)];
       if (new Set(names).size < 4) return;
       const tail = tails[d.tail % tails.length]!;
       out.push({ op: 'tile', x: x.name, y: y.name, xo: names[0]!, yo: names[1]!, xi: names[2]!, yi: names[3]!, xFactor: factor, yFactor: fy, tail });
-      const rest = dims.filter((q) => q !== x && q !== y);
-      const at = Math.min(dims.indexOf(x), dims.indexOf(y));
-      const before = rest.slice(0, at);
-      const after = rest.slice(at);
-      dims.splice(0, dims.length, ...before, { name: names[1]!, rvar: false, constExt: false }, { name: names[0]!, rvar: false, constExt: false }, { name: names[3]!, rvar: false, constExt: true }, { name: names[2]!, rvar: false, constExt: true }, ...after);
+      // split x, split y, then reorder(xi, yi, xo, yo) over the four positions they occupy.
+      splitOf(x, names[0]!, names[2]!);
+      splitOf(y, names[1]!, names[3]!);
+      const pos = [names[0]!, names[1]!, names[2]!, names[3]!].map((n) => dims.findIndex((q) => q.name === n)).sort((a, b) => a - b);
+      const byName = new Map(dims.map((q) => [q.name, q] as const));
+      [names[1]!, names[0]!, names[3]!, names[2]!].forEach((n, k) => (dims[pos[k]!] = byName.get(n)!));
       break;
     }
   }

@@ -292,9 +292,13 @@ export async function fuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     if (worth && opts.reproDir !== null) {
       let final = { c, ev, steps: 0 };
       if (opts.shrink) {
+        // A bug a concrete oracle saw is shrunk with the concrete oracles only (much faster); a
+        // disagreement needs every oracle.
+        const concrete = ev.outcome === 'bug' && det.some((o) => o === 'run' || o === 'explore');
         const keep = async (cand: FuzzCase): Promise<boolean> => {
-          const e2 = await evaluate(cand, opts.compiler, oracles);
+          const e2 = await evaluate(cand, opts.compiler, concrete ? { ...oracles, noVerify: true } : oracles);
           if (ev.outcome === 'disagreement') return (e2.report?.disagreements ?? []).some((k) => kinds.includes(k));
+          if (concrete) return (e2.report?.detectedBy ?? []).length > 0;
           return e2.outcome === ev.outcome;
         };
         const s = await shrink(arb, value, keep, opts.shrinkBudgetMs);

@@ -126,9 +126,14 @@ export function sampleParams(ci: CheckedImpl, next: () => number, count: number,
   return out;
 }
 
-/** The parameter set of least sum (then lexicographically least) satisfying the assumptions. */
-export function leastParams(ci: CheckedImpl, max: number): Map<string, bigint> | null {
+/**
+ * The parameter set of least sum (then lexicographically least) satisfying the assumptions, with
+ * every parameter at least `floor` (so that loops run at least once).
+ */
+export function leastParams(ci: CheckedImpl, max: number, floor = 0): Map<string, bigint> | null {
   const ps = ci.spec.params;
+  const shifted = (m: Map<string, bigint>): Map<string, bigint> => new Map([...m].map(([k, v]) => [k, v + BigInt(floor)] as const));
+  const sat = (m: Map<string, bigint>): boolean => satisfies(ci, shifted(m));
   for (let sum = 0; sum <= max * ps.length; sum++) {
     const found = ((): Map<string, bigint> | null => {
       const vals = new Array<number>(ps.length).fill(0);
@@ -139,7 +144,7 @@ export function leastParams(ci: CheckedImpl, max: number): Map<string, bigint> |
             vals[i] = left;
           } else if (left !== 0) return null;
           const m = new Map(ps.map((p, k) => [p, BigInt(vals[k]!)] as const));
-          return satisfies(ci, m) ? m : null;
+          return sat(m) ? shifted(m) : null;
         }
         for (let v = 0; v <= Math.min(left, max); v++) {
           vals[i] = v;
@@ -190,13 +195,15 @@ export async function crossCheck(ci: CheckedImpl, opts: OracleOptions): Promise<
   const t0 = performance.now();
   const next = rng(opts.seed);
   const least = leastParams(ci, Math.max(opts.maxParam, 16));
+  // The exploration runs every loop at least once when the assumptions allow it.
+  const tiny = leastParams(ci, Math.max(opts.maxParam, 16), 1) ?? least;
   const sets = sampleParams(ci, next, opts.runs, opts.maxParam);
-  if (least && !sets.some((m) => [...m].every(([k, v]) => least.get(k) === v))) sets.unshift(least);
+  for (const m of [tiny, least]) if (m && !sets.some((x) => [...x].every(([k, v]) => m.get(k) === v))) sets.unshift(m);
   const runs = await runOracle(ci, sets);
   let exp: ExploreReport | null = null;
-  if (least) {
+  if (tiny) {
     try {
-      exp = exploreOracle(ci, least, opts.exploreStates);
+      exp = exploreOracle(ci, tiny, opts.exploreStates);
     } catch (e) {
       if (!(e instanceof SchedInputError)) throw e;
     }
