@@ -3,6 +3,7 @@
 // external command) and cross-checked by the verifier, big-step runs and small-step exploration;
 // disagreements are written as shrunk, replayable bundles (proofs/fuzz/).
 
+import { appendFileSync } from 'node:fs';
 import { BUG_NAMES, BUGS, isBugName } from '../../core/lower/bugs.ts';
 import { externalCompiler, referenceCompiler } from '../../proofs/fuzz/compilers.ts';
 import { type CaseRecord, fuzz, type FuzzSummary, replayBundle } from '../../proofs/fuzz/harness.ts';
@@ -36,6 +37,7 @@ export const fuzzCommand: Command = {
     { name: 'no-shrink', value: false, help: 'write bundles without shrinking them first' },
     { name: 'shrink-ms', value: true, metavar: 'T', help: 'time budget for shrinking one case (default 120000)' },
     { name: 'stop-on-first', value: false, help: 'stop at the first bug or disagreement' },
+    { name: 'log', value: true, metavar: 'FILE', help: 'append one JSON line per case (index, seed, outcome, verdict, oracles, ms) for long runs' },
     { name: 'replay', value: true, metavar: 'DIR', help: 're-run the case of a bundle written by an earlier run' },
     { name: 'list-bugs', value: false, help: 'list the injectable bugs' },
     JSON_OPTION,
@@ -74,6 +76,7 @@ export const fuzzCommand: Command = {
     const seed = intOption(args, 'seed', 0, 0);
     const compiler = cmd !== undefined ? externalCompiler(cmd) : referenceCompiler(inject);
     const progress = !json && process.stderr.isTTY === true;
+    const log = single(args, 'log');
     const summary = await fuzz({
       iterations,
       seed,
@@ -92,6 +95,7 @@ export const fuzzCommand: Command = {
       shrinkBudgetMs: intOption(args, 'shrink-ms', 120_000, 0),
       stopOnFirst: args.flags.has('stop-on-first'),
       onCase: (r, s) => {
+        if (log !== undefined) appendFileSync(log, JSON.stringify({ ...r, totals: { iterations: s.iterations, ok: s.ok, bugs: s.bugsFound, disagreements: s.disagreements, unknown: s.unknowns, ms: s.ms } }) + '\n');
         if (progress) process.stderr.write(`\r\x1b[K${progressLine(r, s, iterations)}`);
         if (!json && (r.outcome === 'disagreement' || r.outcome === 'bug' || r.outcome === 'compile-failure')) {
           if (progress) process.stderr.write('\r\x1b[K');
