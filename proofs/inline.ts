@@ -3,34 +3,16 @@
 // reads array locations and fills template holes from them).
 
 import type { Expr } from '../core/ast.ts';
+import { mapChildren } from '../core/walk.ts';
 
 function subst(e: Expr, m: ReadonlyMap<string, Expr>): Expr {
-  const go = (x: Expr): Expr => subst(x, m);
-  switch (e.kind) {
-    case 'int':
-    case 'float':
-    case 'bool':
-      return e;
-    case 'var':
-      return m.get(e.name) ?? e;
-    case 'array':
-    case 'tensor':
-      return { ...e, indices: e.indices.map(go) };
-    case 'call':
-      return { ...e, args: e.args.map(go) };
-    case 'unary':
-      return { ...e, arg: go(e.arg) };
-    case 'binary':
-      return { ...e, left: go(e.left), right: go(e.right) };
-    case 'select':
-      return { ...e, cond: go(e.cond), then: go(e.then), else: go(e.else) };
-    case 'let': {
-      const v = go(e.value);
-      const inner = new Map(m);
-      inner.set(e.name, v);
-      return subst(e.body, inner);
-    }
+  if (e.kind === 'var') return m.get(e.name) ?? e;
+  if (e.kind === 'let') {
+    const inner = new Map(m);
+    inner.set(e.name, subst(e.value, m));
+    return subst(e.body, inner);
   }
+  return mapChildren(e, (x) => subst(x, m));
 }
 
 /** `e` without `let` expressions (each bound variable replaced by its value). */

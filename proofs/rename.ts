@@ -4,6 +4,7 @@
 // variables of Presburger formulas (the thesis assumes the Barendregt convention, §4.4).
 
 import type { Cmd, Expr } from '../core/ast.ts';
+import { mapChildren } from '../core/walk.ts';
 
 export interface Renaming {
   /** The body with unique binder names. */
@@ -15,34 +16,20 @@ export interface Renaming {
 function renameExpr(e: Expr, vars: ReadonlyMap<string, string>, arrays: ReadonlyMap<string, string>): Expr {
   const go = (x: Expr): Expr => renameExpr(x, vars, arrays);
   switch (e.kind) {
-    case 'int':
-    case 'float':
-    case 'bool':
-      return e;
     case 'var': {
       const n = vars.get(e.name);
       return n === undefined ? e : { ...e, name: n };
     }
-    case 'array': {
-      const n = arrays.get(e.name) ?? e.name;
-      return { ...e, name: n, indices: e.indices.map(go) };
-    }
-    case 'tensor':
-      return { ...e, indices: e.indices.map(go) };
-    case 'call':
-      return { ...e, args: e.args.map(go) };
-    case 'unary':
-      return { ...e, arg: go(e.arg) };
-    case 'binary':
-      return { ...e, left: go(e.left), right: go(e.right) };
-    case 'select':
-      return { ...e, cond: go(e.cond), then: go(e.then), else: go(e.else) };
+    case 'array':
+      return { ...e, name: arrays.get(e.name) ?? e.name, indices: e.indices.map(go) };
     case 'let': {
       // Expression-level lets are local to one expression: keep the name, but shadow it.
       const inner = new Map(vars);
       inner.delete(e.name);
       return { ...e, value: go(e.value), body: renameExpr(e.body, inner, arrays) };
     }
+    default:
+      return mapChildren(e, go);
   }
 }
 

@@ -28,6 +28,7 @@ import { renameBinders } from './rename.ts';
 import { type FloatMode, ValueEncoder } from '../smt/values.ts';
 import { relevantRecursive, specEncoding } from '../smt/spec.ts';
 import { inlineLets } from './inline.ts';
+import { visit } from '../core/walk.ts';
 import { type Alternative, readAlternatives } from './lookup.ts';
 
 /** Γ: the affine facts in scope (assumptions, loop bounds, branch conditions, let equalities)
@@ -608,57 +609,21 @@ function inBox(loc: readonly Term[], dims: readonly Term[]): Formula {
   return andAll(loc.map((t, k) => and(geT(t, constant(0n)), ltT(t, dims[k]!))));
 }
 
-function collectReads(e: Expr, out: ArrayRead[] = []): ArrayRead[] {
-  switch (e.kind) {
-    case 'array':
-      out.push(e);
-      return out;
-    case 'tensor':
-      return out;
-    case 'call':
-      for (const a of e.args) collectReads(a, out);
-      return out;
-    case 'unary':
-      return collectReads(e.arg, out);
-    case 'binary':
-      collectReads(e.left, out);
-      return collectReads(e.right, out);
-    case 'select':
-      collectReads(e.cond, out);
-      collectReads(e.then, out);
-      return collectReads(e.else, out);
-    case 'let':
-      collectReads(e.value, out);
-      return collectReads(e.body, out);
-    default:
-      return out;
-  }
+/** The array reads of an expression, in source order. */
+function collectReads(e: Expr): ArrayRead[] {
+  const out: ArrayRead[] = [];
+  visit(e, (x) => {
+    if (x.kind === 'array') out.push(x);
+  });
+  return out;
 }
 
-/** Free affine variables of an expression (loop variables used in index positions). */
-function freeIntVars(e: Expr, out: string[] = []): string[] {
-  switch (e.kind) {
-    case 'var':
-      out.push(e.name);
-      return out;
-    case 'array':
-    case 'tensor':
-      for (const i of e.indices) freeIntVars(i, out);
-      return out;
-    case 'call':
-      for (const a of e.args) freeIntVars(a, out);
-      return out;
-    case 'unary':
-      return freeIntVars(e.arg, out);
-    case 'binary':
-      freeIntVars(e.left, out);
-      return freeIntVars(e.right, out);
-    case 'select':
-      freeIntVars(e.cond, out);
-      freeIntVars(e.then, out);
-      return freeIntVars(e.else, out);
-    default:
-      return out;
-  }
+/** The variables an expression mentions (loop variables used in index positions). */
+function freeIntVars(e: Expr): string[] {
+  const out: string[] = [];
+  visit(e, (x) => {
+    if (x.kind === 'var') out.push(x.name);
+  });
+  return out;
 }
 

@@ -13,6 +13,7 @@
 import { smtSymbol } from './affine.ts';
 import type { CheckedSpec, NormEquation } from '../core/typecheck.ts';
 import type { Expr } from '../core/ast.ts';
+import { visit } from '../core/walk.ts';
 import type { ValueEncoder } from './values.ts';
 
 export function tensorFunctionName(tensor: string): string {
@@ -24,32 +25,9 @@ export function axiomName(eq: NormEquation): string {
 }
 
 function readsOf(e: Expr, out: Set<string>): Set<string> {
-  switch (e.kind) {
-    case 'tensor':
-      out.add(e.name);
-      break;
-    case 'call':
-      for (const a of e.args) readsOf(a, out);
-      break;
-    case 'unary':
-      readsOf(e.arg, out);
-      break;
-    case 'binary':
-      readsOf(e.left, out);
-      readsOf(e.right, out);
-      break;
-    case 'select':
-      readsOf(e.cond, out);
-      readsOf(e.then, out);
-      readsOf(e.else, out);
-      break;
-    case 'let':
-      readsOf(e.value, out);
-      readsOf(e.body, out);
-      break;
-    default:
-      break;
-  }
+  visit(e, (x) => {
+    if (x.kind === 'tensor') out.add(x.name);
+  });
   return out;
 }
 

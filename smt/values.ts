@@ -138,7 +138,7 @@ export class ValueEncoder {
     return 'Real';
   }
 
-  /** An uninterpreted function (uf mode operations, exp/log/pow in every mode). */
+  /** An uninterpreted function (exp, log, pow, and sqrt over the reals: no exact encoding). */
   private uf(name: string, args: readonly ValueType[] | readonly string[], ret: string): string {
     const sorts = (args as readonly string[]).map((a) => (a === 'Int' || a === 'Real' || a === 'Bool' || a.startsWith('(') ? a : this.sort(a as ValueType)));
     this.need(`1fun.${name}`, `(declare-fun ${name} (${sorts.join(' ')}) ${ret})`);
@@ -184,8 +184,8 @@ export class ValueEncoder {
       const c = foldFloat(e, vt);
       if (c !== null) return this.literal(c, vt);
     }
-    if (this.mode === 'uf') return this.ufValue(e, vt, env);
     const go = (x: Expr): string => this.value(x, env);
+    const uf = this.mode === 'uf';
     switch (e.kind) {
       case 'int':
         return this.literal(e.value, vt);
@@ -212,22 +212,22 @@ export class ValueEncoder {
         return `(ite ${this.bool(e.cond, env)} ${go(e.then)} ${go(e.else)})`;
       case 'unary':
         if (e.op === '!') return `(not ${this.bool(e.arg, env)})`;
-        return this.neg(go(e.arg), vt);
+        return uf ? this.ufOperation(e, vt, env) : this.neg(go(e.arg), vt);
       case 'binary':
-        return this.binary(e, vt, env);
+        return uf && e.op !== '&&' && e.op !== '||' ? this.ufOperation(e, vt, env) : this.binary(e, vt, env);
       case 'call':
-        return this.call(e, vt, env);
+        return uf ? this.ufOperation(e, vt, env) : this.call(e, vt, env);
     }
   }
 
   /**
-   * The uninterpreted encoding: every operation of every value type is an uninterpreted
+   * The uninterpreted encoding of an operation: every operation of every value type is an uninterpreted
    * function (its name says the operation and types), every literal an uninterpreted constant.
    * Sound because the machine semantics is one interpretation of these symbols; equality `=` is
    * kept for integers and bools, where value equality is identity, but IEEE `==` on floats is an
    * uninterpreted predicate (NaN ≠ NaN, -0 == +0).
    */
-  private ufValue(e: Expr, vt: ValueType, env: EncodeEnv): string {
+  private ufOperation(e: Extract<Expr, { kind: 'unary' | 'binary' | 'call' }>, vt: ValueType, env: EncodeEnv): string {
     const go = (x: Expr): string => this.value(x, env);
     const opType = (x: Expr): ValueType => (x.ty?.kind === 'value' ? x.ty.vt : 'bool');
     const app = (name: string, args: readonly string[], argTypes: readonly (ValueType | 'Int')[], ret: ValueType): string => {
@@ -236,33 +236,9 @@ export class ValueEncoder {
       return args.length === 0 ? smtSymbol(name) : `(${smtSymbol(name)} ${args.join(' ')})`;
     };
     switch (e.kind) {
-      case 'int':
-      case 'float':
-        return this.literal(e.value, vt);
-      case 'bool':
-        return e.value ? 'true' : 'false';
-      case 'array':
-        if (!env.arrayRead) throw new Error('ValueEncoder.value: array read without an array environment');
-        return env.arrayRead(e);
-      case 'tensor': {
-        const idx = e.indices.map((i) => this.index(i, env));
-        if (env.tensorRead) return env.tensorRead(e, idx);
-        return idx.length === 0 ? smtSymbol(e.name) : `(${smtSymbol(e.name)} ${idx.join(' ')})`;
-      }
-      case 'var':
-        throw new Error('ValueEncoder.value: an index variable is not a value');
-      case 'let': {
-        if (env.index) throw new Error('ValueEncoder.value: a let-expression with an index hook (substitute it first)');
-        const inner: EncodeEnv = { ...env, intVar: (n) => (n === e.name ? smtSymbol(`${e.name}!let`) : env.intVar(n)) };
-        return `(let ((${smtSymbol(`${e.name}!let`)} ${this.index(e.value, env)})) ${this.value(e.body, inner)})`;
-      }
-      case 'select':
-        return `(ite ${this.bool(e.cond, env)} ${go(e.then)} ${go(e.else)})`;
       case 'unary':
-        if (e.op === '!') return `(not ${this.bool(e.arg, env)})`;
         return app(`${vt}.neg`, [go(e.arg)], [vt], vt);
       case 'binary': {
-        if (e.op === '&&' || e.op === '||') return `(${e.op === '&&' ? 'and' : 'or'} ${this.bool(e.left, env)} ${this.bool(e.right, env)})`;
         const ot = e.left.ty?.kind === 'cond' ? 'bool' : opType(e.left);
         const a = ot === 'bool' ? this.bool(e.left, env) : go(e.left);
         const b = ot === 'bool' ? this.bool(e.right, env) : go(e.right);
@@ -286,8 +262,7 @@ export class ValueEncoder {
           if (from === vt) return go(a);
           return app(`${vt}.of_${from}`, [go(a)], [from], vt);
         }
-        const args = e.args.map(go);
-        return app(`${vt}.${e.fn}`, args, e.args.map(opType), vt);
+        return app(`${vt}.${e.fn}`, e.args.map(go), e.args.map(opType), vt);
       }
     }
   }
@@ -299,9 +274,7 @@ export class ValueEncoder {
 
   private neg(a: string, vt: ValueType): string {
     if (isIntType(vt)) return `(bvneg ${a})`;
-    if (this.mode === 'ieee') return `(fp.neg ${a})`;
-    if (this.mode === 'real') return `(- ${a})`;
-    return `(${this.uf(`${vt}.neg`, [vt], this.sort(vt))} ${a})`;
+    return this.mode === 'ieee' ? `(fp.neg ${a})` : `(- ${a})`;
   }
 
   private operandType(e: Expr): ValueType | 'cond' {
@@ -333,12 +306,9 @@ export class ValueEncoder {
     const a = this.value(e.left, env);
     const b = this.value(e.right, env);
     if (isIntType(vt)) return this.intArith(e.op, a, b, vt);
-    const ft = vt as FloatType;
     const op = { '+': 'add', '-': 'sub', '*': 'mul', '/': 'div' }[e.op as '+' | '-' | '*' | '/'];
     if (op === undefined) throw new Error(`ValueEncoder: '${e.op}' on ${vt}`);
-    if (this.mode === 'ieee') return `(fp.${op} RNE ${a} ${b})`;
-    if (this.mode === 'real') return `(${e.op} ${a} ${b})`;
-    return `(${this.uf(`${ft}.${op}`, [ft, ft], this.sort(ft))} ${a} ${b})`;
+    return this.mode === 'ieee' ? `(fp.${op} RNE ${a} ${b})` : `(${e.op} ${a} ${b})`;
   }
 
   /** Halide integer division and modulo: Euclidean, and 0 for a zero divisor. */
@@ -392,16 +362,11 @@ export class ValueEncoder {
           return `(bv${sg}ge ${a} ${b})`;
       }
     }
-    const ft = vt as FloatType;
     if (this.mode === 'ieee') {
       const f = { '==': 'fp.eq', '<': 'fp.lt', '<=': 'fp.leq', '>': 'fp.gt', '>=': 'fp.geq' }[op as '=='];
       return op === '!=' ? `(not (fp.eq ${a} ${b}))` : `(${f} ${a} ${b})`;
     }
-    if (this.mode === 'real') return op === '==' ? `(= ${a} ${b})` : op === '!=' ? `(not (= ${a} ${b}))` : `(${op} ${a} ${b})`;
-    const name = { '==': 'eq', '!=': 'eq', '<': 'lt', '<=': 'le', '>': 'lt', '>=': 'le' }[op as '==']!;
-    const f = this.uf(`${ft}.${name}`, [ft, ft], 'Bool');
-    if (op === '!=') return `(not (${f} ${a} ${b}))`;
-    return op === '>' || op === '>=' ? `(${f} ${b} ${a})` : `(${f} ${a} ${b})`;
+    return op === '==' ? `(= ${a} ${b})` : op === '!=' ? `(not (= ${a} ${b}))` : `(${op} ${a} ${b})`;
   }
 
   private call(e: Extract<Expr, { kind: 'call' }>, vt: ValueType, env: EncodeEnv): string {
@@ -419,9 +384,7 @@ export class ValueEncoder {
       case 'abs': {
         const a = this.value(arg0, env);
         if (isIntType(vt)) return SIGNED[vt] ? `(ite (bvslt ${a} ${bvLit(0n, BITS[vt])}) (bvneg ${a}) ${a})` : a;
-        if (this.mode === 'ieee') return `(fp.abs ${a})`;
-        if (this.mode === 'real') return `(ite (< ${a} 0.0) (- ${a}) ${a})`;
-        return `(${this.uf(`${vt}.abs`, [vt], this.sort(vt))} ${a})`;
+        return this.mode === 'ieee' ? `(fp.abs ${a})` : `(ite (< ${a} 0.0) (- ${a}) ${a})`;
       }
       case 'sqrt':
       case 'floor':
@@ -431,10 +394,9 @@ export class ValueEncoder {
           if (fn === 'sqrt') return `(fp.sqrt RNE ${a})`;
           return `(fp.roundToIntegral ${fn === 'floor' ? 'RTN' : 'RTP'} ${a})`;
         }
-        if (this.mode === 'real' && fn !== 'sqrt') {
-          return fn === 'floor' ? `(to_real (to_int ${a}))` : `(- (to_real (to_int (- ${a}))))`;
-        }
-        return `(${this.uf(`${vt}.${fn}`, [vt], this.sort(vt))} ${a})`;
+        if (fn === 'floor') return `(to_real (to_int ${a}))`;
+        if (fn === 'ceil') return `(- (to_real (to_int (- ${a}))))`;
+        return `(${this.uf(`${vt}.sqrt`, [vt], this.sort(vt))} ${a})`; // real mode: sqrt opaque
       }
       case 'exp':
       case 'log':
@@ -454,9 +416,7 @@ export class ValueEncoder {
       const i = this.index(arg, env);
       if (to === 'bool') return `(not (= ${i} 0))`;
       if (isIntType(to)) return `((_ int2bv ${BITS[to]}) ${i})`;
-      if (this.mode === 'ieee') return `((_ to_fp ${FP[to][0]} ${FP[to][1]}) RNE (to_real ${i}))`;
-      if (this.mode === 'real') return `(to_real ${i})`;
-      return `(${this.uf(`${to}.of_int`, ['Int'], this.sort(to))} ${i})`;
+      return this.mode === 'ieee' ? `((_ to_fp ${FP[to][0]} ${FP[to][1]}) RNE (to_real ${i}))` : `(to_real ${i})`;
     }
     const from = at.vt;
     const a = this.value(arg, env);
@@ -464,9 +424,7 @@ export class ValueEncoder {
     if (from === 'bool') return this.fromBool(a, to);
     if (to === 'bool') {
       if (isIntType(from)) return `(not (= ${a} ${bvLit(0n, BITS[from])}))`;
-      if (this.mode === 'ieee') return `(not (fp.isZero ${a}))`;
-      if (this.mode === 'real') return `(not (= ${a} 0.0))`;
-      return `(${this.uf(`${from}.to_bool`, [from], 'Bool')} ${a})`;
+      return this.mode === 'ieee' ? `(not (fp.isZero ${a}))` : `(not (= ${a} 0.0))`;
     }
     if (isIntType(from) && isIntType(to)) {
       const [m, n] = [BITS[from], BITS[to]];
@@ -476,20 +434,16 @@ export class ValueEncoder {
     }
     if (isIntType(from) && isFloatType(to)) {
       if (this.mode === 'ieee') return `((_ ${SIGNED[from] ? 'to_fp' : 'to_fp_unsigned'} ${FP[to][0]} ${FP[to][1]}) RNE ${a})`;
-      if (this.mode === 'real') return `(to_real ${this.bvToInt(a, from)})`;
-      return `(${this.uf(`${to}.of_${from}`, [from], this.sort(to))} ${a})`;
+      return `(to_real ${this.bvToInt(a, from)})`;
     }
     if (isFloatType(from) && isIntType(to)) {
       // Truncation toward zero; out of range or NaN is unspecified (any value), so proofs cannot
       // depend on it.
       if (this.mode === 'ieee') return `((_ ${SIGNED[to] ? 'fp.to_sbv' : 'fp.to_ubv'} ${BITS[to]}) RTZ ${a})`;
-      if (this.mode === 'real') return `((_ int2bv ${BITS[to]}) (ite (>= ${a} 0.0) (to_int ${a}) (- (to_int (- ${a})))))`;
-      return `(${this.uf(`${from}.to_${to}`, [from], this.sort(to))} ${a})`;
+      return `((_ int2bv ${BITS[to]}) (ite (>= ${a} 0.0) (to_int ${a}) (- (to_int (- ${a})))))`;
     }
     // f32 <-> f64
-    if (this.mode === 'ieee') return `((_ to_fp ${FP[to as FloatType][0]} ${FP[to as FloatType][1]}) RNE ${a})`;
-    if (this.mode === 'real') return a;
-    return `(${this.uf(`${from}.to_${to}`, [from], this.sort(to))} ${a})`;
+    return this.mode === 'ieee' ? `((_ to_fp ${FP[to as FloatType][0]} ${FP[to as FloatType][1]}) RNE ${a})` : a;
   }
 
   private fromBool(b: string, to: ValueType): string {
