@@ -14,7 +14,8 @@ import { tupleVars } from '../core/presburger/tuple.ts';
 import { renameFormula, substFormula } from '../core/presburger/subst.ts';
 import { formulaVars, termVars } from '../core/presburger/vars.ts';
 import { formulaToSmt, smtSymbol, termToSmt } from '../core/presburger/smtlib.ts';
-import { printRel, printSet, printFormula } from '../core/presburger/print.ts';
+import { printRel, printSet, printFormula, printTerm } from '../core/presburger/print.ts';
+import { printExpr } from '../core/printer.ts';
 import type { CheckedImpl } from '../core/typecheck.ts';
 import { type AffineEnv, formulaOf, termOf } from './affine.ts';
 import {
@@ -444,13 +445,21 @@ export class SymbolicEvaluator {
       readSet = unionSets(readSet, singleRead(r.name, at));
     }
     const dh = this.propheticOf(c, g);
-    this.valueObligation(c, h, g, rhs, reads);
+    const prepared = this.valueObligation(c, h, g, rhs, reads);
+    if (this.log) {
+      // As Fig. 5.5: the value of each read in h, then the constraint C, Δh and R.
+      reads.forEach((r, k) => {
+        const alts = prepared[k]!.alternatives.map((a) => `${showTemplate(a.template, a.holes)}${a.cond.kind === 'true' ? '' : ` if ${printFormula(a.cond, { thesis: true })}`}`);
+        this.say(depth, `<= S-Assign: ⟦${printExpr(r)}⟧_h = ${alts.length ? alts.join(' | ') : '(undefined)'}`);
+      });
+      this.say(depth, `<= S-Assign(${name}): C ← { ${printExpr(rhs)} = ${printExpr(c.annot!)} }`);
+    }
     this.say(depth, `<= S-Assign(${name}): Δh ← ${printRel(dh, { thesis: true })}; R ← ${printSet(readSet, { thesis: true })}`);
     return { dh, reads: readSet };
   }
 
   /** ⟦e⟧_h = decompose(t) as an obligation (Fig. 5.4, Ĉ of S-ASSIGN). */
-  private valueObligation(c: Extract<Cmd, { kind: 'assign' }>, h: PRel, g: Gamma, rhs: Expr, reads: readonly ArrayRead[]): void {
+  private valueObligation(c: Extract<Cmd, { kind: 'assign' }>, h: PRel, g: Gamma, rhs: Expr, reads: readonly ArrayRead[]): PreparedRead[] {
     const id = this.nextId();
     const annot = inlineLets(c.annot!);
     const description = `the value written to ${this.source(c.array)}[…] at line ${c.pos.line} equals its annotation`;
@@ -478,6 +487,7 @@ export class SymbolicEvaluator {
     };
     const prepare = (feasible: Feasibility): Promise<void> => pruneReads(prepared, g.facts, feasible);
     this.obligations.push({ id, kind: 'value', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render, context: g.facts, prepare });
+    return prepared;
   }
 
   private allocElem(name: string, g: Gamma): ValueType {
@@ -599,6 +609,19 @@ export function canonicalNames(script: string): string {
     }
     return r;
   });
+}
+
+/** A template with its holes filled, for logs: `R(i, j, k - 1)`. */
+function showTemplate(key: string, holes: readonly Term[]): string {
+  const t = templateByKey(key);
+  if (!t) return key;
+  const text = new Map<string, string>(holes.map((h, k) => [`${HOLE_PREFIX}${k}`, printTerm(h)]));
+  const show = (e: Expr): string => {
+    if (e.kind === 'var' && text.has(e.name)) return text.get(e.name)!;
+    if (e.kind === 'tensor') return `${e.name}(${e.indices.map(show).join(', ')})`;
+    return printExpr(e).replace(/□\d+/g, (m) => text.get(m) ?? m);
+  };
+  return show(t.expr);
 }
 
 function printTermText(t: Term): string {
