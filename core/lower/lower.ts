@@ -23,12 +23,12 @@ import { type Algorithm, type CFunc, type CheckedAlgorithm, checkAlgorithm, Lowe
 import type { BugName } from './bugs.ts';
 import { array, int, rewrite, substVars, tensor, v } from './exprs.ts';
 import { applyDirective, initialNest, type LoopKind, type Nest, type NestContext } from './nest.ts';
-import { algorithmToSpec, rvarIndexNames, stageTensor } from './sare.ts';
+import { algorithmToSpec, stageTensor } from './sare.ts';
 import type { LoopRef, Schedule, StageSchedule } from './schedule.ts';
 import {
   add, addConst, and, andAll, bool, constant, constOf, decide, exprToFormula, exprToTerm, type Formula, formulaToExpr, IndexError,
-  linear, maxT, minT, modT, monotony, not, or, provablyNonneg, rangeOver, selectT, simplify, sub, substTerm, type Term, termToExpr,
-  termVars, variable, type VarBounds, eq, ge, atomTerm, simplifyFormula, formulaVars as formulaVarsOf, splitMinMax,
+  maxT, minT, modT, not, or, provablyNonneg, rangeOver, simplify, sub, substTerm, type Term, termToExpr,
+  termVars, variable, type VarBounds, ge, simplifyFormula, formulaVars as formulaVarsOf, splitMinMax,
 } from './terms.ts';
 import type { Interval } from '../presburger/interval.ts';
 import { substFormula } from '../presburger/subst.ts';

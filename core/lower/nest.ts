@@ -44,6 +44,11 @@ export interface NestContext {
   readonly bounds: VarBounds;
 }
 
+/** `F` or `F.update(k)`, as the schedule names the stage. */
+function at(cx: NestContext): string {
+  return cx.stage > 0 ? `${cx.func}.update(${cx.stage - 1})` : cx.func;
+}
+
 function schedError(msg: string): never {
   throw new LowerError(msg, 'schedule');
 }
@@ -58,7 +63,7 @@ export function initialNest(vars: readonly { name: string; min: Term; extent: Te
 
 function find(n: Nest, user: string, cx: NestContext, what: string): number {
   const i = n.dims.findIndex((d) => d.user === user);
-  if (i < 0) schedError(`${cx.func}${cx.stage ? `.update(${cx.stage - 1})` : ''}.${what}: no loop '${user}' (loops: ${n.dims.map((d) => d.user).join(', ')})`);
+  if (i < 0) schedError(`${at(cx)}.${what}: no loop '${user}' (loops: ${n.dims.map((d) => d.user).join(', ')})`);
   return i;
 }
 
@@ -70,27 +75,27 @@ function substAll(n: Nest, name: string, by: Term): void {
 }
 
 function freshName(n: Nest, user: string, cx: NestContext, what: string, except = -1): void {
-  if (n.dims.some((d, i) => i !== except && d.user === user)) schedError(`${cx.func}.${what}: a loop named '${user}' already exists`);
-  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(user)) schedError(`${cx.func}.${what}: '${user}' is not a loop name`);
+  if (n.dims.some((d, i) => i !== except && d.user === user)) schedError(`${at(cx)}.${what}: a loop named '${user}' already exists`);
+  if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(user)) schedError(`${at(cx)}.${what}: '${user}' is not a loop name`);
 }
 
 function split(n: Nest, v: string, outer: string, inner: string, factor: number, tailIn: Tail | undefined, cx: NestContext): void {
   const what = `split(${v}, ${outer}, ${inner}, ${factor})`;
   const i = find(n, v, cx, what);
   const d = n.dims[i]!;
-  if (!Number.isInteger(factor) || factor < 1) schedError(`${cx.func}.${what}: the factor must be a positive integer`);
+  if (!Number.isInteger(factor) || factor < 1) schedError(`${at(cx)}.${what}: the factor must be a positive integer`);
   freshName(n, outer, cx, what, i);
   freshName(n, inner, cx, what, i);
-  if (outer === inner) schedError(`${cx.func}.${what}: the two loops need different names`);
+  if (outer === inner) schedError(`${at(cx)}.${what}: the two loops need different names`);
   let tail: Tail = tailIn ?? 'Auto';
   const update = cx.stage > 0;
   if (d.rvar) {
     // Recomputing or over-running a reduction step changes the result: only guards are legal.
-    if (tail === 'ShiftInwards' || tail === 'RoundUp') schedError(`${cx.func}.${what}: tail ${tail} is not legal for a reduction variable (use GuardWithIf)`);
+    if (tail === 'ShiftInwards' || tail === 'RoundUp') schedError(`${at(cx)}.${what}: tail ${tail} is not legal for a reduction variable (use GuardWithIf)`);
     tail = 'GuardWithIf';
   } else if (update) {
-    if (tail === 'ShiftInwards') schedError(`${cx.func}.${what}: ShiftInwards re-applies an update on the overlapping tile (use GuardWithIf)`);
-    if (tail === 'RoundUp') schedError(`${cx.func}.${what}: RoundUp is not supported on update stages (use GuardWithIf)`);
+    if (tail === 'ShiftInwards') schedError(`${at(cx)}.${what}: ShiftInwards re-applies an update on the overlapping tile (use GuardWithIf)`);
+    if (tail === 'RoundUp') schedError(`${at(cx)}.${what}: RoundUp is not supported on update stages (use GuardWithIf)`);
     tail = 'GuardWithIf';
     if (cx.bugs.has('shift-inwards-update')) tail = 'ShiftInwards';
   } else if (tail === 'Auto') tail = 'ShiftInwards';
@@ -105,7 +110,7 @@ function split(n: Nest, v: string, outer: string, inner: string, factor: number,
     const at = add(scale(o, f), inn);
     n.guards.push(oneOff ? leT(at, ext) : ltT(at, ext));
   }
-  if (tail === 'ShiftInwards') n.reqs.push({ t: sub(ext, constant(f)), why: `ShiftInwards split of ${cx.func}.${v} by ${factor} needs an extent of at least ${factor}` });
+  if (tail === 'ShiftInwards') n.reqs.push({ t: sub(ext, constant(f)), why: `ShiftInwards split of ${at(cx)}.${v} by ${factor} needs an extent of at least ${factor}` });
   if (tail === 'RoundUp') for (const [k, t] of n.defs) if (termHasVar(t, cx.prefix + outer)) n.rounded.add(k);
   const extO = simplify(floorT(add(ext, constant(f - 1n)), f), cx.bounds);
   n.dims.splice(i, 1, { name: cx.prefix + outer, user: outer, extent: extO, kind: d.kind, rvar: d.rvar }, { name: cx.prefix + inner, user: inner, extent: constant(f), kind: 'serial', rvar: d.rvar });
@@ -115,13 +120,13 @@ function fuse(n: Nest, inner: string, outer: string, fused: string, cx: NestCont
   const what = `fuse(${inner}, ${outer}, ${fused})`;
   const ii = find(n, inner, cx, what);
   const oi = find(n, outer, cx, what);
-  if (oi !== ii - 1) schedError(`${cx.func}.${what}: '${outer}' must be the loop directly outside '${inner}'`);
+  if (oi !== ii - 1) schedError(`${at(cx)}.${what}: '${outer}' must be the loop directly outside '${inner}'`);
   const di = n.dims[ii]!;
   const dout = n.dims[oi]!;
-  if (di.rvar !== dout.rvar) schedError(`${cx.func}.${what}: cannot fuse a reduction loop with a pure one`);
+  if (di.rvar !== dout.rvar) schedError(`${at(cx)}.${what}: cannot fuse a reduction loop with a pure one`);
   const c = constOf(simplify(di.extent, cx.bounds));
-  if (c === null || c < 1n) schedError(`${cx.func}.${what}: the inner loop must have a constant extent (else the fused indices are not affine)`);
-  if (n.dims.some((d, k) => k !== ii && k !== oi && d.user === fused)) schedError(`${cx.func}.${what}: a loop named '${fused}' already exists`);
+  if (c === null || c < 1n) schedError(`${at(cx)}.${what}: the inner loop must have a constant extent (else the fused indices are not affine)`);
+  if (n.dims.some((d, k) => k !== ii && k !== oi && d.user === fused)) schedError(`${at(cx)}.${what}: a loop named '${fused}' already exists`);
   const fv = variable(cx.prefix + fused);
   substAll(n, di.name, modT(fv, c));
   substAll(n, dout.name, floorT(fv, c));
@@ -130,7 +135,7 @@ function fuse(n: Nest, inner: string, outer: string, fused: string, cx: NestCont
 
 function reorder(n: Nest, vars: readonly string[], cx: NestContext): void {
   const what = `reorder(${vars.join(', ')})`;
-  if (new Set(vars).size !== vars.length) schedError(`${cx.func}.${what}: a loop is listed twice`);
+  if (new Set(vars).size !== vars.length) schedError(`${at(cx)}.${what}: a loop is listed twice`);
   const idx = vars.map((x) => find(n, x, cx, what));
   const positions = [...idx].sort((a, b) => a - b);
   const moved = [...idx].reverse(); // outermost first
@@ -142,18 +147,18 @@ function reorder(n: Nest, vars: readonly string[], cx: NestContext): void {
     dims[p] = cx.bugs.has('swapped-loop-extents') ? { ...src, extent: n.dims[p]!.extent } : src;
   });
   const after = dims.filter((d) => d.rvar).map((d) => d.name);
-  if (before.join(',') !== after.join(',')) schedError(`${cx.func}.${what}: reordering reduction loops among themselves changes the order of the reduction`);
+  if (before.join(',') !== after.join(',')) schedError(`${at(cx)}.${what}: reordering reduction loops among themselves changes the order of the reduction`);
   n.dims = dims;
 }
 
 function setKind(n: Nest, v: string, kind: LoopKind, cx: NestContext, what: string): void {
   const i = find(n, v, cx, what);
   const d = n.dims[i]!;
-  if ((kind === 'parallel' || kind === 'vectorized') && d.rvar) schedError(`${cx.func}.${what}: '${v}' is a reduction loop: running it in parallel races on the accumulator`);
+  if ((kind === 'parallel' || kind === 'vectorized') && d.rvar) schedError(`${at(cx)}.${what}: '${v}' is a reduction loop: running it in parallel races on the accumulator`);
   if (kind === 'vectorized' || kind === 'unrolled') {
     const c = constOf(simplify(d.extent, cx.bounds));
-    if (c === null) schedError(`${cx.func}.${what}: '${v}' must have a constant extent (give a factor to split it first)`);
-    if (c > 64n) schedError(`${cx.func}.${what}: extent ${c} is too large to ${kind === 'vectorized' ? 'vectorize' : 'unroll'} (at most 64)`);
+    if (c === null) schedError(`${at(cx)}.${what}: '${v}' must have a constant extent (give a factor to split it first)`);
+    if (c > 64n) schedError(`${at(cx)}.${what}: extent ${c} is too large to ${kind === 'vectorized' ? 'vectorize' : 'unroll'} (at most 64)`);
   }
   n.dims[i] = { ...d, kind };
   if (kind === 'parallel' && cx.stage > 0 && cx.bugs.has('parallel-recurrence')) {

@@ -11,7 +11,7 @@ import type { Equation, Expr, ParamDecl, Spec, TensorDecl } from '../ast.ts';
 import { NO_POS } from '../ast.ts';
 import type { CFunc, CheckedAlgorithm, CUpdate } from './algorithm.ts';
 import { andAll, bin, int, not, orAll, rewrite, select, substVars, tensor, v } from './exprs.ts';
-import { addConst, constOf, linear, termToExpr, type Term } from './terms.ts';
+import { addConst, linear, termToExpr, type Term } from './terms.ts';
 
 /** Tensor names of a Func's stages: `F` when it has no updates, else F_0 … F_m (and F final). */
 export function stageTensor(f: CFunc, stage: number): string {
@@ -104,11 +104,9 @@ function updateEquations(f: CFunc, s: number): Equation[] {
   }
   const boxParts: Expr[] = [];
   const outParts: Expr[] = [];
-  rs.forEach((r, k) => {
-    const constMin = constOf(lo[k]!);
+  rs.forEach((_, k) => {
     boxParts.push(bin('<=', tx(lo[k]!), v(y[k]!)), bin('<', v(y[k]!), tx(hi[k]!)));
     outParts.push(bin('<', v(y[k]!), tx(lo[k]!)), bin('>=', v(y[k]!), tx(hi[k]!)));
-    void constMin;
   });
   const box = andAll(boxParts)!;
   const out = [eq(name, lhsY, rhs, andAll([box, ...(applies ? [applies] : [])]))];
