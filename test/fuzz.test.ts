@@ -47,7 +47,7 @@ describe('sched fuzz', () => {
     expect(s.disagreements, JSON.stringify(s.repros)).toBe(0);
     expect(s.bugsFound, JSON.stringify(s.repros)).toBe(0);
     // The verifier decides most small cases.
-    expect(s.verdicts.valid).toBeGreaterThan(80);
+    expect(s.verdicts.valid).toBeGreaterThan(50);
   }, 600_000);
 
   it('the external protocol: the example compiler is cross-checked like the reference one', async () => {
