@@ -7,12 +7,13 @@
 // by Presburger queries before the value obligation is written.
 
 import type { Formula, Literal, PRel, Term } from '../core/presburger/types.ts';
-import { andAll, conjuncts } from '../core/presburger/formula.ts';
+import { and, andAll, conjuncts } from '../core/presburger/formula.ts';
+import { lexOptimum } from '../core/presburger/lexopt.ts';
 import { solveUnit, variable } from '../core/presburger/term.ts';
 import { fresh } from '../core/presburger/names.ts';
 import { tupleVars } from '../core/presburger/tuple.ts';
 import { substFormula, substTerm } from '../core/presburger/subst.ts';
-import { hasQuantifier } from '../core/presburger/vars.ts';
+import { hasQuantifier, termVars } from '../core/presburger/vars.ts';
 import { toDnf } from '../core/presburger/qe.ts';
 import { norm } from './heap.ts';
 
@@ -58,6 +59,27 @@ function alternative(cond: Formula, template: string, ys: readonly string[], sol
   return { cond, template, holes: ys.map((y) => solved.get(y) ?? variable(y)), skolems: ys.filter((y) => !solved.has(y)) };
 }
 
+/**
+ * Hole values that no equality gives (a last writer chosen by a congruence, as in storage
+ * folding: `y ≡ r (mod 8)` within a window of 8 rows) are given by the lexicographic maximum of
+ * the values the condition allows: the heap is functional, so every allowed value gives the same
+ * contents, and the maximum is one of them, in closed form (piece-wise quasi-affine).
+ */
+function solveByLexmax(a: Alternative): Alternative[] {
+  if (a.skolems.length === 0) return [a];
+  const pw = lexOptimum(a.skolems, a.cond, true);
+  if (pw === null) return [a];
+  const out: Alternative[] = [];
+  for (const piece of pw) {
+    const s = new Map(a.skolems.map((y, k) => [y, piece.values[k]!] as const));
+    if (piece.values.some((t) => a.skolems.some((y) => termVars(t).has(y)))) return [a];
+    const cond = norm(and(piece.cond, substFormula(a.cond, s)));
+    if (cond.kind === 'false') continue;
+    out.push({ cond, template: a.template, holes: a.holes.map((h) => substTerm(h, s)), skolems: [] });
+  }
+  return out;
+}
+
 /** The alternatives of reading `array⟨at⟩` in `h`. */
 export function readAlternatives(h: PRel, array: string, at: readonly Term[]): Alternative[] {
   const out: Alternative[] = [];
@@ -72,7 +94,7 @@ export function readAlternatives(h: PRel, array: string, at: readonly Term[]): A
     const rest = ys.filter((y) => !top.solved.has(y));
     const dnf = rest.length === 0 || hasQuantifier(top.cond) ? null : toDnf(top.cond, DNF_LIMIT);
     if (dnf === null) {
-      out.push(alternative(top.cond, p.ran.name, ys, top.solved));
+      out.push(...solveByLexmax(alternative(top.cond, p.ran.name, ys, top.solved)));
       continue;
     }
     // Holes still unsolved: case by case, each disjunct may determine them.
@@ -82,7 +104,7 @@ export function readAlternatives(h: PRel, array: string, at: readonly Term[]): A
       const all = new Map(top.solved);
       for (const [y, t] of top.solved) all.set(y, substTerm(t, inner.solved));
       for (const [y, t] of inner.solved) all.set(y, t);
-      out.push(alternative(inner.cond, p.ran.name, ys, all));
+      out.push(...solveByLexmax(alternative(inner.cond, p.ran.name, ys, all)));
     }
   }
   return out;
