@@ -48,7 +48,7 @@ export const recheckCommand: Command = {
     }
     const fail = rows.filter((r) => r.status === 'fail').length;
     const unconfirmed = rows.filter((r) => r.status === 'unconfirmed').length;
-    const agree = rows.filter((r) => r.status === 'agree').length;
+    const agree = rows.filter((r) => r.status === 'agree' && r.solver !== '-').length;
     if (json) process.stdout.write(toJson({ bundles, solvers, notes, agree, unconfirmed, fail, rows }) + '\n');
     else process.stdout.write(`\n${bundles.length} bundle(s), solvers ${solvers.join(', ')}: ${agree} agree, ${unconfirmed} unconfirmed (unknown), ${fail} fail\n`);
     return fail > 0 ? EXIT_FOUND : unconfirmed > 0 ? EXIT_UNKNOWN : EXIT_OK;
