@@ -105,20 +105,50 @@ function* assignNodes(n: DerivationNode): Generator<DerivationNode> {
   for (const p of n.premises) yield* assignNodes(p);
 }
 
-/** Float inputs that expose IEEE corner cases (NaN, infinities, signed zeros, large values) on
- *  about half of the points; integers and bools as the seeded source gives them. */
+/** Inputs that expose corner cases on about half of the points: IEEE specials (NaN, infinities,
+ *  signed zeros, large values) for floats, the extremes of the range for integers. */
 const SPECIAL = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0, 0, 1, -1, 16777217, 3.4e38, 1e-45];
+
+function intExtremes(t: ValueType): Value[] | null {
+  switch (t) {
+    case 'i8':
+      return [-128, 127, 0, -1, 1, -127];
+    case 'i16':
+      return [-32768, 32767, 0, -1, 1, -32767];
+    case 'i32':
+      return [-2147483648, 2147483647, 0, -1, 1, -2147483647];
+    case 'u8':
+      return [0, 255, 1, 254];
+    case 'u16':
+      return [0, 65535, 1, 65534];
+    case 'u32':
+      return [0, 4294967295, 1, 4294967294];
+    case 'i64':
+      return [-(2n ** 63n), 2n ** 63n - 1n, 0n, -1n, 1n];
+    case 'u64':
+      return [0n, 2n ** 64n - 1n, 1n];
+    default:
+      return null;
+  }
+}
 
 export function specialInputs(seed: number): InputSource {
   const base = seededInputs(seed);
-  const pick = (v: Value, t: ValueType): Value => {
-    if ((t !== 'f32' && t !== 'f64') || typeof v !== 'number' || v >= 0) return v;
-    const x = SPECIAL[Math.floor(-v * SPECIAL.length) % SPECIAL.length]!;
-    return t === 'f32' ? Math.fround(x) : x;
+  const coin = seededInputs(seed + 1000);
+  const pick = (v: Value, t: ValueType, point: readonly unknown[], tensor: string): Value => {
+    if (t === 'f32' || t === 'f64') {
+      if (typeof v !== 'number' || v >= 0) return v;
+      const x = SPECIAL[Math.floor(-v * SPECIAL.length) % SPECIAL.length]!;
+      return t === 'f32' ? Math.fround(x) : x;
+    }
+    const ext = intExtremes(t);
+    if (ext === null) return v;
+    const c = coin.input(tensor, 'f64', point as never) as number;
+    return c < 0 ? ext[Math.floor(-c * ext.length) % ext.length]! : v;
   };
   return {
-    input: (tensor, t, point) => pick(base.input(tensor, t, point), t),
-    unconstrained: (tensor, t, point) => pick(base.unconstrained(tensor, t, point), t),
+    input: (tensor, t, point) => pick(base.input(tensor, t, point), t, point, tensor),
+    unconstrained: (tensor, t, point) => pick(base.unconstrained(tensor, t, point), t, point, tensor),
   };
 }
 
@@ -129,7 +159,7 @@ const RUN_CLASS: Record<string, string> = { race: 'race', 'out-of-bounds': 'out-
  * `seeds`. Returns the first finding, or null.
  */
 /** Budget of a replay run with derivation recording (annotations are checked from it). */
-const SMALL_STEPS = 2_000_000;
+const SMALL_STEPS = 300_000;
 
 export async function replay(ci: CheckedImpl, candidates: readonly Map<string, bigint>[], seeds: readonly number[], maxCells = 1 << 20): Promise<ReplayFinding | null> {
   const annotated = new Map<string, Assign>();
@@ -166,13 +196,21 @@ function attempt(ci: CheckedImpl, params: Map<string, bigint>, seed: number, ann
     const m = rep.mismatches[0]!;
     return { class: 'output-mismatch', params: ps, seed, line: 0, col: 0, detail: `${m.array}[${m.index.join(', ')}] = ${JSON.stringify(m.actual)}, the spec gives ${JSON.stringify(m.expected)} (${rep.mismatchCount} cell${rep.mismatchCount === 1 ? '' : 's'} differ)` };
   }
-  // Outputs right: check every annotation against the value actually written.
+  // Outputs right: check every annotation against the value actually written (one compiled
+  // annotation per assignment site).
   if (!res.derivation) return null;
+  const compiled = new Map<string, ReturnType<typeof res.model.compileProphetic>>();
   for (const n of assignNodes(res.derivation.root)) {
-    const a = annotated.get(`${n.line}:${n.col}`);
+    const site = `${n.line}:${n.col}`;
+    const a = annotated.get(site);
     if (!a) continue;
     const vars = Object.keys(n.env).filter((v) => !ci.spec.params.includes(v));
-    const pe = res.model.compileProphetic(a.annot!, vars);
+    const key = `${site}|${vars.join(',')}`;
+    let pe = compiled.get(key);
+    if (pe === undefined) {
+      pe = res.model.compileProphetic(a.annot!, vars);
+      compiled.set(key, pe);
+    }
     vars.forEach((v, k) => {
       const x = n.env[v];
       pe.frame[pe.slots[k]!] = typeof x === 'string' ? BigInt(x) : (x as number);

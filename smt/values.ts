@@ -332,9 +332,9 @@ export class ValueEncoder {
     // Euclidean: r = a - b*q with 0 <= r < |b|. bvsrem has the sign of a; fix negative remainders.
     const name = `${vt}.${op === '/' ? 'div' : 'mod'}`;
     const s = `(_ BitVec ${n})`;
-    this.need(`1def.${vt}.mod`, `(define-fun ${vt}.mod ((a ${s}) (b ${s})) ${s} (ite (= b ${zero}) ${zero} (let ((r (bvsrem a b))) (ite (bvslt r ${zero}) (ite (bvslt b ${zero}) (bvsub r b) (bvadd r b)) r))))`);
+    this.need(`1def.${vt}.0mod`, `(define-fun ${vt}.mod ((a ${s}) (b ${s})) ${s} (ite (= b ${zero}) ${zero} (let ((r (bvsrem a b))) (ite (bvslt r ${zero}) (ite (bvslt b ${zero}) (bvsub r b) (bvadd r b)) r))))`);
     if (op === '/') {
-      this.need(`1def.${vt}.div`, `(define-fun ${vt}.div ((a ${s}) (b ${s})) ${s} (ite (= b ${zero}) ${zero} (bvsdiv (bvsub a (${vt}.mod a b)) b)))`);
+      this.need(`1def.${vt}.1div`, `(define-fun ${vt}.div ((a ${s}) (b ${s})) ${s} (ite (= b ${zero}) ${zero} (bvsdiv (bvsub a (${vt}.mod a b)) b)))`);
     }
     return `(${name} ${a} ${b})`;
   }
