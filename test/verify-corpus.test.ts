@@ -54,7 +54,7 @@ describe('certificate bundles', () => {
 
     const rows = await recheckBundle(join(dir, 'a'), ['wasm'], 60_000);
     expect(rows.filter((x) => x.status !== 'agree')).toEqual([]);
-    expect(rows.length).toBe(m1.entries.length);
+    expect(rows.filter((x) => x.solver !== '-').length).toBe(m1.entries.length);
 
     // Change one constant of one certificate: the hash check must fail.
     const victim = join(dir, 'a', m1.entries[0]!.file);
