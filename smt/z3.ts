@@ -1,9 +1,14 @@
-// The in-process Z3 (z3-solver, WASM). Every solver call of the toolkit goes through `runZ3`:
-// z3-solver allows one async call at a time and throws on a second, so calls are queued here
-// (ARCHITECTURE decision 4). Scripts are SMT-LIB 2.6 text, so what is checked in-process is
-// exactly what a certificate bundle exports.
+// Z3 for the whole toolkit. Every solver call goes through `runZ3`, one at a time (z3-solver
+// allows one async call at a time; ARCHITECTURE decision 4). Scripts are SMT-LIB 2.6 text, so
+// what is checked here is exactly what a certificate bundle exports.
+//
+// Z3 (WASM, z3-solver) runs in a child process, smt/z3-server.mjs: its heap cannot grow past
+// 2 GiB, and running out of it ends the process that hosts it. In a child, a query that does so
+// answers `unknown` ("solver crashed") and the next query starts a fresh solver; the hard time
+// limit is enforced the same way, by ending the child.
 
-import { init, killThreads } from 'z3-solver';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 export type SatStatus = 'sat' | 'unsat' | 'unknown';
 
@@ -22,59 +27,97 @@ export interface RunOptions {
   readonly timeoutMs?: number;
 }
 
-type Api = Awaited<ReturnType<typeof init>>;
-
-/** The parts of z3-solver's Emscripten module used to pass a script safely (see evalScript). */
-interface Emscripten {
-  _malloc(n: number): number;
-  _free(p: number): void;
-  HEAPU8: Uint8Array;
-  _async_Z3_eval_smtlib2_string: unknown;
-  async_call(f: unknown, ...args: number[]): Promise<string>;
+interface Reply {
+  readonly output: string;
+  readonly ms: number;
+  readonly timedOut: boolean;
+  /** Set when the solver process ended before answering. */
+  readonly crashed?: string;
 }
 
-const encoder = new TextEncoder();
+const SERVER = fileURLToPath(new URL('./z3-server.mjs', import.meta.url));
 
-/**
- * z3-solver's own `eval_smtlib2_string` passes the script through Emscripten's `ccall`, which puts
- * the string on the WASM stack and pops it when `ccall` returns, while the worker thread may
- * still be reading it: we saw scripts arrive corrupted ("invalid command" at random places). A
- * corrupted script could also parse into a *different* valid script, so we copy the script into
- * heap memory that stays allocated until the call has finished.
- */
-async function evalScript(a: Api, ctx: unknown, script: string): Promise<string> {
-  const em = a.em as unknown as Emscripten;
-  const bytes = encoder.encode(script);
-  const ptr = em._malloc(bytes.length + 1);
-  try {
-    em.HEAPU8.set(bytes, ptr);
-    em.HEAPU8[ptr + bytes.length] = 0;
-    return await em.async_call(em._async_Z3_eval_smtlib2_string, ctx as number, ptr);
-  } finally {
-    em._free(ptr);
-  }
-}
-
-let apiPromise: Promise<Api> | null = null;
+let child: ChildProcess | null = null;
+let ready: Promise<void> | null = null;
+let nextId = 0;
+const waiting = new Map<number, (r: Reply) => void>();
 let queue: Promise<unknown> = Promise.resolve();
 let calls = 0;
 let totalMs = 0;
 
-/**
- * Z3's own memory cap (MB). The WASM heap cannot grow past 2 GiB and an allocation failure
- * there aborts the whole process; Z3 gives up cleanly (an error, hence `unknown`) below it.
- */
-const MEMORY_MAX_MB = '1400';
-
-function api(): Promise<Api> {
-  apiPromise ??= init().then((a) => {
-    a.Z3.global_param_set('memory_max_size', MEMORY_MAX_MB);
-    return a;
+function start(): Promise<void> {
+  if (ready) return ready;
+  const c = fork(SERVER, [], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'advanced' });
+  child = c;
+  ready = new Promise<void>((resolve, reject) => {
+    c.once('message', () => resolve());
+    c.once('exit', (code) => reject(new Error(`the Z3 process ended at start-up (exit ${code})`)));
   });
-  return apiPromise;
+  c.on('message', (m: { id?: number } & Reply) => {
+    if (m.id === undefined) return;
+    const k = waiting.get(m.id);
+    waiting.delete(m.id);
+    idle();
+    k?.(m);
+  });
+  c.on('exit', (code, signal) => {
+    if (child === c) {
+      child = null;
+      ready = null;
+    }
+    for (const [id, k] of waiting) {
+      waiting.delete(id);
+      k({ output: '', ms: 0, timedOut: false, crashed: `the solver process ended (${signal ?? `exit ${code}`}), probably out of memory` });
+    }
+  });
+  // The solver keeps the toolkit alive only while a query is under way (see busy/idle).
+  c.unref();
+  busy();
+  void ready.then(idle, () => undefined);
+  return ready;
 }
 
-/** Default per-query budget; `verify --timeout-ms` overrides it. */
+function busy(): void {
+  child?.channel?.ref();
+}
+
+function idle(): void {
+  if (waiting.size === 0) child?.channel?.unref();
+}
+
+function stop(): void {
+  const c = child;
+  child = null;
+  ready = null;
+  c?.kill('SIGKILL');
+}
+
+async function ask(script: string, timeoutMs: number): Promise<Reply> {
+  const t0 = performance.now();
+  try {
+    await start();
+  } catch (e) {
+    return { output: '', ms: performance.now() - t0, timedOut: false, crashed: String((e as Error).message) };
+  }
+  const c = child!;
+  const id = nextId++;
+  return new Promise<Reply>((resolve) => {
+    // Past Z3's own interruption, the process is ended: a query may not hold the toolkit.
+    const hard = setTimeout(() => {
+      waiting.delete(id);
+      stop();
+      resolve({ output: '', ms: performance.now() - t0, timedOut: true });
+    }, timeoutMs + 15_000);
+    hard.unref();
+    waiting.set(id, (r) => {
+      clearTimeout(hard);
+      resolve(r);
+    });
+    busy();
+    c.send({ id, script, timeoutMs });
+  });
+}
+
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 function firstStatus(output: string): SatStatus | null {
@@ -96,30 +139,11 @@ function errorOf(output: string): string | null {
 }
 
 async function runNow(script: string, timeoutMs: number): Promise<SolverAnswer> {
-  const a = await api();
-  const { Z3 } = a;
-  const cfg = Z3.mk_config();
-  const ctx = Z3.mk_context_rc(cfg);
-  Z3.del_config(cfg);
-  const t0 = performance.now();
-  let timedOut = false;
-  // Z3's own :timeout covers the SMT core; the timer also stops tactics (qe) that ignore it.
-  const timer = setTimeout(() => {
-    timedOut = true;
-    Z3.interrupt(ctx);
-  }, timeoutMs + 250);
-  let output = '';
-  try {
-    output = await evalScript(a, ctx, `(set-option :timeout ${timeoutMs})\n${script}`);
-  } catch (e) {
-    output = `(error "${String((e as Error).message ?? e).replace(/"/g, "'")}")`;
-  } finally {
-    clearTimeout(timer);
-    Z3.del_context(ctx);
-  }
-  const ms = performance.now() - t0;
+  const r = await ask(script, timeoutMs);
   calls++;
-  totalMs += ms;
+  totalMs += r.ms;
+  const { output, ms, timedOut } = r;
+  if (r.crashed) return { status: 'unknown', output, ms, reason: r.crashed };
   const err = errorOf(output);
   const st = firstStatus(output);
   if (timedOut) return { status: 'unknown', output, ms, reason: `timeout after ${timeoutMs} ms` };
@@ -192,12 +216,19 @@ export function z3Stats(): { calls: number; ms: number } {
   return { calls, ms: totalMs };
 }
 
-/** Stop Z3's worker threads so that the process can exit by itself. Safe to call twice. */
+/** Stop the solver process (the toolkit exits by itself anyway: the child is unreferenced). */
 export async function shutdownZ3(): Promise<void> {
-  if (apiPromise === null) return;
-  const p = apiPromise;
-  apiPromise = null;
   await queue.catch(() => undefined);
-  const a = await p;
-  await killThreads(a.em);
+  const c = child;
+  if (!c) return;
+  child = null;
+  ready = null;
+  await new Promise<void>((resolve) => {
+    c.once('exit', () => resolve());
+    c.disconnect();
+    setTimeout(() => {
+      c.kill('SIGKILL');
+      resolve();
+    }, 2000).unref();
+  });
 }
