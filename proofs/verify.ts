@@ -13,7 +13,7 @@ import { simplify } from '../core/presburger/simplify.ts';
 import { failureClass, type Obligation } from './obligation.ts';
 import { type EvaluationLog, type Feasibility, type PendingObligation, SymbolicEvaluator, UnsupportedConstruct } from './symbolic.ts';
 import { declarations, formulaToSmt } from '../core/presburger/smtlib.ts';
-import { replay, smallParameters } from './replay.ts';
+import { REPLAY_SEEDS, replay, smallParameters } from './replay.ts';
 
 export type Verdict = 'valid' | 'invalid' | 'unknown';
 
@@ -248,7 +248,7 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
     }
     const r0 = performance.now();
     const candidates = await smallParameters(ci, 6, prefer.size === ci.spec.params.length ? prefer : null, unproved.p.context);
-    const found = await replay(ci, candidates, [0, 1, 2, 3, 4]);
+    const found = await replay(ci, candidates, REPLAY_SEEDS);
     replayMs = performance.now() - r0;
     if (found !== null) {
       const o = unproved.o;

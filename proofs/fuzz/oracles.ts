@@ -17,7 +17,7 @@ import type { CheckedImpl } from '../../core/typecheck.ts';
 import { evalFormula } from '../../core/presburger/eval.ts';
 import { SchedInputError } from '../../core/diagnostics.ts';
 import { formulaOf } from '../affine.ts';
-import { replay, type ReplayFinding } from '../replay.ts';
+import { REPLAY_SEEDS, replay, type ReplayFinding } from '../replay.ts';
 import { verifyImpl } from '../verify.ts';
 import { explore, namedMemoryKey, smallSetup } from '../../semantics/explore.ts';
 import { compareOutputs, runImpl, specModel } from '../../semantics/run.ts';
@@ -222,7 +222,7 @@ export async function crossCheck(ci: CheckedImpl, opts: OracleOptions): Promise<
       // Confirm concretely: at the counterexample (when it names every parameter), else anywhere
       // a run of ours already failed.
       const cex = ci.spec.params.every((p) => params[p] !== undefined && /^-?\d+$/.test(params[p]!)) ? new Map(ci.spec.params.map((p) => [p, BigInt(params[p]!)] as const)) : null;
-      if (cex && satisfies(ci, cex)) confirmation = await replay(ci, [cex], [0, 1, 2, 3, 4]);
+      if (cex && satisfies(ci, cex)) confirmation = await replay(ci, [cex], REPLAY_SEEDS);
       confirmation ??= runs.find((x) => x.finding !== null)?.finding ?? null;
       if (confirmation === null && exp && (exp.outcome === 'nondeterministic' || exp.outcome === 'stuck' || exp.bigStep !== 'ok')) {
         confirmation = { class: exp.bigStep !== 'ok' ? exp.bigStep : exp.outcome, params: exp.params, seed: 0, line: 0, col: 0, detail: `small-step exploration: ${exp.outcome}` };
