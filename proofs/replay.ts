@@ -48,7 +48,12 @@ export async function smallParameters(ci: CheckedImpl, count: number, prefer: Ma
       out.push(m);
     }
   };
-  if (prefer && params.every((p) => prefer.has(p))) push(prefer);
+  // The solver's model of the failing context comes first when it is small; a large one
+  // (M = 11798) comes last, after the minimal models: cheaper runs and a counterexample a user
+  // can read.
+  const preferred = prefer && params.every((p) => prefer.has(p)) ? prefer : null;
+  const small = preferred !== null && params.every((p) => preferred.get(p)! >= -16n && preferred.get(p)! <= 16n);
+  if (preferred && small) push(preferred);
   const others = new Set<string>();
   for (const f of context) for (const v of formulaVars(f)) if (!params.includes(v)) others.add(v);
   const decl = [...params, ...others].map((p) => `(declare-const ${smtSymbol(p)} Int)`);
@@ -58,7 +63,7 @@ export async function smallParameters(ci: CheckedImpl, count: number, prefer: Ma
   // The model of least sum, then models of sum at least that plus 1, 2, 4, …: a few distinct,
   // still small, parameter values.
   let least: bigint | null = null;
-  for (let step = 0n; out.length < count && step <= 64n; step = step === 0n ? 1n : step * 2n) {
+  models: for (let step = 0n; out.length < count && step <= 64n; step = step === 0n ? 1n : step * 2n) {
     const floor = least === null ? '' : `(assert (>= ${sum} ${least + step}))`;
     const r = await checkSat(`${base}\n${floor}\n(minimize ${sum})`, { timeoutMs: 5000, model: true });
     if (r.status !== 'sat') break;
@@ -66,13 +71,14 @@ export async function smallParameters(ci: CheckedImpl, count: number, prefer: Ma
     for (const p of params) {
       const re = new RegExp(`\\(define-fun ${smtSymbol(p).replace(/[|]/g, '\\|')} \\(\\) Int\\s+(\\(- \\d+\\)|-?\\d+)\\)`);
       const x = re.exec(r.output);
-      if (!x) return out;
+      if (!x) break models;
       m.set(p, BigInt(x[1]!.replace(/\(- (\d+)\)/, '-$1')));
     }
     if (least === null) least = params.reduce((a, p) => a + m.get(p)!, 0n);
     push(m);
     if (params.length === 0) break;
   }
+  if (preferred && !small) push(preferred);
   return out;
 }
 

@@ -251,7 +251,9 @@ export class ValueEncoder {
           const f = app(`${ot}.${names[e.op]}`, [a, b], [ot, ot], 'bool');
           return e.op === '!=' ? `(not ${f})` : f;
         }
-        return app(`${vt}.${names[e.op]}`, [a, b], [vt, vt], vt);
+        const t = app(`${vt}.${names[e.op]}`, [a, b], [vt, vt], vt);
+        if (e.op === '+' || e.op === '*') this.commutative(`${vt}.${names[e.op]}`, vt);
+        return t;
       }
       case 'call': {
         if (isValueTypeName(e.fn)) {
@@ -265,6 +267,20 @@ export class ValueEncoder {
         return app(`${vt}.${e.fn}`, e.args.map(go), e.args.map(opType), vt);
       }
     }
+  }
+
+  /**
+   * The commutativity axiom of an uninterpreted `+` or `*`. Without it, `r + b * a` against the
+   * spec's `r + a * b` is unknown in every encoding (for IEEE it is a multiplier equivalence
+   * under a rounding that bit-blasting does not finish). Sound: the machine's addition and
+   * multiplication commute on every value type (IEEE with RNE included: the signed-zero rule is
+   * symmetric and NaN is one value), so the machine stays an interpretation of the symbols. One
+   * instance per term and pattern, so E-matching terminates.
+   */
+  private commutative(name: string, vt: ValueType): void {
+    const f = smtSymbol(name);
+    const s = this.sort(vt);
+    this.need(`1fun.${name}.comm`, `(assert (! (forall ((a ${s}) (b ${s})) (! (= (${f} a b) (${f} b a)) :pattern ((${f} a b)))) :named ${smtSymbol(`comm.${name}`)}))`);
   }
 
   /** A Boolean position: an affine condition or a bool value. */
