@@ -60,23 +60,35 @@ export async function smallParameters(ci: CheckedImpl, count: number, prefer: Ma
   const bounds = params.map((p) => andAll([geT(variable(p), constant(0n)), leT(variable(p), constant(4096n))]));
   const base = [...decl, ...[...facts, ...bounds].map((f) => `(assert ${formulaToSmt(f)})`)].join('\n');
   const sum = params.length === 0 ? '0' : params.length === 1 ? smtSymbol(params[0]!) : `(+ ${params.map(smtSymbol).join(' ')})`;
-  // The model of least sum, then models of sum at least that plus 1, 2, 4, …: a few distinct,
-  // still small, parameter values.
-  let least: bigint | null = null;
-  models: for (let step = 0n; out.length < count && step <= 64n; step = step === 0n ? 1n : step * 2n) {
-    const floor = least === null ? '' : `(assert (>= ${sum} ${least + step}))`;
-    const r = await checkSat(`${base}\n${floor}\n(minimize ${sum})`, { timeoutMs: 5000, model: true });
-    if (r.status !== 'sat') break;
+  const model = async (extra: string): Promise<Map<string, bigint> | null> => {
+    const r = await checkSat(`${base}\n${extra}\n(minimize ${sum})`, { timeoutMs: 5000, model: true });
+    if (r.status !== 'sat') return null;
     const m = new Map<string, bigint>();
     for (const p of params) {
       const re = new RegExp(`\\(define-fun ${smtSymbol(p).replace(/[|]/g, '\\|')} \\(\\) Int\\s+(\\(- \\d+\\)|-?\\d+)\\)`);
       const x = re.exec(r.output);
-      if (!x) break models;
+      if (!x) return null;
       m.set(p, BigInt(x[1]!.replace(/\(- (\d+)\)/, '-$1')));
     }
-    if (least === null) least = params.reduce((a, p) => a + m.get(p)!, 0n);
-    push(m);
-    if (params.length === 0) break;
+    return m;
+  };
+  // The model of least sum; then the least with every parameter at least 2 (minimal models
+  // often set a size to 0 or 1, where nothing or one iteration runs: a c written inside a k loop
+  // is only wrong from P = 2 on); then models of sum at least the least plus 1, 2, 4, …: a few
+  // distinct, still small, parameter values.
+  const least = await model('');
+  if (least !== null) {
+    push(least);
+    if (params.length > 0) {
+      const wide = await model(params.map((p) => `(assert (>= ${smtSymbol(p)} 2))`).join('\n'));
+      if (wide !== null) push(wide);
+      const floor = params.reduce((a, p) => a + least.get(p)!, 0n);
+      for (let step = 1n; out.length < count && step <= 64n; step *= 2n) {
+        const m = await model(`(assert (>= ${sum} ${floor + step}))`);
+        if (m === null) break;
+        push(m);
+      }
+    }
   }
   if (preferred && !small) push(preferred);
   return out;
