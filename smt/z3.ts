@@ -223,12 +223,20 @@ export async function shutdownZ3(): Promise<void> {
   if (!c) return;
   child = null;
   ready = null;
+  if (c.exitCode !== null || c.signalCode !== null) return;
+  // Waiting for the exit must hold the event loop (the child is unref'd while idle): otherwise
+  // Node ends the process with an unsettled top-level await (exit 13).
+  c.ref();
   await new Promise<void>((resolve) => {
-    c.once('exit', () => resolve());
-    c.disconnect();
-    setTimeout(() => {
+    const force = setTimeout(() => {
       c.kill('SIGKILL');
       resolve();
-    }, 2000).unref();
+    }, 2000);
+    c.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    if (c.connected) c.disconnect();
+    else c.kill('SIGKILL');
   });
 }

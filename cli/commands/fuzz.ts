@@ -33,6 +33,7 @@ export const fuzzCommand: Command = {
     { name: 'max-param', value: true, metavar: 'P', help: `parameters are drawn from [0, P] (default ${DEFAULT_ORACLES.maxParam})` },
     { name: 'explore-states', value: true, metavar: 'K', help: `state budget of the small-step exploration (default ${DEFAULT_ORACLES.exploreStates})` },
     { name: 'no-verify', value: false, help: 'skip the verifier (concrete oracles only)' },
+    { name: 'verify-budget-ms', value: true, metavar: 'T', help: 'wall-clock budget of one verification, in a worker process (default 180000)' },
     { name: 'repro', value: true, metavar: 'DIR', help: 'where to write bundles (default repro/)' },
     { name: 'no-shrink', value: false, help: 'write bundles without shrinking them first' },
     { name: 'shrink-ms', value: true, metavar: 'T', help: 'time budget for shrinking one case (default 120000)' },
@@ -89,6 +90,7 @@ export const fuzzCommand: Command = {
         maxParam: intOption(args, 'max-param', DEFAULT_ORACLES.maxParam, 1),
         exploreStates: intOption(args, 'explore-states', DEFAULT_ORACLES.exploreStates, 1),
         noVerify: args.flags.has('no-verify'),
+        verifyBudgetMs: intOption(args, 'verify-budget-ms', 180_000, 1),
       },
       reproDir: single(args, 'repro') ?? 'repro',
       shrink: !args.flags.has('no-shrink'),
@@ -111,7 +113,7 @@ export const fuzzCommand: Command = {
       process.stdout.write(
         `${s.iterations} cases in ${(s.ms / 1000).toFixed(1)} s (${(s.msPerCase / 1000).toFixed(2)} s/case), compiler ${s.compiler}, profile ${s.profile}, seed ${s.seed}\n` +
           `  ${s.ok} ok, ${s.bugsFound} bugs found, ${s.disagreements} disagreements, ${s.unknowns} unknown verdicts, ${s.rejected} rejected by the compiler, ${s.redraws} illegal draws redrawn\n` +
-          `  verdicts: ${s.verdicts.valid} valid, ${s.verdicts.invalid} invalid, ${s.verdicts.unknown} unknown\n` +
+          `  verdicts: ${s.verdicts.valid} valid, ${s.verdicts.invalid} invalid, ${s.verdicts.unknown} unknown${s.verifierCrashes || s.verifierBudget ? ` (${s.verifierCrashes} verifier crashes, ${s.verifierBudget} over the time budget)` : ''}\n` +
           (s.firstDetection ? `  first detection: case ${s.firstDetection.case} after ${(s.firstDetection.ms / 1000).toFixed(1)} s, by ${s.firstDetection.oracles.join(', ')}\n` : '') +
           (s.repros.length ? `  bundles: ${s.repros.join(', ')}\n` : ''),
       );

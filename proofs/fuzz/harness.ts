@@ -15,6 +15,7 @@ import { printScheduleText } from '../../core/lower/schedule.ts';
 import { type Compiler, legal } from './compilers.ts';
 import { buildCase, type FuzzCase, type Profile, type Recipe, recipeArb } from './gen.ts';
 import { type CaseReport, crossCheck, type DisagreementKind, type Oracle, type OracleOptions } from './oracles.ts';
+import { closeVerifier } from './verifier.ts';
 
 export interface FuzzOptions {
   readonly iterations: number;
@@ -61,6 +62,9 @@ export interface FuzzSummary {
   /** Draws the reference compiler found illegal, replaced by new draws. */
   redraws: number;
   verdicts: { valid: number; invalid: number; unknown: number };
+  /** Verifications that exhausted the worker's memory, or its time budget. */
+  verifierCrashes: number;
+  verifierBudget: number;
   /** The first case where an oracle found the compiled program wrong. */
   firstDetection: { case: number; ms: number; oracles: Oracle[] } | null;
   firstDisagreement: { case: number; kinds: DisagreementKind[] } | null;
@@ -131,7 +135,7 @@ export async function evaluate(c: FuzzCase, compiler: Compiler, oracles: OracleO
     if (e instanceof SchedInputError) return { outcome: 'compile-failure', text: r.text, compileError: `the output is not a valid .sched file: ${e.diagnostics.map((d) => `${d.line}:${d.col}: ${d.message}`).join('; ')}`, report: null };
     throw e;
   }
-  const report = await crossCheck(ci, oracles);
+  const report = await crossCheck(ci, r.text, oracles);
   return { outcome: report.judgement, text: r.text, compileError: null, report };
 }
 
@@ -227,8 +231,12 @@ export async function replayBundle(dir: string, compilerFor: (meta: BundleMeta) 
   const alg = JSON.parse(readFileSync(join(dir, 'algorithm.json'), 'utf8'));
   const sched = JSON.parse(readFileSync(join(dir, 'schedule.json'), 'utf8'));
   const meta = JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8')) as BundleMeta;
-  const evaluation = await evaluate({ alg, sched }, compilerFor(meta), meta.oracles);
-  return { meta, evaluation };
+  try {
+    const evaluation = await evaluate({ alg, sched }, compilerFor(meta), meta.oracles);
+    return { meta, evaluation };
+  } finally {
+    closeVerifier();
+  }
 }
 
 /** The fuzzing loop. */
@@ -248,6 +256,8 @@ export async function fuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     rejected: 0,
     redraws: 0,
     verdicts: { valid: 0, invalid: 0, unknown: 0 },
+    verifierCrashes: 0,
+    verifierBudget: 0,
     firstDetection: null,
     firstDisagreement: null,
     repros: [],
@@ -265,6 +275,8 @@ export async function fuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     const det = detected(ev);
     const v = ev.report?.verify?.verdict;
     if (v) sum.verdicts[v]++;
+    if (ev.report?.verify?.class === 'crash') sum.verifierCrashes++;
+    if (ev.report?.verify?.class === 'budget') sum.verifierBudget++;
     switch (ev.outcome) {
       case 'ok':
         sum.ok++;
@@ -316,6 +328,7 @@ export async function fuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     opts.onCase?.({ index: i, seed, outcome: ev.outcome, detectedBy: det, disagreements: kinds, verdict: v ?? null, ms: Math.round(performance.now() - ts), bundle }, sum);
     if (opts.stopOnFirst && (det.length > 0 || kinds.length > 0)) break;
   }
+  closeVerifier();
   sum.ms = Math.round(performance.now() - t0);
   sum.msPerCase = sum.iterations ? Math.round(sum.ms / sum.iterations) : 0;
   return sum;

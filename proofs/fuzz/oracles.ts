@@ -19,6 +19,7 @@ import { SchedInputError } from '../../core/diagnostics.ts';
 import { formulaOf } from '../affine.ts';
 import { REPLAY_SEEDS, replay, type ReplayFinding } from '../replay.ts';
 import { verifyImpl } from '../verify.ts';
+import { verifyInWorker, type WorkerVerdict } from './verifier.ts';
 import { explore, namedMemoryKey, smallSetup } from '../../semantics/explore.ts';
 import { compareOutputs, runImpl, specModel } from '../../semantics/run.ts';
 import { fromBig } from '../../semantics/int.ts';
@@ -48,6 +49,10 @@ export interface OracleOptions {
   readonly seed: number;
   /** Skip the verifier (only concrete oracles). */
   readonly noVerify?: boolean;
+  /** Wall-clock budget of one verification, run in a worker process (default 180 s). */
+  readonly verifyBudgetMs?: number;
+  /** Verify in this process instead of a worker (no budget, no protection from a crash). */
+  readonly verifyInProcess?: boolean;
 }
 
 export const DEFAULT_ORACLES: OracleOptions = { timeoutMs: 5000, runs: 3, maxParam: 9, exploreStates: 20_000, seed: 0 };
@@ -190,8 +195,11 @@ function exploreOracle(ci: CheckedImpl, params: Map<string, bigint>, maxStates: 
   };
 }
 
-/** Run every oracle on one checked implementation and judge their agreement. */
-export async function crossCheck(ci: CheckedImpl, opts: OracleOptions): Promise<CaseReport> {
+/**
+ * Run every oracle on one checked implementation (`text`: its source, verified in a worker
+ * process; null: verify in this process) and judge their agreement.
+ */
+export async function crossCheck(ci: CheckedImpl, text: string | null, opts: OracleOptions): Promise<CaseReport> {
   const t0 = performance.now();
   const next = rng(opts.seed);
   const least = leastParams(ci, Math.max(opts.maxParam, 16));
@@ -211,13 +219,17 @@ export async function crossCheck(ci: CheckedImpl, opts: OracleOptions): Promise<
   let verify: VerifyReport | null = null;
   let confirmation: ReplayFinding | null = null;
   if (!opts.noVerify) {
-    const r = await verifyImpl(ci, { timeoutMs: opts.timeoutMs });
+    let r: WorkerVerdict;
+    if (opts.verifyInProcess || text === null) {
+      const v = await verifyImpl(ci, { timeoutMs: opts.timeoutMs });
+      r = { verdict: v.verdict, class: v.class, reason: v.reason, values: v.counterexample?.values ?? null, ms: v.ms };
+    } else r = await verifyInWorker(text, opts.timeoutMs, { budgetMs: opts.verifyBudgetMs });
     const params: Record<string, string> = {};
     for (const p of ci.spec.params) {
-      const x = r.counterexample?.values[p];
+      const x = r.values?.[p];
       if (x !== undefined) params[p] = x;
     }
-    verify = { verdict: r.verdict, class: r.class, reason: r.reason, params: r.counterexample ? params : null, ms: r.ms };
+    verify = { verdict: r.verdict, class: r.class, reason: r.reason, params: r.values ? params : null, ms: r.ms };
     if (r.verdict === 'invalid') {
       // Confirm concretely: at the counterexample (when it names every parameter), else anywhere
       // a run of ours already failed.
