@@ -7,7 +7,7 @@
 
 import type { ArrayRead, Cmd, Expr, Loop, ValueType } from '../core/ast.ts';
 import type { Formula, PRel, PSet, RelPiece, Term } from '../core/presburger/types.ts';
-import { and, andAll, eqT, exists, geT, ltT, neT, not, orAll, TRUE } from '../core/presburger/formula.ts';
+import { and, andAll, eqT, exists, geT, implies, ltT, neT, not, orAll, TRUE } from '../core/presburger/formula.ts';
 import { constant, variable } from '../core/presburger/term.ts';
 import { fresh } from '../core/presburger/names.ts';
 import { tupleVars } from '../core/presburger/tuple.ts';
@@ -31,6 +31,7 @@ import { relevantRecursive, specEncoding } from '../smt/spec.ts';
 import { inlineLets } from './inline.ts';
 import { visit } from '../core/walk.ts';
 import { type Alternative, readAlternatives } from './lookup.ts';
+import { Congruence, type Side } from './congruence.ts';
 
 /** Γ: the affine facts in scope (assumptions, loop bounds, branch conditions, let equalities)
  *  and the arrays with their shapes. */
@@ -75,6 +76,12 @@ export interface PendingObligation {
   readonly refutation?: Formula;
   /** For value obligations: drop the heap alternatives that contradict Γ (before rendering). */
   readonly prepare?: (feasible: Feasibility) => Promise<void>;
+  /**
+   * For value obligations: a Presburger obligation that implies this one by congruence (the
+   * written expression and the annotation have the same shape), or null (proofs/congruence.ts).
+   * Built after `prepare`.
+   */
+  readonly congruence?: () => Obligation[] | null;
 }
 
 /** Which of these conditions are satisfiable together with `facts` (false: certainly not). */
@@ -143,12 +150,21 @@ export class SymbolicEvaluator {
 
   /** Γ ⊢ goal, as an obligation: Γ ∧ ¬goal must be unsat. */
   private validity(kind: ObligationKind, rule: string, at: { pos: { line: number; col: number } }, description: string, g: Gamma, goal: Formula): void {
-    const facts = g.facts;
+    const { script, refutation } = this.validityScript(g.facts, goal);
+    const id = this.nextId();
+    this.obligations.push({
+      id, kind, rule, line: at.pos.line, col: at.pos.col, description, usesValues: false, report: this.reportVars(g), context: g.facts,
+      refutation,
+      render: () => ({ id, kind, rule, line: at.pos.line, col: at.pos.col, description, script, float: null }),
+    });
+  }
+
+  /** Γ ⇒ goal as a script that must be unsat, and its refutation formula. */
+  private validityScript(facts: readonly Formula[], goal: Formula): { script: string; refutation: Formula } {
     // Existentials in positive position of a satisfiability query are free variables (each
     // renamed apart); what stays quantified is only what occurs under a negation.
     const negGoal = skolemize(not(goal));
     const vars = sortedVars([...facts, negGoal], this.params);
-    const report = this.reportVars(g);
     const script = canonicalNames([
       '(set-logic ALL)',
       '(set-info :status unsat)',
@@ -156,12 +172,40 @@ export class SymbolicEvaluator {
       ...facts.map((f, k) => `(assert (! ${formulaToSmt(f)} :named ctx.${k}))`),
       `(assert (! ${formulaToSmt(negGoal)} :named goal))`,
     ].join('\n'));
-    const id = this.nextId();
-    this.obligations.push({
-      id, kind, rule, line: at.pos.line, col: at.pos.col, description, usesValues: false, report, context: facts,
-      refutation: andAll([...facts, negGoal]),
-      render: () => ({ id, kind, rule, line: at.pos.line, col: at.pos.col, description, script, float: null }),
-    });
+    return { script, refutation: andAll([...facts, negGoal]) };
+  }
+
+  /**
+   * The obligation `id` by congruence: one Presburger obligation `id.k` per claim (Γ ⇒ claim), whose
+   * conjunction implies the value equality (proofs/congruence.ts); null when the shapes differ.
+   */
+  private congruenceObligations(id: string, kind: ObligationKind, rule: string, at: { line: number; col: number }, description: string, facts: readonly Formula[], claims: readonly Formula[] | null): Obligation[] | null {
+    if (claims === null) return null;
+    return claims.map((claim, k) => ({
+      id: `${id}.${k + 1}`,
+      kind,
+      rule: `${rule} by congruence`,
+      line: at.line,
+      col: at.col,
+      description: `${description}: part ${k + 1} of ${claims.length} of a proof by congruence (same shape; ${k === 0 ? 'index equalities and equation guards' : 'an array read holds the spec term it faces'})`,
+      script: this.validityScript(facts, claim).script,
+      float: null,
+    }));
+  }
+
+  /** What a read (its heap alternatives) must satisfy to hold the spec term `spec` (null: cannot tell). */
+  private leafClaim(cg: Congruence, read: PreparedRead, spec: Side): Formula[] | null {
+    if (read.alternatives.length === 0) return null;
+    const parts: Formula[] = [];
+    for (const a of read.alternatives) {
+      const t = templateByKey(a.template);
+      if (!t) return null;
+      const holes = new Map<string, Term>(a.holes.map((y, k) => [`${HOLE_PREFIX}${k}`, y]));
+      const f = cg.same({ expr: t.expr, env: (n) => holes.get(n) ?? variable(n) }, spec);
+      if (f === null) return null;
+      parts.push(implies(a.cond, f));
+    }
+    return parts;
   }
 
   /** Emptiness of a set given by a formula (its tuple variables free): an obligation. */
@@ -486,7 +530,15 @@ export class SymbolicEvaluator {
       return { id, kind: 'value', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, script, float: mode };
     };
     const prepare = (feasible: Feasibility): Promise<void> => pruneReads(prepared, g.facts, feasible);
-    this.obligations.push({ id, kind: 'value', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render, context: g.facts, prepare });
+    const congruence = (): Obligation[] | null => {
+      const cg = new Congruence(this.ci.spec);
+      const claims = cg.claim({ expr: rhs, env: this.env }, { expr: annot, env: this.env }, (r, spec) => {
+        const k = reads.indexOf(r);
+        return k < 0 ? null : this.leafClaim(cg, prepared[k]!, spec);
+      });
+      return this.congruenceObligations(id, 'value', 'S-ASSIGN', c.pos, description, g.facts, claims);
+    };
+    this.obligations.push({ id, kind: 'value', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render, context: g.facts, prepare, congruence });
     return prepared;
   }
 
@@ -571,7 +623,11 @@ export class SymbolicEvaluator {
         return { id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, script: this.valueScript(enc, ints, g.facts, lines, axioms === 'relevant' ? [value] : null), float: mode };
       };
       const prepare = (feasible: Feasibility): Promise<void> => pruneReads([read], g.facts, feasible);
-      this.obligations.push({ id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, usesValues: true, report, render, context: g.facts, prepare });
+      const congruence = (): Obligation[] | null => {
+        const claims = this.leafClaim(new Congruence(this.ci.spec), read, { expr: value, env: ren });
+        return this.congruenceObligations(id, 'output-value', 'OUTPUT', pos.pos, description, g.facts, claims);
+      };
+      this.obligations.push({ id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, usesValues: true, report, render, context: g.facts, prepare, congruence });
     }
   }
 }

@@ -152,6 +152,22 @@ const feasibility: Feasibility = async (facts, conds) => {
  * for nothing), then with all of them.
  */
 async function dischargeValue(s: Slot, mode: FloatMode, timeoutMs: number): Promise<void> {
+  if (!s.congruenceTried) {
+    // A Presburger claim that implies the value equality (same shape, equal indices): tried once,
+    // in whichever encoding comes first; it holds for all of them.
+    s.congruenceTried = true;
+    const cong = s.p.congruence?.() ?? null;
+    if (cong !== null) {
+      const answers = await checkSatBatch(cong.map((o) => o.script), { timeoutMs });
+      for (const [k, o] of cong.entries()) if (answers[k]!.status === 'unknown') answers[k] = await checkSat(o.script, { timeoutMs });
+      if (answers.every((a) => a.status === 'unsat')) {
+        s.parts = cong.map((o, k) => ({ o, answer: answers[k]! }));
+        s.o = cong[0]!;
+        s.answer = { status: 'unsat', output: 'unsat', ms: answers.reduce((t, a) => t + a.ms, 0), reason: null };
+        return;
+      }
+    }
+  }
   const few = s.p.render(mode, 'relevant');
   s.o = few;
   s.answer = await discharge(few, timeoutMs);
@@ -168,11 +184,15 @@ interface Slot {
   p: PendingObligation;
   o: Obligation;
   answer: SolverAnswer;
+  /** Whether the congruence shortcut of a value obligation was tried. */
+  congruenceTried?: boolean;
+  /** When it proved the obligation: its parts, all proved (each one a certificate). */
+  parts?: { o: Obligation; answer: SolverAnswer }[];
 }
 
-function outcomeOf(s: Slot): ObligationOutcome {
-  const st = s.answer.status;
-  return { obligation: s.o, status: st === 'unsat' ? 'proved' : st === 'sat' ? 'refuted' : 'unknown', ms: s.answer.ms, reason: s.answer.reason };
+function outcomesOf(s: Slot): ObligationOutcome[] {
+  const one = (o: Obligation, a: SolverAnswer): ObligationOutcome => ({ obligation: o, status: a.status === 'unsat' ? 'proved' : a.status === 'sat' ? 'refuted' : 'unknown', ms: a.ms, reason: a.reason });
+  return s.parts ? s.parts.map((p) => one(p.o, p.answer)) : [one(s.o, s.answer)];
 }
 
 /**
@@ -202,7 +222,7 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
     throw e;
   }
   const done = (r: Omit<VerifyResult, 'impl' | 'spec' | 'float' | 'ms' | 'vcs' | 'outcomes' | 'timings'>, slots: readonly Slot[]): VerifyResult => {
-    const outcomes = slots.map(outcomeOf);
+    const outcomes = slots.flatMap(outcomesOf);
     return { ...base, ...r, vcs: outcomes.length, ms: performance.now() - t0, outcomes, timings: timings() };
   };
   const refutedBy = async (s: Slot): Promise<VerifyResult> => {
