@@ -14,7 +14,6 @@ import type { Formula } from '../core/presburger/types.ts';
 import { andAll, eqT, iff } from '../core/presburger/formula.ts';
 import { mapChildren } from '../core/walk.ts';
 import { type AffineEnv, formulaOf, termOf } from './affine.ts';
-import { recursiveTensors } from '../smt/spec.ts';
 
 /** An expression with the environment its index variables are read in. */
 export interface Side {
@@ -29,7 +28,7 @@ export interface Side {
  */
 export type LeafGoal = (read: ArrayRead, spec: Side) => Formula[] | null;
 
-/** Unfoldings allowed in one match: stencils of stencils unfold a few times, never without end. */
+/** Unfoldings tried in one match: a recursive tensor (T(x) = T(x - 1)) must not unfold forever. */
 const UNFOLD_LIMIT = 256;
 
 function subst(e: Expr, m: ReadonlyMap<string, Expr>): Expr {
@@ -41,17 +40,22 @@ function sameValueType(a: Expr, b: Expr): boolean {
   return a.ty?.kind === 'value' && b.ty?.kind === 'value' && a.ty.vt === b.ty.vt;
 }
 
+/** One match's state: the claims met so far (rolled back when an equation's shape fails). */
+interface State {
+  readonly eqs: Formula[];
+  readonly parts: Formula[];
+  unfolds: number;
+}
+
 export class Congruence {
-  private readonly single = new Map<string, NormEquation>();
-  private unfolds = 0;
+  private readonly byTensor = new Map<string, NormEquation[]>();
 
   constructor(spec: CheckedSpec) {
-    // Only tensors defined by one equation and outside every recursive group unfold: their
-    // macro is that equation wherever its guard holds (the guard becomes part of the claim).
-    const rec = recursiveTensors(spec);
-    const count = new Map<string, number>();
-    for (const eq of spec.equations) count.set(eq.tensor, (count.get(eq.tensor) ?? 0) + 1);
-    for (const eq of spec.equations) if (count.get(eq.tensor) === 1 && !rec.has(eq.tensor)) this.single.set(eq.tensor, eq);
+    // Every computed tensor unfolds, recursive ones included: where an equation's guard holds,
+    // the tensor equals that equation's right-hand side (domains are disjoint, so no other
+    // equation applies); the guard becomes part of the claim. Which equation: the first whose
+    // right-hand side has the shape of what it faces.
+    for (const eq of spec.equations) this.byTensor.set(eq.tensor, [...(this.byTensor.get(eq.tensor) ?? []), eq]);
   }
 
   /**
@@ -60,52 +64,57 @@ export class Congruence {
    * claims; null when the shapes differ.
    */
   claim(impl: Side, spec: Side, leaf: LeafGoal): Formula[] | null {
-    this.unfolds = 0;
-    const out: Formula[] = [];
-    const parts: Formula[] = [];
-    const collect: LeafGoal = (r, s) => {
-      const fs = leaf(r, s);
-      if (fs !== null) parts.push(...fs);
-      return fs;
-    };
-    return this.match(impl, spec, collect, out) ? [andAll(out), ...parts] : null;
+    const st: State = { eqs: [], parts: [], unfolds: 0 };
+    return this.match(impl, spec, leaf, st) ? [andAll(st.eqs), ...st.parts] : null;
   }
 
-  private unfold(t: TensorRead, env: AffineEnv, out: Formula[]): Side | null {
-    const eq = this.single.get(t.name);
-    if (!eq || ++this.unfolds > UNFOLD_LIMIT) return null;
-    const m = new Map<string, Expr>(eq.vars.map((v, k) => [v, t.indices[k]!] as const));
-    if (!(eq.guard.kind === 'bool' && eq.guard.value)) out.push(formulaOf(subst(eq.guard, m), env));
-    return { expr: subst(eq.rhs, m), env };
+  /** The claim under which a template (with its holes' environment) equals a spec term. */
+  same(template: Side, spec: Side): Formula | null {
+    const st: State = { eqs: [], parts: [], unfolds: 0 };
+    return this.match(template, spec, null, st) ? andAll(st.eqs) : null;
   }
 
-  private match(a: Side, b: Side, leaf: LeafGoal | null, out: Formula[]): boolean {
+  /** `t` unfolded by one of its equations, matched against `other` (t on side `which`). */
+  private unfoldMatch(t: TensorRead, env: AffineEnv, other: Side, which: 'left' | 'right', leaf: LeafGoal | null, st: State): boolean {
+    for (const eq of this.byTensor.get(t.name) ?? []) {
+      if (++st.unfolds > UNFOLD_LIMIT) return false;
+      const marks = [st.eqs.length, st.parts.length] as const;
+      const m = new Map<string, Expr>(eq.vars.map((v, k) => [v, t.indices[k]!] as const));
+      if (!(eq.guard.kind === 'bool' && eq.guard.value)) st.eqs.push(formulaOf(subst(eq.guard, m), env));
+      const body: Side = { expr: subst(eq.rhs, m), env };
+      if (which === 'right' ? this.match(other, body, leaf, st) : this.match(body, other, leaf, st)) return true;
+      st.eqs.length = marks[0];
+      st.parts.length = marks[1];
+    }
+    return false;
+  }
+
+  private match(a: Side, b: Side, leaf: LeafGoal | null, st: State): boolean {
     const x = a.expr;
     const y = b.expr;
     if (x.ty?.kind === 'index' || y.ty?.kind === 'index') {
       if (x.ty?.kind !== 'index' || y.ty?.kind !== 'index') return false;
-      out.push(eqT(termOf(x, a.env), termOf(y, b.env)));
+      st.eqs.push(eqT(termOf(x, a.env), termOf(y, b.env)));
       return true;
     }
     if (x.ty?.kind === 'cond' || y.ty?.kind === 'cond') {
       if (x.ty?.kind !== 'cond' || y.ty?.kind !== 'cond') return false;
-      out.push(iff(formulaOf(x, a.env), formulaOf(y, b.env)));
+      st.eqs.push(iff(formulaOf(x, a.env), formulaOf(y, b.env)));
       return true;
     }
-    if (x.kind === 'array') return (leaf?.(x, b) ?? null) !== null;
+    if (x.kind === 'array') {
+      const fs = leaf?.(x, b) ?? null;
+      if (fs === null) return false;
+      st.parts.push(...fs);
+      return true;
+    }
     if (x.kind === 'tensor' && y.kind === 'tensor' && x.name === y.name) {
-      return x.indices.every((ix, k) => this.match({ expr: ix, env: a.env }, { expr: y.indices[k]!, env: b.env }, leaf, out));
+      return x.indices.every((ix, k) => this.match({ expr: ix, env: a.env }, { expr: y.indices[k]!, env: b.env }, leaf, st));
     }
-    if (y.kind === 'tensor') {
-      const u = this.unfold(y, b.env, out);
-      if (u) return this.match(a, u, leaf, out);
-    }
-    if (x.kind === 'tensor') {
-      const u = this.unfold(x, a.env, out);
-      if (u) return this.match(u, b, leaf, out);
-    }
+    if (y.kind === 'tensor' && this.unfoldMatch(y, b.env, a, 'right', leaf, st)) return true;
+    if (x.kind === 'tensor' && this.unfoldMatch(x, a.env, b, 'left', leaf, st)) return true;
     if (x.kind !== y.kind || !sameValueType(x, y)) return false;
-    const both = (p: Expr, q: Expr): boolean => this.match({ expr: p, env: a.env }, { expr: q, env: b.env }, leaf, out);
+    const both = (p: Expr, q: Expr): boolean => this.match({ expr: p, env: a.env }, { expr: q, env: b.env }, leaf, st);
     switch (x.kind) {
       case 'int':
         return x.value === (y as typeof x).value;
@@ -134,12 +143,5 @@ export class Congruence {
         // unfold face something else: not the same shape.
         return false;
     }
-  }
-
-  /** The claim under which a template (with its holes' environment) equals a spec term. */
-  same(template: Side, spec: Side): Formula | null {
-    this.unfolds = 0;
-    const out: Formula[] = [];
-    return this.match(template, spec, null, out) ? andAll(out) : null;
   }
 }

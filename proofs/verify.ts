@@ -156,7 +156,13 @@ async function dischargeValue(s: Slot, mode: FloatMode, timeoutMs: number): Prom
     // A Presburger claim that implies the value equality (same shape, equal indices): tried once,
     // in whichever encoding comes first; it holds for all of them.
     s.congruenceTried = true;
-    const cong = s.p.congruence?.() ?? null;
+    let cong: Obligation[] | null = null;
+    try {
+      cong = s.p.congruence?.() ?? null;
+    } catch (e) {
+      // Only a shortcut: the whole value query below decides (and a bug here must not cost a verdict).
+      if (process.env.SCHED_DEBUG) process.stderr.write(`congruence: ${(e as Error).stack}\n`);
+    }
     if (cong !== null) {
       const answers = await checkSatBatch(cong.map((o) => o.script), { timeoutMs });
       for (const [k, o] of cong.entries()) if (answers[k]!.status === 'unknown') answers[k] = await checkSat(o.script, { timeoutMs });
