@@ -82,6 +82,8 @@ export interface PendingObligation {
    * Built after `prepare`.
    */
   readonly congruence?: () => Obligation[] | null;
+  /** For rw-race obligations: the ids of the obligations of the loop's body. */
+  readonly body?: ReadonlySet<string>;
 }
 
 /** Which of these conditions are satisfiable together with `facts` (false: certainly not). */
@@ -149,12 +151,12 @@ export class SymbolicEvaluator {
   // -- obligations ------------------------------------------------------------------------------
 
   /** Γ ⊢ goal, as an obligation: Γ ∧ ¬goal must be unsat. */
-  private validity(kind: ObligationKind, rule: string, at: { pos: { line: number; col: number } }, description: string, g: Gamma, goal: Formula): void {
+  private validity(kind: ObligationKind, rule: string, at: { pos: { line: number; col: number } }, description: string, g: Gamma, goal: Formula, body?: ReadonlySet<string>): void {
     const { script, refutation } = this.validityScript(g.facts, goal);
     const id = this.nextId();
     this.obligations.push({
       id, kind, rule, line: at.pos.line, col: at.pos.col, description, usesValues: false, report: this.reportVars(g), context: g.facts,
-      refutation,
+      refutation, body,
       render: () => ({ id, kind, rule, line: at.pos.line, col: at.pos.col, description, script, float: null }),
     });
   }
@@ -209,8 +211,8 @@ export class SymbolicEvaluator {
   }
 
   /** Emptiness of a set given by a formula (its tuple variables free): an obligation. */
-  private emptiness(kind: ObligationKind, rule: string, at: { pos: { line: number; col: number } }, description: string, g: Gamma, witness: Formula): void {
-    this.validity(kind, rule, at, description, g, not(witness));
+  private emptiness(kind: ObligationKind, rule: string, at: { pos: { line: number; col: number } }, description: string, g: Gamma, witness: Formula, body?: ReadonlySet<string>): void {
+    this.validity(kind, rule, at, description, g, not(witness), body);
   }
 
   private reportVars(g: Gamma): string[] {
@@ -393,7 +395,9 @@ export class SymbolicEvaluator {
     const bound = termOf(c.bound, this.env);
     const gi = this.loopFacts(g, c.var, bound);
     this.say(depth, `=> S-ParLoop(${this.source(c.var)}): Γ ← Γ, 0 ≤ ${this.source(c.var)} < ${printTermText(bound)}`);
+    const first = this.obligations.length;
     const r = this.evalCmd(c.body, h, gi, depth + 1);
+    const body = new Set(this.obligations.slice(first).map((o) => o.id));
     const x = c.var;
     const y = fresh(this.source(x));
     const two = and(
@@ -412,7 +416,7 @@ export class SymbolicEvaluator {
         conflicts.push(exists(loc, and(wf, rf)));
       }
     }
-    this.emptiness('rw-race', 'S-PARLOOP', c, `rw-safe: no iteration of 'par ${this.source(x)}' (line ${c.pos.line}) reads a location another iteration writes`, g, and(two, orAll(conflicts)));
+    this.emptiness('rw-race', 'S-PARLOOP', c, `rw-safe: no iteration of 'par ${this.source(x)}' (line ${c.pos.line}) reads a location another iteration writes`, g, and(two, orAll(conflicts)), body);
     // ww-covered: locations written by two iterations get a single value (sv fast path), or the
     // two written values must be equal in every model of the spec (conflicts-ok).
     this.wwCovered(c, r.dh, g, x, y, two);

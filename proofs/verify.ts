@@ -256,7 +256,13 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
   }
   // (1) Presburger refutations are exact.
   const firstRefuted = slots.find((s) => !s.p.usesValues && s.answer.status === 'sat');
-  if (firstRefuted) return refutedBy(firstRefuted);
+  if (firstRefuted) {
+    // A read that finds no value because another iteration of an enclosing `par` writes it is a
+    // race (U-PARLOOP's side condition, what the big-step semantics reports), and the race is
+    // refuted too: report that one. Either refutation is exact; this only picks the diagnosis.
+    const race = firstRefuted.p.kind === 'read-defined' ? slots.find((s) => s.p.kind === 'rw-race' && s.answer.status === 'sat' && s.p.body?.has(firstRefuted.p.id)) : undefined;
+    return refutedBy(race ?? firstRefuted);
+  }
   // (2) Values, cheap encoding — after pruning the heap cases that contradict their context.
   for (const s of slots) {
     if (!s.p.usesValues) continue;
