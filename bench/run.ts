@@ -4,14 +4,15 @@
 //   prototype's time and the ratio;
 // - concrete execution and small-step exploration (bench/semantics.ts), Presburger micro-benchmarks
 //   (bench/presburger.ts);
-// - how verification time grows with the stencil chain's length (table and bench/scaling.svg).
+// - how verification time grows with the stencil chain's length (table and bench/scaling.svg) and
+//   with the tile count (blur with strips of 2…256 rows).
 // Writes bench/RESULTS.md and bench/results.json; `--readme` also refreshes the README's table.
 //
-//   npm run bench [-- --quick] [--json] [--readme] [--only verify|semantics|presburger|scaling]
+//   npm run bench [-- --quick] [--json] [--readme] [--only verify|semantics|presburger|scaling|tiles]
 
 import { spawnSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 
@@ -173,6 +174,52 @@ async function benchScaling(): Promise<ScalingRow[]> {
   return rows;
 }
 
+interface TileRow {
+  stripHeight: number;
+  medianS: number | null;
+  verdict: string;
+  vcs: number | null;
+}
+
+/**
+ * How verification time grows with the tile count: blur with its strip height T instead of 32
+ * (the strips of one image: ⌈H / T⌉, a parameter of the proof, never enumerated). The file is
+ * corpus/halide/blur.sched's spec and blur_halide with 32 replaced by T.
+ */
+function blurWithStrips(T: number): string {
+  const text = readFileSync('corpus/halide/blur.sched', 'utf8');
+  const spec = text.slice(text.indexOf('spec blur {'), text.indexOf('impl blur_halide'));
+  const implStart = text.indexOf('impl blur_halide');
+  const impl = text.slice(implStart, text.indexOf('\n}\n', implStart) + 3);
+  const strips = impl
+    .replace('H >= 32', `H >= ${T}`)
+    .replace('(H + 31) / 32', `(H + ${T - 1}) / ${T}`)
+    .replace('min(32 * yo, H - 32)', `min(${T} * yo, H - ${T})`)
+    .replace('for yr < 34', `for yr < ${T + 2}`);
+  const originals = ['H >= 32', '(H + 31) / 32', 'min(32 * yo, H - 32)', 'for yr < 34'];
+  if (T !== 32 && originals.some((o) => strips.includes(o) || !impl.includes(o))) throw new Error('blur.sched changed: the strip height was not substituted');
+  return `${spec}${strips}`;
+}
+
+function benchTiles(): TileRow[] {
+  const dir = mkdtempSync(join(tmpdir(), 'sched-bench-'));
+  const rows: TileRow[] = [];
+  for (const T of quick ? [4, 32, 256] : [2, 4, 8, 16, 32, 64, 128, 256]) {
+    const file = join(dir, `blur${T}.sched`);
+    writeFileSync(file, blurWithStrips(T));
+    const runs: One[] = [];
+    for (let i = 0; i < REPS; i++) {
+      const r = verifyOnce(file, 'blur_halide', 300);
+      if ('error' in r) break;
+      runs.push(r);
+    }
+    const row = { stripHeight: T, medianS: runs.length ? median(runs.map((o) => o.ms)) / 1000 : null, verdict: runs[0]?.verdict ?? 'error', vcs: runs[0]?.vcs ?? null };
+    rows.push(row);
+    say(`tiles: blur with strips of ${T} rows: ${row.medianS?.toFixed(2) ?? '—'} s (${row.verdict})`);
+  }
+  return rows;
+}
+
 /** A small SVG line plot of verification time against the number of stages (log2 x axis). */
 function scalingSvg(rows: readonly ScalingRow[]): string {
   const pts = rows.filter((r) => r.medianS !== null);
@@ -223,6 +270,19 @@ function markdown(r: Results): string {
     out.push(`| stages | ${r.scaling.map((s) => s.stages).join(' | ')} |`, `| --- | ${r.scaling.map(() => '---:').join(' | ')} |`);
     out.push(`| time (s) | ${r.scaling.map((s) => fmt(s.medianS)).join(' | ')} |`, '');
   }
+  if (r.tiles) {
+    out.push('Tile count: blur verified with strips of T rows instead of 32 (⌈H / T⌉ parallel strips, a symbolic count):', '');
+    out.push(`| strip height T | ${r.tiles.map((t) => t.stripHeight).join(' | ')} |`, `| --- | ${r.tiles.map(() => '---:').join(' | ')} |`);
+    out.push(`| time (s) | ${r.tiles.map((t) => fmt(t.medianS)).join(' | ')} |`);
+    out.push(`| verdict | ${r.tiles.map((t) => t.verdict).join(' | ')} |`, '');
+  }
+  const pres = r.presburger as { results?: { kind: string; name: string; medianMs: number; reps: number }[] } | null;
+  if (pres?.results) {
+    out.push('Presburger layer on the thesis\'s examples (bench/presburger.ts, medians):', '');
+    out.push('| operation | example | median (ms) | runs |', '| --- | --- | ---: | ---: |');
+    for (const x of pres.results) out.push(`| ${x.kind} | ${x.name} | ${fmt(x.medianMs, 3)} | ${x.reps} |`);
+    out.push('');
+  }
   const sem = r.semantics as { bigStep?: { label: string; assignmentsPerSecond: number; ratioToHandWritten: number }[]; handWritten?: { assignmentsPerSecond: number }; explorer?: { impl: string; n: number; por: boolean; states: number; statesPerSecond: number }[] } | null;
   if (sem?.bigStep) {
     out.push('Concrete execution, 64×64×64 matrix product (CPU-time medians, same run):', '');
@@ -244,13 +304,17 @@ interface Results {
   quick: boolean;
   verify: KernelRow[] | null;
   scaling: ScalingRow[] | null;
+  tiles?: TileRow[] | null;
   semantics: unknown;
   presburger: unknown;
 }
 
-const results: Results = { machine: machine(), quick, verify: null, scaling: null, semantics: null, presburger: null };
+// `--only X` refreshes one part: the others are kept from the last bench/results.json.
+const previous = only && existsSync('bench/results.json') ? (JSON.parse(readFileSync('bench/results.json', 'utf8')) as Results) : null;
+const results: Results = previous ? { ...previous, machine: machine() } : { machine: machine(), quick, verify: null, scaling: null, tiles: null, semantics: null, presburger: null };
 if (!only || only === 'verify') results.verify = benchVerify();
 if (!only || only === 'scaling') results.scaling = await benchScaling();
+if (!only || only === 'tiles') results.tiles = benchTiles();
 if (!only || only === 'semantics') results.semantics = childJson('bench/semantics.ts');
 if (!only || only === 'presburger') results.presburger = childJson('bench/presburger.ts');
 
