@@ -28,8 +28,8 @@ export interface Side {
  */
 export type LeafGoal = (read: ArrayRead, spec: Side) => Formula[] | null;
 
-/** Unfoldings tried in one match: a recursive tensor (T(x) = T(x - 1)) must not unfold forever. */
-const UNFOLD_LIMIT = 256;
+/** Unfoldings tried for one obligation: a recursive tensor (T(x) = T(x - 1)) must not unfold forever. */
+const UNFOLD_LIMIT = 64;
 
 function subst(e: Expr, m: ReadonlyMap<string, Expr>): Expr {
   if (e.kind === 'var') return m.get(e.name) ?? e;
@@ -44,11 +44,18 @@ function sameValueType(a: Expr, b: Expr): boolean {
 interface State {
   readonly eqs: Formula[];
   readonly parts: Formula[];
-  unfolds: number;
 }
 
 export class Congruence {
   private readonly byTensor = new Map<string, NormEquation[]>();
+  /**
+   * Unfoldings tried so far, by this instance: the budget covers one obligation, leaves
+   * included (a per-match budget let a recursive tensor with an identity equation, F(r) = F(r - 1),
+   * retry every leaf hundreds of times: seconds and gigabytes for one fuzz case).
+   */
+  private unfolds = 0;
+  /** Tensors being unfolded on the current path. */
+  private readonly active = new Set<string>();
 
   constructor(spec: CheckedSpec) {
     // Every computed tensor unfolds, recursive ones included: where an equation's guard holds,
@@ -64,20 +71,33 @@ export class Congruence {
    * claims; null when the shapes differ.
    */
   claim(impl: Side, spec: Side, leaf: LeafGoal): Formula[] | null {
-    const st: State = { eqs: [], parts: [], unfolds: 0 };
+    const st: State = { eqs: [], parts: [] };
     return this.match(impl, spec, leaf, st) ? [andAll(st.eqs), ...st.parts] : null;
   }
 
   /** The claim under which a template (with its holes' environment) equals a spec term. */
   same(template: Side, spec: Side): Formula | null {
-    const st: State = { eqs: [], parts: [], unfolds: 0 };
+    const st: State = { eqs: [], parts: [] };
     return this.match(template, spec, null, st) ? andAll(st.eqs) : null;
   }
 
   /** `t` unfolded by one of its equations, matched against `other` (t on side `which`). */
   private unfoldMatch(t: TensorRead, env: AffineEnv, other: Side, which: 'left' | 'right', leaf: LeafGoal | null, st: State): boolean {
+    // A tensor is not unfolded inside its own unfolding: one step of a recursion is what an
+    // accumulation needs, and nested steps substitute index expressions into themselves (with
+    // `select` indices their size doubles at each step).
+    if (this.active.has(t.name)) return false;
+    this.active.add(t.name);
+    try {
+      return this.unfoldBy(t, env, other, which, leaf, st);
+    } finally {
+      this.active.delete(t.name);
+    }
+  }
+
+  private unfoldBy(t: TensorRead, env: AffineEnv, other: Side, which: 'left' | 'right', leaf: LeafGoal | null, st: State): boolean {
     for (const eq of this.byTensor.get(t.name) ?? []) {
-      if (++st.unfolds > UNFOLD_LIMIT) return false;
+      if (++this.unfolds > UNFOLD_LIMIT) return false;
       const marks = [st.eqs.length, st.parts.length] as const;
       const m = new Map<string, Expr>(eq.vars.map((v, k) => [v, t.indices[k]!] as const));
       if (!(eq.guard.kind === 'bool' && eq.guard.value)) st.eqs.push(formulaOf(subst(eq.guard, m), env));
