@@ -128,7 +128,8 @@ export async function recheckBundle(dir: string, solvers: readonly SolverName[],
     }
     for (const s of solvers) {
       const { answer, ms } = await solve(s, path, text, timeoutMs);
-      const status = answer === e.expected ? 'agree' : answer === 'unknown' ? 'unconfirmed' : 'fail';
+      // A timeout or `unknown` refutes nothing: unconfirmed (exit 2), never a failure (exit 1).
+      const status = answer === e.expected ? 'agree' : answer === 'unknown' || answer === 'timeout' || answer === 'no answer' ? 'unconfirmed' : 'fail';
       push({ bundle: dir, id: e.id, solver: s, expected: e.expected, got: answer, status, ms, note: null });
     }
   }
