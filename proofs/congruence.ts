@@ -14,6 +14,7 @@ import type { Formula } from '../core/presburger/types.ts';
 import { andAll, eqT, iff } from '../core/presburger/formula.ts';
 import { mapChildren } from '../core/walk.ts';
 import { type AffineEnv, formulaOf, termOf } from './affine.ts';
+import { inlineLets } from './inline.ts';
 
 /** An expression with the environment its index variables are read in. */
 export interface Side {
@@ -62,7 +63,11 @@ export class Congruence {
     // the tensor equals that equation's right-hand side (domains are disjoint, so no other
     // equation applies); the guard becomes part of the claim. Which equation: the first whose
     // right-hand side has the shape of what it faces.
-    for (const eq of spec.equations) this.byTensor.set(eq.tensor, [...(this.byTensor.get(eq.tensor) ?? []), eq]);
+    // Lets inlined first: substituting into a `let` body could capture a bound name.
+    for (const e of spec.equations) {
+      const eq: NormEquation = { ...e, rhs: inlineLets(e.rhs), guard: inlineLets(e.guard) };
+      this.byTensor.set(eq.tensor, [...(this.byTensor.get(eq.tensor) ?? []), eq]);
+    }
   }
 
   /**
