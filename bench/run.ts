@@ -147,6 +147,17 @@ function childJson(script: string): unknown {
   }
 }
 
+/** REPS verifications of one generated program: the median time, the verdict, the obligations. */
+function timed(file: string, impl: string, timeoutS: number): { medianS: number | null; verdict: string; vcs: number | null } {
+  const runs: One[] = [];
+  for (let i = 0; i < REPS; i++) {
+    const r = verifyOnce(file, impl, timeoutS);
+    if ('error' in r) break;
+    runs.push(r);
+  }
+  return { medianS: runs.length ? median(runs.map((o) => o.ms)) / 1000 : null, verdict: runs[0]?.verdict ?? 'error', vcs: runs[0]?.vcs ?? null };
+}
+
 interface ScalingRow {
   stages: number;
   medianS: number | null;
@@ -161,13 +172,7 @@ async function benchScaling(): Promise<ScalingRow[]> {
   for (const S of quick ? [1, 2, 4, 8] : [1, 2, 4, 8, 16, 32]) {
     const file = join(dir, `sc${S}.sched`);
     writeFileSync(file, gen.chain(S));
-    const runs: One[] = [];
-    for (let i = 0; i < REPS; i++) {
-      const r = verifyOnce(file, `sc${S}_halide`, quick ? 300 : 900);
-      if ('error' in r) break;
-      runs.push(r);
-    }
-    const row = { stages: S, medianS: runs.length ? median(runs.map((o) => o.ms)) / 1000 : null, verdict: runs[0]?.verdict ?? 'error', vcs: runs[0]?.vcs ?? null };
+    const row = { stages: S, ...timed(file, `sc${S}_halide`, quick ? 300 : 900) };
     rows.push(row);
     say(`scaling stencil chain ${S} stages: ${row.medianS?.toFixed(2) ?? '—'} s (${row.verdict})`);
   }
@@ -207,13 +212,7 @@ function benchTiles(): TileRow[] {
   for (const T of quick ? [4, 32, 256] : [2, 4, 8, 16, 32, 64, 128, 256]) {
     const file = join(dir, `blur${T}.sched`);
     writeFileSync(file, blurWithStrips(T));
-    const runs: One[] = [];
-    for (let i = 0; i < REPS; i++) {
-      const r = verifyOnce(file, 'blur_halide', 300);
-      if ('error' in r) break;
-      runs.push(r);
-    }
-    const row = { stripHeight: T, medianS: runs.length ? median(runs.map((o) => o.ms)) / 1000 : null, verdict: runs[0]?.verdict ?? 'error', vcs: runs[0]?.vcs ?? null };
+    const row = { stripHeight: T, ...timed(file, 'blur_halide', 300) };
     rows.push(row);
     say(`tiles: blur with strips of ${T} rows: ${row.medianS?.toFixed(2) ?? '—'} s (${row.verdict})`);
   }

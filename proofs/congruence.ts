@@ -12,9 +12,8 @@ import type { ArrayRead, Expr, TensorRead } from '../core/ast.ts';
 import type { CheckedSpec, NormEquation } from '../core/typecheck.ts';
 import type { Formula } from '../core/presburger/types.ts';
 import { andAll, eqT, iff } from '../core/presburger/formula.ts';
-import { mapChildren } from '../core/walk.ts';
 import { type AffineEnv, formulaOf, termOf } from './affine.ts';
-import { inlineLets } from './inline.ts';
+import { substitute } from './inline.ts';
 
 /** An expression with the environment its index variables are read in. */
 export interface Side {
@@ -31,11 +30,6 @@ export type LeafGoal = (read: ArrayRead, spec: Side) => Formula[] | null;
 
 /** Unfoldings tried for one obligation: a recursive tensor (T(x) = T(x - 1)) must not unfold forever. */
 const UNFOLD_LIMIT = 64;
-
-function subst(e: Expr, m: ReadonlyMap<string, Expr>): Expr {
-  if (e.kind === 'var') return m.get(e.name) ?? e;
-  return mapChildren(e, (x) => subst(x, m));
-}
 
 function sameValueType(a: Expr, b: Expr): boolean {
   return a.ty?.kind === 'value' && b.ty?.kind === 'value' && a.ty.vt === b.ty.vt;
@@ -63,11 +57,7 @@ export class Congruence {
     // the tensor equals that equation's right-hand side (domains are disjoint, so no other
     // equation applies); the guard becomes part of the claim. Which equation: the first whose
     // right-hand side has the shape of what it faces.
-    // Lets inlined first: substituting into a `let` body could capture a bound name.
-    for (const e of spec.equations) {
-      const eq: NormEquation = { ...e, rhs: inlineLets(e.rhs), guard: inlineLets(e.guard) };
-      this.byTensor.set(eq.tensor, [...(this.byTensor.get(eq.tensor) ?? []), eq]);
-    }
+    for (const eq of spec.equations) this.byTensor.set(eq.tensor, [...(this.byTensor.get(eq.tensor) ?? []), eq]);
   }
 
   /**
@@ -105,8 +95,8 @@ export class Congruence {
       if (++this.unfolds > UNFOLD_LIMIT) return false;
       const marks = [st.eqs.length, st.parts.length] as const;
       const m = new Map<string, Expr>(eq.vars.map((v, k) => [v, t.indices[k]!] as const));
-      if (!(eq.guard.kind === 'bool' && eq.guard.value)) st.eqs.push(formulaOf(subst(eq.guard, m), env));
-      const body: Side = { expr: subst(eq.rhs, m), env };
+      if (!(eq.guard.kind === 'bool' && eq.guard.value)) st.eqs.push(formulaOf(substitute(eq.guard, m), env));
+      const body: Side = { expr: substitute(eq.rhs, m), env };
       if (which === 'right' ? this.match(other, body, leaf, st) : this.match(body, other, leaf, st)) return true;
       st.eqs.length = marks[0];
       st.parts.length = marks[1];

@@ -5,6 +5,14 @@
 import type { Expr } from '../core/ast.ts';
 import { mapChildren } from '../core/walk.ts';
 
+/**
+ * `e` with each variable of `m` replaced by its expression, lets inlined on the way (so no bound
+ * name can capture a substituted one).
+ */
+export function substitute(e: Expr, m: ReadonlyMap<string, Expr>): Expr {
+  return subst(e, m);
+}
+
 function subst(e: Expr, m: ReadonlyMap<string, Expr>): Expr {
   if (e.kind === 'var') return m.get(e.name) ?? e;
   if (e.kind === 'let') {

@@ -202,8 +202,7 @@ export class SymbolicEvaluator {
     for (const a of read.alternatives) {
       const t = templateByKey(a.template);
       if (!t) return null;
-      const holes = new Map<string, Term>(a.holes.map((y, k) => [`${HOLE_PREFIX}${k}`, y]));
-      const f = cg.same({ expr: t.expr, env: (n) => holes.get(n) ?? variable(n) }, spec);
+      const f = cg.same({ expr: t.expr, env: holeEnv(a.holes) }, spec);
       if (f === null) return null;
       parts.push(implies(a.cond, f));
     }
@@ -572,8 +571,7 @@ export class SymbolicEvaluator {
   private encodeTemplate(enc: ValueEncoder, key: string, holeValues: readonly (string | Term)[]): string {
     const t = templateByKey(key);
     if (!t) throw new Error(`internal: unknown template ${key}`);
-    const holes = new Map<string, Term>(holeValues.map((y, k) => [`${HOLE_PREFIX}${k}`, typeof y === 'string' ? variable(y) : y]));
-    const env: AffineEnv = (n) => holes.get(n) ?? variable(n);
+    const env = holeEnv(holeValues.map((y) => (typeof y === 'string' ? variable(y) : y)));
     const index = (e: Expr): string => (e.ty?.kind === 'cond' ? formulaToSmt(formulaOf(e, env)) : termToSmt(termOf(e, env)));
     return enc.value(t.expr, { intVar: (n) => smtSymbol(n), index });
   }
@@ -669,6 +667,12 @@ export function canonicalNames(script: string): string {
     }
     return r;
   });
+}
+
+/** The environment of a template's expression: hole □k is `holes[k]`, other names themselves. */
+function holeEnv(holes: readonly Term[]): AffineEnv {
+  const m = new Map<string, Term>(holes.map((y, k) => [`${HOLE_PREFIX}${k}`, y]));
+  return (n) => m.get(n) ?? variable(n);
 }
 
 /** A template with its holes filled, for logs: `R(i, j, k - 1)`. */

@@ -99,6 +99,17 @@ const CACHE_LIMIT = 50_000;
 
 const PROVED_BY_SIMPLIFIER: SolverAnswer = { status: 'unsat', output: 'unsat', ms: 0, reason: null };
 
+/** Presburger scripts in one batch of push/pop scopes; those answered unknown, again alone. */
+async function batchThenAlone(scripts: readonly string[], timeoutMs: number): Promise<SolverAnswer[]> {
+  const answers = await checkSatBatch(scripts, { timeoutMs });
+  for (const [k, script] of scripts.entries()) {
+    // Scopes put Z3 in incremental mode, which skips the preprocessing that quantified
+    // formulas (a "not overwritten" guard left quantified) need: retry those alone.
+    if (answers[k]!.status === 'unknown') answers[k] = await checkSat(script, { timeoutMs });
+  }
+  return answers;
+}
+
 /**
  * The Presburger obligations (no values), decided up front: by the simplifier when Γ ∧ ¬goal
  * simplifies to false (every rewrite is an equivalence; the certificate still records the
@@ -121,12 +132,7 @@ async function decidePresburger(pending: readonly PendingObligation[], timeoutMs
   }
   for (let i = 0; i < todo.length; i += 64) {
     const chunk = todo.slice(i, i + 64);
-    const answers = await checkSatBatch(chunk.map((t) => t.script), { timeoutMs });
-    for (const [k, t] of chunk.entries()) {
-      // Scopes put Z3 in incremental mode, which skips the preprocessing that quantified
-      // formulas (a "not overwritten" guard left quantified) need: retry those alone.
-      if (answers[k]!.status === 'unknown') answers[k] = await checkSat(t.script, { timeoutMs });
-    }
+    const answers = await batchThenAlone(chunk.map((t) => t.script), timeoutMs);
     chunk.forEach((t, k) => {
       const a = answers[k]!;
       out.set(t.p, a);
@@ -164,8 +170,7 @@ async function dischargeValue(s: Slot, mode: FloatMode, timeoutMs: number): Prom
       if (process.env.SCHED_DEBUG) process.stderr.write(`congruence: ${(e as Error).stack}\n`);
     }
     if (cong !== null) {
-      const answers = await checkSatBatch(cong.map((o) => o.script), { timeoutMs });
-      for (const [k, o] of cong.entries()) if (answers[k]!.status === 'unknown') answers[k] = await checkSat(o.script, { timeoutMs });
+      const answers = await batchThenAlone(cong.map((o) => o.script), timeoutMs);
       if (answers.every((a) => a.status === 'unsat')) {
         s.parts = cong.map((o, k) => ({ o, answer: answers[k]! }));
         s.o = cong[0]!;

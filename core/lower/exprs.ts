@@ -2,6 +2,7 @@
 // variables and tensor reads (Halide inlining, stage renaming in the SARE reduction).
 
 import { type BinaryOp, type Expr, NO_POS } from '../ast.ts';
+import { mapChildren } from '../walk.ts';
 
 const P = NO_POS;
 
@@ -43,22 +44,12 @@ export function rewrite(
       const idx = e.indices.map(go);
       return onRead?.(e.name, idx, e.indices) ?? { ...e, indices: idx };
     }
-    case 'array':
-      return { ...e, indices: e.indices.map(go) };
-    case 'call':
-      return { ...e, args: e.args.map(go) };
-    case 'unary':
-      return { ...e, arg: go(e.arg) };
-    case 'binary':
-      return { ...e, left: go(e.left), right: go(e.right) };
-    case 'select':
-      return { ...e, cond: go(e.cond), then: go(e.then), else: go(e.else) };
     case 'let': {
       const inner = (n: string): Expr | undefined => (n === e.name ? undefined : onVar(n));
       return { ...e, value: go(e.value), body: rewrite(e.body, inner, onRead) };
     }
     default:
-      return e;
+      return mapChildren(e, go);
   }
 }
 
