@@ -21,10 +21,11 @@ function progressLine(r: CaseRecord, s: FuzzSummary, total: number): string {
 export const fuzzCommand: Command = {
   name: 'fuzz',
   summary: 'Differential fuzzing of a scheduling compiler: verifier vs. big-step runs vs. small-step exploration.',
-  usage: 'sched fuzz [--iterations K] [--seed S] [--compiler CMD] [--inject BUG] [--profile smoke|full] [--json] | --replay DIR | --list-bugs',
+  usage: 'sched fuzz [--iterations K] [--seed S] [--start I] [--compiler CMD] [--inject BUG] [--profile smoke|full] [--json] | --replay DIR | --list-bugs',
   options: [
     { name: 'iterations', value: true, metavar: 'K', help: 'number of cases (default 100)' },
     { name: 'seed', value: true, metavar: 'S', help: 'seed of the whole run (default 0); case i is reproducible from (S, i)' },
+    { name: 'start', value: true, metavar: 'I', help: 'index of the first case (default 0): split one long run across processes' },
     { name: 'compiler', value: true, metavar: 'CMD', help: 'an external compiler: `sh -c CMD`, JSON request on stdin, .sched on stdout (exit 2: unsupported)' },
     { name: 'inject', value: true, metavar: 'BUG', help: 'inject a known bug into the reference compiler (see --list-bugs)' },
     { name: 'profile', value: true, metavar: 'P', help: 'smoke (1-D, small) or full (default)' },
@@ -80,6 +81,7 @@ export const fuzzCommand: Command = {
     const log = single(args, 'log');
     const summary = await fuzz({
       iterations,
+      start: intOption(args, 'start', 0, 0),
       seed,
       profile,
       compiler,

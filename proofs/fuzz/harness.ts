@@ -19,6 +19,8 @@ import { closeVerifier } from './verifier.ts';
 
 export interface FuzzOptions {
   readonly iterations: number;
+  /** Index of the first case: `--start 5000 --iterations 5000` is the second half of a 10,000-case run. */
+  readonly start?: number;
   readonly seed: number;
   readonly profile: Profile;
   readonly compiler: Compiler;
@@ -43,12 +45,17 @@ export interface CaseRecord {
   readonly detectedBy: readonly Oracle[];
   readonly disagreements: readonly DisagreementKind[];
   readonly verdict: string | null;
+  /** The verifier's class and reason (why `unknown`, which invalid class), for long-run logs. */
+  readonly verifyClass: string | null;
+  readonly verifyReason: string | null;
+  readonly verifyMs: number | null;
   readonly ms: number;
   readonly bundle: string | null;
 }
 
 export interface FuzzSummary {
   readonly seed: number;
+  readonly start: number;
   readonly profile: Profile;
   readonly compiler: string;
   readonly inject: BugName | null;
@@ -245,6 +252,7 @@ export async function fuzz(opts: FuzzOptions): Promise<FuzzSummary> {
   const arb = recipeArb(opts.profile);
   const sum: FuzzSummary = {
     seed: opts.seed,
+    start: opts.start ?? 0,
     profile: opts.profile,
     compiler: opts.compiler.name,
     inject: opts.injected,
@@ -264,7 +272,8 @@ export async function fuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     ms: 0,
     msPerCase: 0,
   };
-  for (let i = 0; i < opts.iterations; i++) {
+  const first = opts.start ?? 0;
+  for (let i = first; i < first + opts.iterations; i++) {
     const ts = performance.now();
     const seed = caseSeed(opts.seed, i);
     const { value, c, redraws } = drawCase(arb, seed);
@@ -325,7 +334,7 @@ export async function fuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     }
     sum.ms = Math.round(performance.now() - t0);
     sum.msPerCase = Math.round(sum.ms / sum.iterations);
-    opts.onCase?.({ index: i, seed, outcome: ev.outcome, detectedBy: det, disagreements: kinds, verdict: v ?? null, ms: Math.round(performance.now() - ts), bundle }, sum);
+    opts.onCase?.({ index: i, seed, outcome: ev.outcome, detectedBy: det, disagreements: kinds, verdict: v ?? null, verifyClass: ev.report?.verify?.class ?? null, verifyReason: ev.report?.verify?.reason ?? null, verifyMs: ev.report?.verify?.ms ?? null, ms: Math.round(performance.now() - ts), bundle }, sum);
     if (opts.stopOnFirst && (det.length > 0 || kinds.length > 0)) break;
   }
   closeVerifier();
