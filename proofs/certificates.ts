@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ElimEntry } from '../core/presburger/elimlog.ts';
-import { eliminationCertificate } from '../core/presburger/certificate.ts';
+import { eliminationCertificates } from '../core/presburger/certificate.ts';
 import type { VerifyResult } from './verify.ts';
 import { canonicalNames } from './symbolic.ts';
 
@@ -73,11 +73,15 @@ export function writeBundle(dir: string, inputFile: string, result: VerifyResult
     timings[ob.id] = Math.round(o.ms);
   }
   eliminations.forEach((e, k) => {
-    const id = `elim${String(k + 1).padStart(3, '0')}`;
-    const file = `${id}.smt2`;
-    const text = canonicalNames(`(set-logic ALL)\n(set-info :status unsat)\n${eliminationCertificate(e)}`);
-    writeFileSync(join(dir, file), text);
-    entries.push({ id, kind: 'elimination', rule: `QE (${e.method})`, line: 0, col: 0, description: 'an exact quantifier elimination used by the symbolic heaps: the original formula and its replacement are equivalent', file, sha256: sha256(text), expected: 'unsat', solver: e.method === 'exact' ? 'sched (exact QE)' : 'z3-wasm qe', float: null });
+    const base = `elim${String(k + 1).padStart(3, '0')}`;
+    eliminationCertificates(e).forEach((cert, d) => {
+      const id = `${base}.${d + 1}`;
+      const file = `${id}.smt2`;
+      const text = canonicalNames(`(set-logic ALL)\n(set-info :status unsat)\n${cert}`);
+      writeFileSync(join(dir, file), text);
+      const description = `an exact quantifier elimination used by the symbolic heaps, ${d === 0 ? 'one direction: the original formula implies its replacement' : 'other direction: the replacement implies the original formula'}`;
+      entries.push({ id, kind: 'elimination', rule: `QE (${e.method})`, line: 0, col: 0, description, file, sha256: sha256(text), expected: 'unsat', solver: e.method === 'exact' ? 'sched (exact QE)' : 'z3-wasm qe', float: null });
+    });
   });
   const manifest: Manifest = {
     tool: TOOL_VERSION,

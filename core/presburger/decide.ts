@@ -13,7 +13,8 @@ import { simplify } from './simplify.ts';
 import { formulaVars, hasQuantifier } from './vars.ts';
 import { canonicalize } from './canon.ts';
 import { declarations, formulaToSmt, smtSymbol } from './smtlib.ts';
-import { eliminateWithZ3, purifyAll } from './z3qe.ts';
+import { eliminateWithZ3 } from './z3qe.ts';
+import { purifyQuantifiers } from './purify.ts';
 import { logElimination } from './elimlog.ts';
 import { runZ3, type SolverAnswer } from '../../smt/z3.ts';
 import { parseSExprs } from '../../smt/sexpr.ts';
@@ -102,7 +103,7 @@ export async function satisfiable(phi: Formula, opts: DecideOptions = {}): Promi
   if (f.kind === 'true') return { status: 'sat', model: new Map([...formulaVars(full)].map((v) => [v, 0n])) };
   if (hasForall(f)) f = simplify(await eliminateWithZ3(f, { timeoutMs: opts.timeoutMs }));
   if (f.kind === 'false') return { status: 'unsat' };
-  const { formula: cf, names } = canonicalize(hasQuantifier(f) ? purifyAll(f) : f);
+  const { formula: cf, names } = canonicalize(hasQuantifier(f) ? purifyQuantifiers(f) : f);
   const back = new Map<string, string>();
   for (const v of formulaVars(f)) back.set(smtSymbol(names.get(v) ?? v), v);
   const check = hasForall(cf) ? '(check-sat-using (then simplify qe smt))' : '(check-sat)';

@@ -28,8 +28,8 @@
  * `removeArray(h, 'a')` is Δh \ a (S-ALLOCATE).
  *
  * Quantifier elimination is logged (`eliminationLog()`: exact eliminations, lexmax closed forms
- * against their implicit ∀-definition, Z3 qe results), and `eliminationCertificate(entry)` gives
- * the SMT-LIB equivalence check `(assert (not (= original result)))` expected `unsat`.
+ * against their implicit ∀-definition, Z3 qe results), and `eliminationCertificates(entry)` gives
+ * the two SMT-LIB implication checks (original ∧ ¬result, ¬original ∧ result), each expected `unsat`.
  * `eliminateWithZ3(φ)` finishes what the exact method leaves, with Z3's qe (floors of bound
  * variables purified first; each result proved equivalent by a second query before use).
  * Quantifiers neither method eliminates are kept: the layer never approximates.
@@ -107,4 +107,4 @@ export { declarations, formulaToSmt, smtSymbol, smtToFormula, termToSmt } from '
 export {
   clearEliminationLog, eliminationLog, recordEliminations, type ElimEntry, type ElimMethod,
 } from './elimlog.ts';
-export { eliminationCertificate, equivalenceScript } from './certificate.ts';
+export { eliminationCertificates, equivalenceScript } from './certificate.ts';

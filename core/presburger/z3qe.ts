@@ -2,16 +2,14 @@
 // queue. Its output is parsed back, and used only after a second Z3 call has proved it equivalent
 // to the original (so a parsing slip can never make a result unsound); each use is logged.
 
-import type { Atom, Formula, Term } from './types.ts';
+import type { Formula } from './types.ts';
 import { runZ3 } from '../../smt/z3.ts';
 import { parseSExprs, type SExpr } from '../../smt/sexpr.ts';
-import { addConst, scale, sub, variable } from './term.ts';
-import { andAll, exists, forall, ge, not, orAll } from './formula.ts';
-import { fresh } from './names.ts';
-import { replaceAtom } from './subst.ts';
+import { andAll, exists, forall, orAll } from './formula.ts';
+import { purifyQuantifiers } from './purify.ts';
 import { eliminate } from './qe.ts';
 import { simplify } from './simplify.ts';
-import { formulaVars, hasQuantifier, termVars } from './vars.ts';
+import { formulaVars, hasQuantifier } from './vars.ts';
 import { declarations, formulaToSmt, smtSymbol, smtToFormula, SmtConversionError } from './smtlib.ts';
 import { equivalenceScript } from './certificate.ts';
 import { logElimination } from './elimlog.ts';
@@ -57,67 +55,6 @@ function goalsToFormula(out: string, names: ReadonlyMap<string, string>): Formul
   return orAll(disj);
 }
 
-/**
- * Z3's qe does not eliminate through `div`: name every floor that mentions a bound variable by a
- * new bound variable f with d·f ≤ s ≤ d·f + d − 1 (an equivalence), until the body is linear in
- * the bound variables.
- */
-function purify(q: Formula): Formula {
-  if (q.kind !== 'exists' && q.kind !== 'forall') return q;
-  const isEx = q.kind === 'exists';
-  let vars = [...q.vars];
-  let body = isEx ? q.body : not(q.body);
-  for (let round = 0; round < 32; round++) {
-    const bound = new Set(vars);
-    const atom = findFloor(body, bound);
-    if (!atom) break;
-    const f = fresh('d');
-    const fv = variable(f);
-    body = andAll([
-      replaceAtom(body, atom.key, fv),
-      ge(sub(atom.arg, scale(fv, atom.div))),
-      ge(addConst(sub(scale(fv, atom.div), atom.arg), atom.div - 1n)),
-    ]);
-    vars = [...vars, f];
-  }
-  return isEx ? exists(vars, body) : forall(vars, not(body));
-}
-
-/** purify every quantifier node, innermost first (for formulas handed to Z3 with quantifiers). */
-export function purifyAll(f: Formula): Formula {
-  if (!hasQuantifier(f)) return f;
-  switch (f.kind) {
-    case 'and': return andAll(f.args.map(purifyAll));
-    case 'or': return orAll(f.args.map(purifyAll));
-    case 'exists': return purify(exists(f.vars, purifyAll(f.body)));
-    case 'forall': return purify(forall(f.vars, purifyAll(f.body)));
-    default: return f;
-  }
-}
-
-function findFloor(f: Formula, bound: ReadonlySet<string>): (Atom & { kind: 'floor' }) | null {
-  const inTerm = (t: Term): (Atom & { kind: 'floor' }) | null => {
-    for (const [a] of t.parts) {
-      if (a.kind === 'floor') {
-        const inner = inTerm(a.arg);
-        if (inner) return inner;
-        if ([...termVars(a.arg)].some((v) => bound.has(v))) return a;
-      } else if (a.kind === 'min' || a.kind === 'max') {
-        for (const x of a.args) { const r = inTerm(x); if (r) return r; }
-      } else if (a.kind === 'select') {
-        const r = findFloor(a.cond, bound) ?? inTerm(a.then) ?? inTerm(a.else);
-        if (r) return r;
-      }
-    }
-    return null;
-  };
-  switch (f.kind) {
-    case 'ge': case 'eq': case 'cong': return inTerm(f.t);
-    case 'and': case 'or': for (const g of f.args) { const r = findFloor(g, bound); if (r) return r; } return null;
-    default: return null;
-  }
-}
-
 /** One quantifier node (quantifier-free body) through Z3's qe, checked; null if not usable. */
 async function qeNode(q: Formula, opts: Z3QeOptions): Promise<Formula | null> {
   // (The cache also holds failures, as null.)
@@ -126,7 +63,7 @@ async function qeNode(q: Formula, opts: Z3QeOptions): Promise<Formula | null> {
   if (hit !== undefined) return hit;
   const names = new Map<string, string>();
   for (const v of formulaVars(q)) names.set(smtSymbol(v), v);
-  const script = `${declarations([q])}\n(assert ${formulaToSmt(purify(q))})\n(apply (then simplify qe simplify))\n`;
+  const script = `${declarations([q])}\n(assert ${formulaToSmt(purifyQuantifiers(q))})\n(apply (then simplify qe simplify))\n`;
   const ans = await runZ3(script, { timeoutMs: opts.timeoutMs });
   let r = goalsToFormula(ans.output, names);
   if (r !== null) {

@@ -1,0 +1,106 @@
+// Quotient naming for certificates: every ⌊t/k⌋ (and every congruence t ≡ 0 mod k) whose t
+// mentions a quantified variable becomes a new variable q of the same quantifier, defined by
+// 0 ≤ t − k·q ≤ k − 1. The quotient is unique, so `∃x. φ` becomes `∃x q. def ∧ φ[q]` and
+// `∀x. φ` becomes `∀x q. def ⇒ φ[q]`, equivalences that hold whatever the polarity of the
+// occurrence. Solvers without a strong div/mod theory under quantifiers (z3 4.8, cvc5 1.0) then
+// see linear arithmetic only under the binders: a quantified equivalence that timed out for
+// minutes is proved in milliseconds (thesis Example 9's last-writer elimination, for instance).
+
+import type { Atom, Formula, Term } from './types.ts';
+import { andAll, eq, exists, forall, ge, implies, orAll, relit } from './formula.ts';
+import { addConst, scale, sub, variable } from './term.ts';
+import { mapAtoms } from './subst.ts';
+import { termVars } from './vars.ts';
+
+type Floor = Extract<Atom, { kind: 'floor' }>;
+
+/** The prefix of the quotient names: `!` appears in no SCHED identifier and in no name of the
+ *  Presburger layer (`base$n`), and reserved SMT words get a bare `!` suffix, never `!<digits>`. */
+const QUOTIENT = 'quot!';
+
+export function purifyQuantifiers(f: Formula): Formula {
+  let n = 0;
+  const go = (g: Formula): Formula => {
+    switch (g.kind) {
+      case 'and': return andAll(g.args.map(go));
+      case 'or': return orAll(g.args.map(go));
+      case 'exists': case 'forall': {
+        let body = go(g.body);
+        const bound = new Set(g.vars);
+        const defs: Formula[] = [];
+        const name = (arg: Term, k: bigint): Term => {
+          const q = `${QUOTIENT}${++n}`;
+          bound.add(q);
+          const r = sub(arg, scale(variable(q), k));
+          defs.push(ge(r), ge(addConst(scale(r, -1n), k - 1n)));
+          return variable(q);
+        };
+        for (let a = innermostFloor(body, bound); a; a = innermostFloor(body, bound)) {
+          body = replaceFloor(body, a.key, name(a.arg, a.div));
+        }
+        body = replaceCongruences(body, bound, name);
+        const def = andAll(defs);
+        return g.kind === 'exists' ? exists([...bound], andAll([def, body])) : forall([...bound], implies(def, body));
+      }
+      default: return g;
+    }
+  };
+  return go(f);
+}
+
+const mentions = (t: Term, bound: ReadonlySet<string>): boolean => [...termVars(t)].some((v) => bound.has(v));
+
+/** A floor atom of `f` (anywhere, nested quantifiers and select conditions included) whose
+ *  argument mentions a bound variable and contains no such floor itself. */
+function innermostFloor(f: Formula, bound: ReadonlySet<string>): Floor | null {
+  let found: Floor | null = null;
+  const inTerm = (t: Term): void => {
+    for (const [a] of t.parts) {
+      if (found) return;
+      switch (a.kind) {
+        case 'var': break;
+        case 'floor':
+          inTerm(a.arg);
+          if (!found && mentions(a.arg, bound)) found = a;
+          break;
+        case 'min': case 'max': a.args.forEach(inTerm); break;
+        case 'select': inFormula(a.cond); inTerm(a.then); inTerm(a.else); break;
+      }
+    }
+  };
+  const inFormula = (g: Formula): void => {
+    if (found) return;
+    switch (g.kind) {
+      case 'ge': case 'eq': case 'cong': inTerm(g.t); break;
+      case 'and': case 'or': g.args.forEach(inFormula); break;
+      case 'exists': case 'forall': inFormula(g.body); break;
+      default: break;
+    }
+  };
+  inFormula(f);
+  return found;
+}
+
+/** Rebuild `f` with `rt` applied to every literal's term, and `lit` deciding literals first. */
+function mapLiterals(f: Formula, rt: (t: Term) => Term, lit: (l: Extract<Formula, { kind: 'ge' | 'eq' | 'cong' }>) => Formula | null): Formula {
+  const rec = (g: Formula): Formula => mapLiterals(g, rt, lit);
+  switch (f.kind) {
+    case 'ge': case 'eq': case 'cong': return lit(f) ?? relit(f, rt(f.t));
+    case 'and': return andAll(f.args.map(rec));
+    case 'or': return orAll(f.args.map(rec));
+    // Bound names are unique (`base$n`, `quot!n`), so rewriting under a binder cannot capture.
+    case 'exists': return exists(f.vars, rec(f.body));
+    case 'forall': return forall(f.vars, rec(f.body));
+    default: return f;
+  }
+}
+
+function replaceFloor(f: Formula, key: string, by: Term): Formula {
+  const rt = (t: Term): Term => mapAtoms(t, (a, rebuilt) => (a.key === key ? by : rebuilt), (c) => replaceFloor(c, key, by));
+  return mapLiterals(f, rt, () => null);
+}
+
+/** t ≡ 0 (mod k) with t mentioning a bound variable ⇔ t − k·q = 0 for the named quotient q. */
+function replaceCongruences(f: Formula, bound: ReadonlySet<string>, name: (arg: Term, k: bigint) => Term): Formula {
+  return mapLiterals(f, (t) => t, (l) => (l.kind === 'cong' && mentions(l.t, bound) ? eq(sub(l.t, scale(name(l.t, l.m), l.m))) : null));
+}
