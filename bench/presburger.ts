@@ -11,16 +11,11 @@ import {
   parseRel, parseSet, tupleSet, update, variable as v, type PRel,
 } from '../core/presburger/index.ts';
 import { shutdownZ3, z3Stats } from '../smt/z3.ts';
+import { median } from './stats.ts';
 
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
 const REPS = quick ? 7 : 31;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 function cpuMs(f: () => unknown): number {
   const c0 = process.cpuUsage();

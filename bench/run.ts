@@ -15,6 +15,7 @@ import { cpus, totalmem } from 'node:os';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { median } from './stats.ts';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -63,12 +64,6 @@ interface One {
   ms: number;
   vcs: number;
   timings: { symbolic: number; presburger: number; smt: number; replay: number };
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length === 0 ? NaN : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 /** One verification in a fresh process; null on a crash or the time limit. */

@@ -18,6 +18,7 @@ import { typecheckProgram } from '../core/typecheck.ts';
 import { execute } from '../semantics/bigstep.ts';
 import { explore, smallSetup } from '../semantics/explore.ts';
 import { implProgram, initialMemory, specModel } from '../semantics/run.ts';
+import { median } from './stats.ts';
 
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
@@ -25,12 +26,6 @@ const REPS = quick ? 5 : 15;
 const log = (s: string): void => {
   if (!json) process.stdout.write(s + '\n');
 };
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 /**
  * CPU time of f in ms (user + system of this process): on a shared machine, wall time measures the

@@ -10,6 +10,7 @@ import { shutdownZ3 } from '../../smt/z3.ts';
 import { referenceCompiler } from './compilers.ts';
 import { fuzz } from './harness.ts';
 import { DEFAULT_ORACLES, type Oracle } from './oracles.ts';
+import { median } from '../../bench/stats.ts';
 
 interface Trial {
   readonly bug: BugName;
@@ -24,12 +25,6 @@ interface Trial {
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
 const seeds = Number(arg('seeds') ?? 5);
