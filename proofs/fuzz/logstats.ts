@@ -9,20 +9,10 @@
 
 import { readFileSync } from 'node:fs';
 import { median, quantile } from '../../bench/stats.ts';
+import type { CaseRecord } from './harness.ts';
 
-interface Line {
-  readonly index: number;
-  readonly seed: number;
-  readonly outcome: string;
-  readonly detectedBy: readonly string[];
-  readonly disagreements: readonly string[];
-  readonly verdict: string | null;
-  readonly verifyClass?: string | null;
-  readonly verifyReason?: string | null;
-  readonly ms: number;
-  readonly bundle: string | null;
-  readonly totals: { readonly ms: number };
-}
+/** A `--log` line: the case record plus running totals (older logs lack the verifier fields). */
+type Line = Omit<CaseRecord, 'verifyClass' | 'verifyReason' | 'verifyMs'> & Partial<Pick<CaseRecord, 'verifyClass' | 'verifyReason'>> & { readonly totals: { readonly ms: number } };
 
 function parseLog(file: string): Line[] {
   const out: Line[] = [];
