@@ -49,6 +49,8 @@ export interface CaseRecord {
   readonly verifyClass: string | null;
   readonly verifyReason: string | null;
   readonly verifyMs: number | null;
+  /** Why the output was not cross-checked (compiler failure, undecided well-formedness check). */
+  readonly compileError: string | null;
   readonly ms: number;
   readonly bundle: string | null;
 }
@@ -139,6 +141,11 @@ export async function evaluate(c: FuzzCase, compiler: Compiler, oracles: OracleO
     ci = checked.impls[0];
     if (ci === undefined) return { outcome: 'compile-failure', text: r.text, compileError: 'no implementation in the output', report: null };
   } catch (e) {
+    // The output's well-formedness check itself timed out (a loaded machine): nothing is known
+    // about the compiler, so the case is `unknown`, not a compiler failure.
+    if (e instanceof SchedInputError && e.diagnostics.every((d) => d.found === 'solver answer unknown')) {
+      return { outcome: 'unknown', text: r.text, compileError: `the well-formedness check of the output was undecided: ${e.diagnostics.map((d) => `${d.line}:${d.col}: ${d.message}`).join('; ')}`, report: null };
+    }
     if (e instanceof SchedInputError) return { outcome: 'compile-failure', text: r.text, compileError: `the output is not a valid .sched file: ${e.diagnostics.map((d) => `${d.line}:${d.col}: ${d.message}`).join('; ')}`, report: null };
     throw e;
   }
@@ -334,7 +341,7 @@ export async function fuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     }
     sum.ms = Math.round(performance.now() - t0);
     sum.msPerCase = Math.round(sum.ms / sum.iterations);
-    opts.onCase?.({ index: i, seed, outcome: ev.outcome, detectedBy: det, disagreements: kinds, verdict: v ?? null, verifyClass: ev.report?.verify?.class ?? null, verifyReason: ev.report?.verify?.reason ?? null, verifyMs: ev.report?.verify?.ms ?? null, ms: Math.round(performance.now() - ts), bundle }, sum);
+    opts.onCase?.({ index: i, seed, outcome: ev.outcome, detectedBy: det, disagreements: kinds, verdict: v ?? null, verifyClass: ev.report?.verify?.class ?? null, verifyReason: ev.report?.verify?.reason ?? null, verifyMs: ev.report?.verify?.ms ?? null, compileError: ev.compileError, ms: Math.round(performance.now() - ts), bundle }, sum);
     if (opts.stopOnFirst && (det.length > 0 || kinds.length > 0)) break;
   }
   closeVerifier();

@@ -5,14 +5,15 @@
 //
 // Reports the cases and their index coverage, outcomes, verifier verdicts and classes, every case
 // that was not `ok` (disagreements first) with the verifier's reason, and times: per case (median,
-// 95th percentile, maximum) and per process (the elapsed time of its last line).
+// 95th percentile, maximum) and per process (the elapsed time of its last line). Exit 1 when a
+// disagreement or a bug of the compiler under test is logged, 2 when there is nothing to report.
 
 import { readFileSync } from 'node:fs';
 import { median, quantile } from '../../bench/stats.ts';
 import type { CaseRecord } from './harness.ts';
 
 /** A `--log` line: the case record plus running totals (older logs lack the verifier fields). */
-type Line = Omit<CaseRecord, 'verifyClass' | 'verifyReason' | 'verifyMs'> & Partial<Pick<CaseRecord, 'verifyClass' | 'verifyReason'>> & { readonly totals: { readonly ms: number } };
+type Line = Omit<CaseRecord, 'verifyClass' | 'verifyReason' | 'verifyMs' | 'compileError'> & Partial<Pick<CaseRecord, 'verifyClass' | 'verifyReason' | 'compileError'>> & { readonly totals: { readonly ms: number } };
 
 function parseLog(file: string): Line[] {
   const out: Line[] = [];
@@ -43,6 +44,18 @@ function reasonKind(r: string | null | undefined): string {
   return kind.replace(/[A-Za-z_][A-Za-z0-9_]*\[…\]/g, '…[…]').replace(/ at line [0-9]+/g, '').replace(/'[^']*'/g, "'…'").replace(/[0-9]+/g, 'N');
 }
 
+/** Elapsed time of one log: the running totals restart at 0 when a stopped run was resumed
+ *  (`--start`) into the same file, so the segments are added. */
+function elapsedMs(lines: readonly Line[]): number {
+  let sum = 0;
+  let last = 0;
+  for (const l of lines) {
+    if (l.totals.ms < last) sum += last;
+    last = l.totals.ms;
+  }
+  return sum + last;
+}
+
 /** Contiguous index ranges, e.g. "0–4999, 5000–9999" or "0–1707, 5000–6820". */
 function ranges(ix: readonly number[]): string {
   const out: string[] = [];
@@ -56,13 +69,17 @@ function ranges(ix: readonly number[]): string {
   return out.length > 6 ? `${out.slice(0, 6).join(', ')}, … (${out.length} ranges)` : out.join(', ');
 }
 
-function main(): number {
-  const files = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-  const markdown = process.argv.includes('--markdown');
-  if (files.length === 0) {
-    process.stderr.write('usage: npx tsx proofs/fuzz/logstats.ts LOG.jsonl… [--markdown]\n');
-    return 2;
-  }
+export interface LogSummary {
+  readonly cases: number;
+  readonly disagreements: number;
+  readonly bugs: number;
+  readonly unknown: number;
+  /** The report, plain or as Markdown bullets (for the README). */
+  readonly text: string;
+}
+
+/** Merge the logs of one run (a case logged twice counts once: resumed runs) and report. */
+export function summarise(files: readonly string[], markdown = false): LogSummary {
   const perFile = files.map((f) => ({ f, lines: parseLog(f) }));
   const byIndex = new Map<number, Line>();
   let repeated = 0;
@@ -71,22 +88,20 @@ function main(): number {
     byIndex.set(l.index, l);
   }
   const all = [...byIndex.values()].sort((a, b) => a.index - b.index);
-  if (all.length === 0) {
-    process.stderr.write('no cases in the log files\n');
-    return 2;
-  }
+  if (all.length === 0) return { cases: 0, disagreements: 0, bugs: 0, unknown: 0, text: 'no cases in the log files' };
   const ms = all.map((l) => l.ms);
-  const elapsed = perFile.map(({ f, lines }) => ({ f, cases: lines.length, s: (lines[lines.length - 1]?.totals.ms ?? 0) / 1000 }));
+  const elapsed = perFile.map(({ f, lines }) => ({ f, cases: lines.length, s: elapsedMs(lines) / 1000 }));
   const notOk = all.filter((l) => l.outcome !== 'ok').sort((a, b) => Number(b.outcome === 'disagreement') - Number(a.outcome === 'disagreement') || a.index - b.index);
   const disagreements = all.filter((l) => l.outcome === 'disagreement').length;
   const bugs = all.filter((l) => l.outcome === 'bug' || l.outcome === 'compile-failure').length;
   const fmt = (xs: [string, number][]) => xs.map(([k, n]) => `${k} ${n}`).join(', ');
-  const say = (s: string) => process.stdout.write(`${s}\n`);
+  const out: string[] = [];
+  const say = (s: string) => { out.push(s); };
 
   const head = `${all.length} cases (indices ${ranges(all.map((l) => l.index))}${repeated ? `; ${repeated} logged twice` : ''}) · ${disagreements} disagreements · ${bugs} bugs`;
   const outcomes = fmt(count(all, (l) => l.outcome));
   const verdicts = fmt(count(all, (l) => l.verdict ?? 'verify skipped'));
-  const unknownReasons = count(all.filter((l) => l.verdict === 'unknown'), (l) => `${l.verifyClass ?? '?'}: ${reasonKind(l.verifyReason)}`);
+  const unknownReasons = count(all.filter((l) => l.outcome === 'unknown'), (l) => (l.verdict === 'unknown' ? `${l.verifyClass ?? '?'}: ${reasonKind(l.verifyReason)}` : l.compileError ? 'well-formedness check of the output undecided' : `an oracle gave no answer (verify ${l.verdict ?? 'skipped'})`));
   const times = `per case: median ${(median(ms) / 1000).toFixed(2)} s, 95th percentile ${(quantile(ms, 0.95) / 1000).toFixed(2)} s, max ${(Math.max(...ms) / 1000).toFixed(1)} s; per process: ${elapsed.map((e) => `${e.cases} cases in ${(e.s / 60).toFixed(1)} min`).join(', ')}`;
   if (markdown) {
     say(`- ${head}`);
@@ -101,10 +116,21 @@ function main(): number {
     say(times);
     for (const l of notOk) {
       const what = l.outcome === 'disagreement' ? `DISAGREEMENT (${l.disagreements.join(', ')})` : l.outcome;
-      say(`  case ${l.index} (seed ${l.seed}): ${what}; verify ${l.verdict ?? 'skipped'}${l.verifyClass ? ` (${l.verifyClass})` : ''}${l.verifyReason ? ` — ${l.verifyReason}` : ''}${l.bundle ? ` — ${l.bundle}` : ''}`);
+      say(`  case ${l.index} (seed ${l.seed}): ${what}; verify ${l.verdict ?? 'skipped'}${l.verifyClass ? ` (${l.verifyClass})` : ''}${l.verifyReason ? ` — ${l.verifyReason}` : ''}${l.compileError ? ` — ${l.compileError}` : ''}${l.bundle ? ` — ${l.bundle}` : ''}`);
     }
   }
-  return disagreements > 0 ? 1 : 0;
+  return { cases: all.length, disagreements, bugs, unknown: all.filter((l) => l.outcome === 'unknown').length, text: out.join('\n') };
 }
 
-process.exitCode = main();
+function main(): number {
+  const files = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+  if (files.length === 0) {
+    process.stderr.write('usage: npx tsx proofs/fuzz/logstats.ts LOG.jsonl… [--markdown]\n');
+    return 2;
+  }
+  const s = summarise(files, process.argv.includes('--markdown'));
+  process.stdout.write(`${s.text}\n`);
+  return s.cases === 0 ? 2 : s.disagreements > 0 || s.bugs > 0 ? 1 : 0;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) process.exitCode = main();
