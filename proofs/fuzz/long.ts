@@ -16,12 +16,17 @@ import { fileURLToPath } from 'node:url';
 import { summarise } from './logstats.ts';
 
 const MAIN = fileURLToPath(new URL('../../cli/main.ts', import.meta.url));
+// The driver's own options come before `--` (the last occurrence wins, so `npm run fuzz:long --
+// --iterations 100` overrides the script's); what follows `--` goes to every `sched fuzz` unchanged.
+const DD = process.argv.indexOf('--');
+const OWN = DD >= 0 ? process.argv.slice(0, DD) : process.argv;
+const EXTRA = DD >= 0 ? process.argv.slice(DD + 1) : [];
 
 function option(name: string, dflt: number): number {
-  const i = process.argv.indexOf(`--${name}`);
+  const i = OWN.lastIndexOf(`--${name}`);
   if (i < 0) return dflt;
-  const n = Number(process.argv[i + 1]);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} needs a non-negative integer, got '${process.argv[i + 1]}'`);
+  const n = Number(OWN[i + 1]);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} needs a non-negative integer, got '${OWN[i + 1]}'`);
   return n;
 }
 
@@ -44,10 +49,8 @@ async function main(): Promise<number> {
   const iterations = option('iterations', 10_000);
   const seed = option('seed', 1);
   const jobs = Math.max(1, Math.min(option('jobs', availableParallelism()), iterations));
-  const oi = process.argv.indexOf('--out');
-  const out = oi >= 0 ? process.argv[oi + 1]! : 'fuzz-long';
-  const dd = process.argv.indexOf('--');
-  const extra = dd >= 0 ? process.argv.slice(dd + 1) : [];
+  const oi = OWN.lastIndexOf('--out');
+  const out = oi >= 0 && OWN[oi + 1] !== undefined ? OWN[oi + 1]! : 'fuzz-long';
   mkdirSync(out, { recursive: true });
   const logs: string[] = [];
   const running: Promise<number>[] = [];
@@ -60,7 +63,7 @@ async function main(): Promise<number> {
     const start = resumeAt(log, lo, hi);
     if (start >= hi) continue;
     const args = ['--import', 'tsx', MAIN, 'fuzz', '--seed', String(seed), '--start', String(start), '--iterations', String(hi - start),
-      '--log', log, '--repro', join(out, 'repro'), '--json', ...extra];
+      '--log', log, '--repro', join(out, 'repro'), '--json', ...EXTRA];
     process.stderr.write(`job ${k}: cases ${start}–${hi - 1}${start > lo ? ` (resumed; ${start - lo} already logged)` : ''}\n`);
     const child = spawn(process.execPath, args, { stdio: ['ignore', openSync(join(out, `job${k}.json`), 'w'), openSync(join(out, `job${k}.err`), 'w')] });
     running.push(new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1))));
