@@ -35,7 +35,10 @@ export function purifyQuantifiers(f: Formula): Formula {
           defs.push(ge(r), ge(addConst(scale(r, -1n), k - 1n)));
           return variable(q);
         };
-        for (let a = innermostFloor(body, bound); a; a = innermostFloor(body, bound)) {
+        // Each round removes one floor of a bound variable (its replacement mentions only the new
+        // quotient), so this ends; the bound only turns a bug into an error instead of a hang.
+        for (let a = innermostFloor(body, bound), round = 0; a; a = innermostFloor(body, bound), round++) {
+          if (round > 10_000) throw new Error('purifyQuantifiers: no progress naming quotients');
           body = replaceFloor(body, a.key, name(a.arg, a.div));
         }
         body = replaceCongruences(body, bound, name);
