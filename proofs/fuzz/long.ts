@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { caseSeed } from './harness.ts';
 import { summarise } from './logstats.ts';
 
 const MAIN = fileURLToPath(new URL('../../cli/main.ts', import.meta.url));
@@ -30,17 +31,22 @@ function option(name: string, dflt: number): number {
   return n;
 }
 
-/** The first index of [lo, hi) not yet in the log (jobs append, in index order). */
-function resumeAt(log: string, lo: number, hi: number): number {
+/** The first index of [lo, hi) not yet in the log (jobs append, in index order). A log of another
+ *  run (another --seed, or other ranges) is refused rather than silently resumed. */
+function resumeAt(log: string, seed: number, lo: number, hi: number): number {
   if (!existsSync(log)) return lo;
   let next = lo;
   for (const text of readFileSync(log, 'utf8').split('\n')) {
+    let line: { index: number; seed: number };
     try {
-      const i = (JSON.parse(text) as { index: number }).index;
-      if (i >= lo && i < hi && i + 1 > next) next = i + 1;
+      line = JSON.parse(text) as { index: number; seed: number };
     } catch {
-      // a partial last line of a killed run
+      continue; // a partial last line of a killed run
     }
+    if (line.index < lo || line.index >= hi || line.seed !== caseSeed(seed, line.index)) {
+      throw new Error(`${log} holds case ${line.index} of another run (not seed ${seed}, cases ${lo}–${hi - 1}); choose another --out`);
+    }
+    next = Math.max(next, line.index + 1);
   }
   return next;
 }
@@ -60,7 +66,7 @@ async function main(): Promise<number> {
     const hi = Math.floor((iterations * (k + 1)) / jobs);
     const log = join(out, `job${k}.jsonl`);
     logs.push(log);
-    const start = resumeAt(log, lo, hi);
+    const start = resumeAt(log, seed, lo, hi);
     if (start >= hi) continue;
     const args = ['--import', 'tsx', MAIN, 'fuzz', '--seed', String(seed), '--start', String(start), '--iterations', String(hi - start),
       '--log', log, '--repro', join(out, 'repro'), '--json', ...EXTRA];
@@ -82,4 +88,7 @@ async function main(): Promise<number> {
   return s.disagreements > 0 || s.bugs > 0 ? 1 : s.cases < iterations ? 2 : 0;
 }
 
-process.exitCode = await main();
+process.exitCode = await main().catch((e: unknown) => {
+  process.stderr.write(`fuzz:long: ${(e as Error).message}\n`);
+  return 2;
+});
