@@ -143,7 +143,7 @@ export async function evaluate(c: FuzzCase, compiler: Compiler, oracles: OracleO
   } catch (e) {
     // The output's well-formedness check itself timed out (a loaded machine): nothing is known
     // about the compiler, so the case is `unknown`, not a compiler failure.
-    if (e instanceof SchedInputError && e.diagnostics.every((d) => d.found === 'solver answer unknown')) {
+    if (e instanceof SchedInputError && e.diagnostics.length > 0 && e.diagnostics.every((d) => d.found === 'solver answer unknown')) {
       return { outcome: 'unknown', text: r.text, compileError: `the well-formedness check of the output was undecided: ${e.diagnostics.map((d) => `${d.line}:${d.col}: ${d.message}`).join('; ')}`, report: null };
     }
     if (e instanceof SchedInputError) return { outcome: 'compile-failure', text: r.text, compileError: `the output is not a valid .sched file: ${e.diagnostics.map((d) => `${d.line}:${d.col}: ${d.message}`).join('; ')}`, report: null };
