@@ -10,20 +10,16 @@ import { mapChildren } from '../core/walk.ts';
  * name can capture a substituted one).
  */
 export function substitute(e: Expr, m: ReadonlyMap<string, Expr>): Expr {
-  return subst(e, m);
-}
-
-function subst(e: Expr, m: ReadonlyMap<string, Expr>): Expr {
   if (e.kind === 'var') return m.get(e.name) ?? e;
   if (e.kind === 'let') {
     const inner = new Map(m);
-    inner.set(e.name, subst(e.value, m));
-    return subst(e.body, inner);
+    inner.set(e.name, substitute(e.value, m));
+    return substitute(e.body, inner);
   }
-  return mapChildren(e, (x) => subst(x, m));
+  return mapChildren(e, (x) => substitute(x, m));
 }
 
 /** `e` without `let` expressions (each bound variable replaced by its value). */
 export function inlineLets(e: Expr): Expr {
-  return subst(e, new Map());
+  return substitute(e, new Map());
 }

@@ -141,13 +141,14 @@ export async function evaluate(c: FuzzCase, compiler: Compiler, oracles: OracleO
     ci = checked.impls[0];
     if (ci === undefined) return { outcome: 'compile-failure', text: r.text, compileError: 'no implementation in the output', report: null };
   } catch (e) {
+    if (!(e instanceof SchedInputError)) throw e;
+    const found = e.diagnostics.map((d) => `${d.line}:${d.col}: ${d.message}`).join('; ');
     // The output's well-formedness check itself timed out (a loaded machine): nothing is known
     // about the compiler, so the case is `unknown`, not a compiler failure.
-    if (e instanceof SchedInputError && e.diagnostics.length > 0 && e.diagnostics.every((d) => d.found === 'solver answer unknown')) {
-      return { outcome: 'unknown', text: r.text, compileError: `the well-formedness check of the output was undecided: ${e.diagnostics.map((d) => `${d.line}:${d.col}: ${d.message}`).join('; ')}`, report: null };
+    if (e.diagnostics.length > 0 && e.diagnostics.every((d) => d.found === 'solver answer unknown')) {
+      return { outcome: 'unknown', text: r.text, compileError: `the well-formedness check of the output was undecided: ${found}`, report: null };
     }
-    if (e instanceof SchedInputError) return { outcome: 'compile-failure', text: r.text, compileError: `the output is not a valid .sched file: ${e.diagnostics.map((d) => `${d.line}:${d.col}: ${d.message}`).join('; ')}`, report: null };
-    throw e;
+    return { outcome: 'compile-failure', text: r.text, compileError: `the output is not a valid .sched file: ${found}`, report: null };
   }
   const report = await crossCheck(ci, r.text, oracles);
   return { outcome: report.judgement, text: r.text, compileError: null, report };

@@ -15,7 +15,9 @@ import type { CaseRecord } from './harness.ts';
 /** A `--log` line: the case record plus running totals (older logs lack the verifier fields). */
 type Line = Omit<CaseRecord, 'verifyClass' | 'verifyReason' | 'verifyMs' | 'compileError'> & Partial<Pick<CaseRecord, 'verifyClass' | 'verifyReason' | 'compileError'>> & { readonly totals: { readonly ms: number } };
 
-function parseLog(file: string): Line[] {
+/** The lines of one log; a line that is not JSON (the partial last line of a killed run) is
+ *  skipped with a word on stderr. */
+export function parseLog(file: string): Line[] {
   const out: Line[] = [];
   readFileSync(file, 'utf8').split('\n').forEach((text, k) => {
     if (text.trim() === '') return;
@@ -101,7 +103,8 @@ export function summarise(files: readonly string[], markdown = false): LogSummar
   const head = `${all.length} cases (indices ${ranges(all.map((l) => l.index))}${repeated ? `; ${repeated} logged twice` : ''}) · ${disagreements} disagreements · ${bugs} bugs`;
   const outcomes = fmt(count(all, (l) => l.outcome));
   const verdicts = fmt(count(all, (l) => l.verdict ?? 'verify skipped'));
-  const unknownReasons = count(all.filter((l) => l.outcome === 'unknown'), (l) => (l.verdict === 'unknown' ? `${l.verifyClass ?? '?'}: ${reasonKind(l.verifyReason)}` : l.compileError ? 'well-formedness check of the output undecided' : `an oracle gave no answer (verify ${l.verdict ?? 'skipped'})`));
+  const unknown = all.filter((l) => l.outcome === 'unknown');
+  const unknownReasons = count(unknown, (l) => (l.verdict === 'unknown' ? `${l.verifyClass ?? '?'}: ${reasonKind(l.verifyReason)}` : l.compileError ? 'well-formedness check of the output undecided' : `an oracle gave no answer (verify ${l.verdict ?? 'skipped'})`));
   const times = `per case: median ${(median(ms) / 1000).toFixed(2)} s, 95th percentile ${(quantile(ms, 0.95) / 1000).toFixed(2)} s, max ${(Math.max(...ms) / 1000).toFixed(1)} s; per process: ${elapsed.map((e) => `${e.cases} cases in ${(e.s / 60).toFixed(1)} min`).join(', ')}`;
   if (markdown) {
     say(`- ${head}`);
@@ -119,7 +122,7 @@ export function summarise(files: readonly string[], markdown = false): LogSummar
       say(`  case ${l.index} (seed ${l.seed}): ${what}; verify ${l.verdict ?? 'skipped'}${l.verifyClass ? ` (${l.verifyClass})` : ''}${l.verifyReason ? ` — ${l.verifyReason}` : ''}${l.compileError ? ` — ${l.compileError}` : ''}${l.bundle ? ` — ${l.bundle}` : ''}`);
     }
   }
-  return { cases: all.length, disagreements, bugs, unknown: all.filter((l) => l.outcome === 'unknown').length, text: out.join('\n') };
+  return { cases: all.length, disagreements, bugs, unknown: unknown.length, text: out.join('\n') };
 }
 
 function main(): number {

@@ -9,12 +9,12 @@
 // or bug of the reference compiler was logged.
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { caseSeed } from './harness.ts';
-import { summarise } from './logstats.ts';
+import { parseLog, summarise } from './logstats.ts';
 
 const MAIN = fileURLToPath(new URL('../../cli/main.ts', import.meta.url));
 // The driver's own options come before `--` (the last occurrence wins, so `npm run fuzz:long --
@@ -36,13 +36,7 @@ function option(name: string, dflt: number): number {
 function resumeAt(log: string, seed: number, lo: number, hi: number): number {
   if (!existsSync(log)) return lo;
   let next = lo;
-  for (const text of readFileSync(log, 'utf8').split('\n')) {
-    let line: { index: number; seed: number };
-    try {
-      line = JSON.parse(text) as { index: number; seed: number };
-    } catch {
-      continue; // a partial last line of a killed run
-    }
+  for (const line of parseLog(log)) {
     if (line.index < lo || line.index >= hi || line.seed !== caseSeed(seed, line.index)) {
       throw new Error(`${log} holds case ${line.index} of another run (not seed ${seed}, cases ${lo}–${hi - 1}); choose another --out`);
     }
