@@ -20,7 +20,9 @@ export type ObligationKind =
   /** … and that value is the output tensor's. */
   | 'output-value'
   /** An equivalence used by the Presburger layer (a quantifier elimination), re-checkable. */
-  | 'elimination';
+  | 'elimination'
+  /** The impl's interface against the spec (proofs/interface.ts: I-ONTO, I-WITHIN, I-ASSUME). */
+  | 'interface';
 
 export interface Obligation {
   /** Stable identifier within one verification (`vc003`). */
@@ -56,5 +58,7 @@ export function failureClass(k: ObligationKind): string {
       return 'output-mismatch';
     case 'elimination':
       return 'internal';
+    case 'interface':
+      return 'interface';
   }
 }

@@ -23,7 +23,7 @@ import {
   restrict, restrictSet, setWithoutArray, singleRead, singleWrite, substHeap, substSet, unionHeaps, unionSets,
   update, withoutArray,
 } from './heap.ts';
-import { decompose, HOLE_PREFIX, templateByKey } from './template.ts';
+import { HOLE_PREFIX, TemplateTable } from './template.ts';
 import type { Obligation, ObligationKind } from './obligation.ts';
 import { renameBinders } from './rename.ts';
 import { type FloatMode, ValueEncoder } from '../smt/values.ts';
@@ -32,6 +32,7 @@ import { inlineLets } from './inline.ts';
 import { visit } from '../core/walk.ts';
 import { type Alternative, readAlternatives } from './lookup.ts';
 import { Congruence, type Side } from './congruence.ts';
+import { interfaceConditions } from './interface.ts';
 
 /** Γ: the affine facts in scope (assumptions, loop bounds, branch conditions, let equalities)
  *  and the arrays with their shapes. */
@@ -119,6 +120,8 @@ function declInts(vs: readonly string[]): string[] {
 
 export class SymbolicEvaluator {
   readonly obligations: PendingObligation[] = [];
+  /** The expression contexts of this verification's heaps (never shared with another spec). */
+  readonly templates = new TemplateTable();
   private readonly prophetic = new Map<Cmd, PRel>();
   private counter = 0;
   private readonly params: readonly string[];
@@ -200,7 +203,7 @@ export class SymbolicEvaluator {
     if (read.alternatives.length === 0) return null;
     const parts: Formula[] = [];
     for (const a of read.alternatives) {
-      const t = templateByKey(a.template);
+      const t = this.templates.get(a.template);
       if (!t) return null;
       const f = cg.same({ expr: t.expr, env: holeEnv(a.holes) }, spec);
       if (f === null) return null;
@@ -232,11 +235,17 @@ export class SymbolicEvaluator {
       if (info.decl.role === 'input' && info.value !== null) {
         const box = andAll(info.vars.map((v, k) => and(geT(variable(v), constant(0n)), ltT(variable(v), dims[k]!))));
         const where = info.decl.where ? formulaOf(info.decl.where) : TRUE;
-        const d = decompose(info.value, (n) => variable(n));
+        const d = this.templates.decompose(info.value, (n) => variable(n));
         h0 = unionHeaps(h0, declaredHeap(name, info.vars, and(box, where), d.template, d.holes));
       }
     }
     const g0: Gamma = { facts, arrays, vars: [] };
+    // The interface first: an output bound on part of its domain (or beyond it) is the verdict,
+    // whatever the loops do.
+    for (const cond of interfaceConditions(ci)) {
+      for (const [v, shown] of cond.shown) this.sourceName.set(v, shown);
+      this.validity('interface', cond.rule, { pos: { line: cond.line, col: cond.col } }, cond.description, { ...g0, vars: [...cond.shown.keys()] }, cond.goal);
+    }
     this.say(0, `input heap: ${printRel(h0, { thesis: true })}`);
     const res = this.evalCmd(this.body, h0, g0, 0);
     const hFinal = update(h0, res.dh);
@@ -295,7 +304,7 @@ export class SymbolicEvaluator {
       throw new UnsupportedConstruct(`line ${c.pos.line}: the assignment to '${this.source(c.array)}' has no prophetic annotation {…}; the verifier needs one on every assignment`);
     }
     const loc = c.indices.map((i) => termOf(i, this.env));
-    const d = decompose(inlineLets(c.annot), this.env);
+    const d = this.templates.decompose(inlineLets(c.annot), this.env);
     return singleWrite(c.array, loc, d.template, d.holes);
   }
 
@@ -457,7 +466,7 @@ export class SymbolicEvaluator {
     const id = this.nextId();
     const description = `ww-covered (conflicts-ok): iterations of 'par ${this.source(c.var)}' (line ${c.pos.line}) that write the same location write equal values`;
     const report = this.reportVars(g);
-    const seeds = pairs.flatMap(({ p, q }) => [templateByKey(p.ran.name)!.expr, templateByKey(q.ran.name)!.expr]);
+    const seeds = pairs.flatMap(({ p, q }) => [this.templates.get(p.ran.name)!.expr, this.templates.get(q.ran.name)!.expr]);
     const render = (mode: FloatMode, axioms: 'relevant' | 'all' = 'all'): Obligation => {
       const enc = new ValueEncoder(mode);
       const alts = pairs.map(({ p, q, both, py, qy }) => {
@@ -496,7 +505,7 @@ export class SymbolicEvaluator {
     if (this.log) {
       // As Fig. 5.5: the value of each read in h, then the constraint C, Δh and R.
       reads.forEach((r, k) => {
-        const alts = prepared[k]!.alternatives.map((a) => `${showTemplate(a.template, a.holes)}${a.cond.kind === 'true' ? '' : ` if ${printFormula(a.cond, { thesis: true })}`}`);
+        const alts = prepared[k]!.alternatives.map((a) => `${showTemplate(this.templates, a.template, a.holes)}${a.cond.kind === 'true' ? '' : ` if ${printFormula(a.cond, { thesis: true })}`}`);
         this.say(depth, `<= S-Assign: ⟦${printExpr(r)}⟧_h = ${alts.length ? alts.join(' | ') : '(undefined)'}`);
       });
       this.say(depth, `<= S-Assign(${name}): C ← { ${printExpr(rhs)} = ${printExpr(c.annot!)} }`);
@@ -569,7 +578,7 @@ export class SymbolicEvaluator {
 
   /** E⟨ys⟩ as an SMT term: the context with its holes filled by the variables ys. */
   private encodeTemplate(enc: ValueEncoder, key: string, holeValues: readonly (string | Term)[]): string {
-    const t = templateByKey(key);
+    const t = this.templates.get(key);
     if (!t) throw new Error(`internal: unknown template ${key}`);
     const env = holeEnv(holeValues.map((y) => (typeof y === 'string' ? variable(y) : y)));
     const index = (e: Expr): string => (e.ty?.kind === 'cond' ? formulaToSmt(formulaOf(e, env)) : termToSmt(termOf(e, env)));
@@ -676,8 +685,8 @@ function holeEnv(holes: readonly Term[]): AffineEnv {
 }
 
 /** A template with its holes filled, for logs: `R(i, j, k - 1)`. */
-function showTemplate(key: string, holes: readonly Term[]): string {
-  const t = templateByKey(key);
+function showTemplate(table: TemplateTable, key: string, holes: readonly Term[]): string {
+  const t = table.get(key);
   if (!t) return key;
   const text = new Map<string, string>(holes.map((h, k) => [`${HOLE_PREFIX}${k}`, printTerm(h)]));
   const show = (e: Expr): string => {

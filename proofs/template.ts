@@ -2,7 +2,10 @@
 // a context E with holes □0 … □(m-1) and the affine terms that fill them, E⟨ι0, …, ιm-1⟩. The
 // context becomes the *name* of the range tuple of a symbolic-heap piece, so that Presburger
 // relations can carry values: `c⟨i, j⟩ → R(□0, □1, □2)⟨i, j, k⟩`. Contexts are interned by a key
-// that includes the types of literals, so equal keys mean equal expressions.
+// that carries the type of every node (a cast's source, a comparison's operands, a tensor read),
+// so equal keys mean equal typed expressions; and the table belongs to one verification (one
+// spec): a tensor name means something else in another spec, and a template interned for one spec
+// must never give its meaning to another.
 
 import { type Expr, T_INDEX } from '../core/ast.ts';
 import type { Term } from '../core/presburger/types.ts';
@@ -26,18 +29,33 @@ export interface Decomposed {
   readonly holes: readonly Term[];
 }
 
-const registry = new Map<string, Template>();
+/** The templates of one verification, interned by key. */
+export class TemplateTable {
+  private readonly byKey = new Map<string, Template>();
 
-export function templateByKey(key: string): Template | undefined {
-  return registry.get(key);
+  get(key: string): Template | undefined {
+    return this.byKey.get(key);
+  }
+
+  /** decompose(t) with the context interned in this table. */
+  decompose(t: Expr, env: AffineEnv): Decomposed {
+    const { expr, holes } = split(t, env);
+    const key = keyOf(expr);
+    let template = this.byKey.get(key);
+    if (template === undefined) {
+      template = { key, expr, arity: holes.length };
+      this.byKey.set(key, template);
+    }
+    return { template, holes };
+  }
 }
 
 function holeVar(k: number, pos: Expr['pos']): Expr {
   return { kind: 'var', name: `${HOLE_PREFIX}${k}`, pos, ty: T_INDEX };
 }
 
-/** A canonical text of a template: structure, literal types and cast targets. */
-function keyOf(e: Expr): string {
+/** A canonical text of a template: its structure and the type of every node. */
+export function keyOf(e: Expr): string {
   const vt = e.ty?.kind === 'value' ? e.ty.vt : e.ty?.kind ?? '?';
   switch (e.kind) {
     case 'int':
@@ -45,23 +63,23 @@ function keyOf(e: Expr): string {
     case 'float':
       return `${floatText(e.value)}:${vt}`;
     case 'bool':
-      return `${e.value}`;
+      return `${e.value}:${vt}`;
     case 'var':
-      return e.name;
+      return e.name; // a hole: always an index
     case 'tensor':
-      return `${e.name}(${e.indices.map(keyOf).join(',')})`;
+      return `${e.name}(${e.indices.map(keyOf).join(',')}):${vt}`;
     case 'array':
-      return `${e.name}[${e.indices.map(keyOf).join(',')}]`;
+      return `${e.name}[${e.indices.map(keyOf).join(',')}]:${vt}`;
     case 'call':
-      return `${e.fn}(${e.args.map(keyOf).join(',')})`;
+      return `${e.fn}(${e.args.map(keyOf).join(',')}):${vt}`;
     case 'unary':
       return `(${e.op}${keyOf(e.arg)}):${vt}`;
     case 'binary':
       return `(${keyOf(e.left)}${e.op}${keyOf(e.right)}):${vt}`;
     case 'select':
-      return `sel(${keyOf(e.cond)},${keyOf(e.then)},${keyOf(e.else)})`;
+      return `sel(${keyOf(e.cond)},${keyOf(e.then)},${keyOf(e.else)}):${vt}`;
     case 'let':
-      return `let(${e.name}=${keyOf(e.value)};${keyOf(e.body)})`;
+      return `let(${e.name}=${keyOf(e.value)};${keyOf(e.body)}):${vt}`;
   }
 }
 
@@ -70,7 +88,7 @@ function keyOf(e: Expr): string {
  * condition used as a value becomes the hole `select(β, 1, 0)` compared with 1). Syntactically
  * equal hole terms share a hole. `env` maps the variables of t to terms.
  */
-export function decompose(t: Expr, env: AffineEnv): Decomposed {
+function split(t: Expr, env: AffineEnv): { expr: Expr; holes: Term[] } {
   const holes: Term[] = [];
   const holeOf = (term: Term, pos: Expr['pos']): Expr => {
     let k = holes.findIndex((h) => h.key === term.key);
@@ -111,12 +129,5 @@ export function decompose(t: Expr, env: AffineEnv): Decomposed {
         throw new Error(`decompose: unexpected ${e.kind} in a prophetic expression`);
     }
   };
-  const expr = go(t, env);
-  const key = keyOf(expr);
-  let template = registry.get(key);
-  if (template === undefined) {
-    template = { key, expr, arity: holes.length };
-    registry.set(key, template);
-  }
-  return { template, holes };
+  return { expr: go(t, env), holes };
 }

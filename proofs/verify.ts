@@ -14,6 +14,7 @@ import { failureClass, type Obligation } from './obligation.ts';
 import { type EvaluationLog, type Feasibility, type PendingObligation, SymbolicEvaluator, UnsupportedConstruct } from './symbolic.ts';
 import { declarations, formulaToSmt } from '../core/presburger/smtlib.ts';
 import { REPLAY_SEEDS, replay, smallParameters } from './replay.ts';
+import { checkAssumptions, contradictionScript, implAssumptionText, INTERFACE_CLASS, interfaceViolations, witnessScript } from './interface.ts';
 
 export type Verdict = 'valid' | 'invalid' | 'unknown';
 
@@ -43,6 +44,11 @@ export interface VerifyResult {
   readonly vcs: number;
   readonly ms: number;
   readonly float: FloatMode;
+  /**
+   * The implementation's own assumptions on the parameters (`assume` in the impl), as text, or
+   * null: a verdict holds only for the parameter values they allow ("valid for W >= 16").
+   */
+  readonly assumptions: string | null;
   /** Every obligation with its outcome (certificates are written from these). */
   readonly outcomes: readonly ObligationOutcome[];
   /** Where the time went (ms): symbolic evaluation (of which Presburger work), solver, replay. */
@@ -216,7 +222,27 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
   const t0 = performance.now();
   const float = opts.float ?? 'ieee';
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const base = { impl: ci.impl.name, spec: ci.spec.spec.name, float };
+  const base = { impl: ci.impl.name, spec: ci.spec.spec.name, float, assumptions: implAssumptionText(ci) };
+  const early = (r: Omit<VerifyResult, 'impl' | 'spec' | 'float' | 'assumptions' | 'ms' | 'vcs' | 'timings'>): VerifyResult =>
+    ({ ...base, ...r, vcs: r.outcomes.length, ms: performance.now() - t0, timings: { symbolic: 0, presburger: 0, smt: 0, replay: 0 } });
+  // The interface the compiler declared (proofs/interface.ts): its shape, then its assumptions.
+  const shape = interfaceViolations(ci);
+  if (shape.length > 0) {
+    const v = shape[0]!;
+    return early({ verdict: 'invalid', class: INTERFACE_CLASS, reason: `${v.message} (${v.rule})`, counterexample: { values: {}, line: v.line, col: v.col, obligation: v.rule, description: v.message }, outcomes: [] });
+  }
+  const assumed = await checkAssumptions(ci, timeoutMs);
+  if (assumed.status === 'unknown') return early({ verdict: 'unknown', class: null, reason: assumed.reason, counterexample: null, outcomes: [] });
+  const at = ci.impl.assumes[0]?.pos ?? ci.impl.pos;
+  const assumeObligation = (script: string, description: string): Obligation => ({ id: 'assume', kind: 'interface', rule: 'I-ASSUME', line: at.line, col: at.col, description, script, float: null });
+  if (assumed.status === 'contradiction') {
+    const v = assumed.violation;
+    // The certificate is the contradiction itself (unsat), so the outcome is "proved".
+    const o = assumeObligation(contradictionScript(ci), 'the assumptions of the spec and the impl contradict each other');
+    return early({ verdict: 'invalid', class: INTERFACE_CLASS, reason: `${v.message} (${v.rule})`, counterexample: { values: {}, line: v.line, col: v.col, obligation: v.rule, description: v.message }, outcomes: [{ obligation: o, status: 'proved', ms: 0, reason: null }] });
+  }
+  const witness = [...assumed.witness].map(([p, x]) => `${p} = ${x}`).join(', ');
+  const assumeOutcome: ObligationOutcome = { obligation: assumeObligation(witnessScript(ci, assumed.witness), `the assumptions of the spec and the impl allow a parameter value${witness ? ` (${witness})` : ''}`), status: 'proved', ms: 0, reason: null };
   const ev = new SymbolicEvaluator(ci, opts.log ?? null);
   const p0 = presburgerClock.ms;
   const z0 = z3Stats().ms;
@@ -228,12 +254,12 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
     symbolicMs = performance.now() - t0;
   } catch (e) {
     if (e instanceof UnsupportedConstruct) {
-      return { ...base, verdict: 'unknown', class: 'unsupported', reason: e.message, counterexample: null, vcs: 0, ms: performance.now() - t0, outcomes: [], timings: timings() };
+      return { ...base, verdict: 'unknown', class: 'unsupported', reason: e.message, counterexample: null, vcs: 1, ms: performance.now() - t0, outcomes: [assumeOutcome], timings: timings() };
     }
     throw e;
   }
-  const done = (r: Omit<VerifyResult, 'impl' | 'spec' | 'float' | 'ms' | 'vcs' | 'outcomes' | 'timings'>, slots: readonly Slot[]): VerifyResult => {
-    const outcomes = slots.flatMap(outcomesOf);
+  const done = (r: Omit<VerifyResult, 'impl' | 'spec' | 'float' | 'assumptions' | 'ms' | 'vcs' | 'outcomes' | 'timings'>, slots: readonly Slot[]): VerifyResult => {
+    const outcomes = [assumeOutcome, ...slots.flatMap(outcomesOf)];
     return { ...base, ...r, vcs: outcomes.length, ms: performance.now() - t0, outcomes, timings: timings() };
   };
   const refutedBy = async (s: Slot): Promise<VerifyResult> => {
@@ -244,7 +270,9 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
       const val = model.get(v);
       if (val !== undefined) values[ev.source(v)] = val;
     }
-    return done({ verdict: 'invalid', class: failureClass(s.o.kind), reason: `${s.o.description} fails (line ${s.o.line})`, counterexample: { values, line: s.o.line, col: s.o.col, obligation: s.o.id, description: s.o.description } }, slots);
+    const at = Object.entries(values).map(([k, v]) => `${k} = ${v}`).join(', ');
+    const reason = s.o.kind === 'interface' ? `${s.o.rule}: it is not true that ${s.o.description}${at ? ` (${at})` : ''}` : `${s.o.description} fails (line ${s.o.line})`;
+    return done({ verdict: 'invalid', class: failureClass(s.o.kind), reason, counterexample: { values, line: s.o.line, col: s.o.col, obligation: s.o.id, description: s.o.description } }, slots);
   };
 
   // Evaluation order throughout: an obligation may rely on the annotations checked before it.

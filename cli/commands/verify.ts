@@ -63,6 +63,7 @@ export const verifyCommand: Command = {
         if (!json) {
           let line = `${file}: ${r.impl}: ${r.verdict}`;
           if (r.class) line += ` (${r.class})`;
+          if (r.assumptions && r.verdict !== 'invalid') line += ` for ${r.assumptions}`;
           line += ` — ${r.vcs} obligation${r.vcs === 1 ? '' : 's'}, ${r.ms.toFixed(0)} ms, float ${r.float}`;
           process.stdout.write(line + '\n');
           if (r.verdict !== 'valid' && r.reason) process.stdout.write(`  ${r.verdict === 'invalid' ? `${file}:${r.counterexample?.line}:${r.counterexample?.col}: ` : ''}${r.reason}\n`);
@@ -77,7 +78,7 @@ export const verifyCommand: Command = {
     if (json) {
       const out = results.map((r) => ({
         file: r.file, impl: r.impl, spec: r.spec, verdict: r.verdict, class: r.class, reason: r.reason,
-        counterexample: r.counterexample, vcs: r.vcs, ms: Math.round(r.ms), float: r.float,
+        assumptions: r.assumptions, counterexample: r.counterexample, vcs: r.vcs, ms: Math.round(r.ms), float: r.float,
       }));
       process.stdout.write(toJson({ results: out }) + '\n');
     }

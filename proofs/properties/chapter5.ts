@@ -20,7 +20,7 @@ import { sameValue, showValue, type Value } from '../../semantics/values.ts';
 import { annotatedArb, type AnnotatedCase } from '../gen/annotated.ts';
 import { fromProduction, valueOfJson, valueText } from '../ref-eval.ts';
 import { SymbolicEvaluator, UnsupportedConstruct } from '../symbolic.ts';
-import { HOLE_PREFIX, templateByKey } from '../template.ts';
+import { HOLE_PREFIX, type TemplateTable } from '../template.ts';
 import { verifyImpl } from '../verify.ts';
 import { defineProperty, falsified, type NamedProperty, type Stats } from './framework.ts';
 import { compile } from './harness.ts';
@@ -117,7 +117,7 @@ function annotationFailure(ci: CheckedImpl, root: DerivationNode, model: SpecMod
 }
 
 /** ⟦Δh⟧_{E;M} on the boxes of the global arrays (with a margin): location → values. */
-function evalHeap(dh: PRel, params: ReadonlyMap<string, bigint>, dims: ReadonlyMap<string, readonly number[]>, model: SpecModel): Map<string, Value[]> {
+function evalHeap(dh: PRel, params: ReadonlyMap<string, bigint>, dims: ReadonlyMap<string, readonly number[]>, model: SpecModel, table: TemplateTable): Map<string, Value[]> {
   const out = new Map<string, Value[]>();
   const maxParam = Math.max(0, ...[...params.values()].map(Number));
   const W = BigInt(2 * maxParam + 10);
@@ -126,7 +126,7 @@ function evalHeap(dh: PRel, params: ReadonlyMap<string, bigint>, dims: ReadonlyM
   for (const cl of heapClauses(dh)) {
     const box = dims.get(cl.array);
     if (!box) falsified(`Δh writes array ${cl.array}, which is not a global array`);
-    const t = templateByKey(cl.ctx);
+    const t = table.get(cl.ctx);
     if (!t) throw new Error(`no template ${cl.ctx}`);
     let pe = templates.get(cl.ctx);
     if (!pe) templates.set(cl.ctx, (pe = model.compileProphetic(t.expr, Array.from({ length: t.arity }, (_, k) => `${HOLE_PREFIX}${k}`))));
@@ -193,7 +193,7 @@ export const thm531 = defineProperty({
       const dmu = new Map<string, Value>();
       for (const e of r.result.effects!.dmu.values()) dmu.set(e.ref.showLoc(e.k), e.v);
       const dims = new Map([...r.memory].map(([name, { ref }]) => [name, ref.dims] as const));
-      const heap = evalHeap(dh, params, dims, r.model);
+      const heap = evalHeap(dh, params, dims, r.model, ev.templates);
       const where = `(${showParams(params)}, input seed ${s})`;
       for (const [l, vs] of heap) {
         if (vs.some((v) => !sameValue(v, vs[0]))) falsified(`⟦Δh⟧ is not functional at ${l}: ${vs.map(showValue).join(', ')} ${where}`);
