@@ -229,7 +229,7 @@ export async function checkInterface(ci: CheckedImpl, opts: { params?: ReadonlyM
     const values: Record<string, string> = {};
     for (const p of ci.spec.params) values[p] = String(r.model.get(p) ?? opts.params?.get(p) ?? 0n);
     for (const [v, shown] of c.shown) if (r.model.has(v)) values[shown] = String(r.model.get(v));
-    violations.push({ rule: c.rule, line: c.line, col: c.col, message: `${c.rule} fails: not ${c.description} (${Object.entries(values).map(([k, x]) => `${k} = ${x}`).join(', ')})`, values });
+    violations.push({ rule: c.rule, line: c.line, col: c.col, message: `not ${c.description} (${Object.entries(values).map(([k, x]) => `${k} = ${x}`).join(', ')})`, values });
   }
   return { violations, undecided };
 }

@@ -38,6 +38,12 @@ export interface Obligation {
   readonly script: string;
   /** The float encoding of the script (value obligations), else null. */
   readonly float: string | null;
+  /**
+   * Why a `sat` answer to this script is not by itself a counterexample (uninterpreted `exp`,
+   * `--float uf`, floats as reals), or null/absent when the encoding is exact. A refutation in an
+   * inexact encoding is only a candidate: it counts once a concrete run confirms it.
+   */
+  readonly inexact?: string | null;
 }
 
 /** The verdict class an obligation's failure establishes. */

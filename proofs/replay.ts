@@ -6,7 +6,6 @@
 // its annotation (evaluated in the spec's model at that instance) is an `annotation-mismatch`.
 // Only a concrete run makes an `invalid` verdict out of a value obligation.
 
-import type { Assign, Cmd } from '../core/ast.ts';
 import type { CheckedImpl } from '../core/typecheck.ts';
 import { SchedInputError } from '../core/diagnostics.ts';
 import { formulaOf } from './affine.ts';
@@ -17,15 +16,16 @@ import { formulaVars } from '../core/presburger/vars.ts';
 import type { Formula } from '../core/presburger/types.ts';
 import { checkSat } from '../smt/z3.ts';
 import { runImpl } from '../semantics/run.ts';
-import { type Value, valueToJson } from '../semantics/values.ts';
-import { type InputSource, seededInputs } from '../semantics/model.ts';
-import type { ValueType } from '../core/ast.ts';
-import type { DerivationNode } from '../semantics/derivation.ts';
+import type { InputFamily } from '../semantics/inputs.ts';
+import type { InputSource } from '../semantics/model.ts';
+import { annotationMismatch } from '../semantics/annotations.ts';
 
 export interface ReplayFinding {
   readonly class: string;
   readonly params: Record<string, string>;
   readonly seed: number;
+  /** The input family of the run (with `seed`, what `sched run --inputs F --seed S` replays). */
+  readonly inputs: InputFamily;
   readonly line: number;
   readonly col: number;
   readonly detail: string;
@@ -94,107 +94,21 @@ export async function smallParameters(ci: CheckedImpl, count: number, prefer: Ma
   return out;
 }
 
-function assignments(c: Cmd, out: Assign[] = []): Assign[] {
-  switch (c.kind) {
-    case 'assign':
-      out.push(c);
-      break;
-    case 'seq':
-      for (const x of c.cmds) assignments(x, out);
-      break;
-    case 'if':
-      assignments(c.then, out);
-      if (c.else) assignments(c.else, out);
-      break;
-    case 'let':
-    case 'allocate':
-    case 'for':
-    case 'par':
-      assignments(c.body, out);
-      break;
-    case 'skip':
-      break;
-  }
-  return out;
+/** One concrete run of a replay: an input family and its seed (`sched run --inputs F --seed S`). */
+export interface ReplayInput {
+  readonly family: InputFamily;
+  readonly seed: number;
 }
 
-function* assignNodes(n: DerivationNode): Generator<DerivationNode> {
-  if (n.rule === 'U-ASSIGN') yield n;
-  for (const p of n.premises) yield* assignNodes(p);
-}
-
-/** Inputs that expose corner cases on about half of the points: IEEE specials (NaN, infinities,
- *  signed zeros, large values) for floats, the extremes of the range for integers. */
-const SPECIAL = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0, 0, 1, -1, 16777217, 3.4e38, 1e-45];
-
-function intExtremes(t: ValueType): Value[] | null {
-  switch (t) {
-    case 'i8':
-      return [-128, 127, 0, -1, 1, -127];
-    case 'i16':
-      return [-32768, 32767, 0, -1, 1, -32767];
-    case 'i32':
-      return [-2147483648, 2147483647, 0, -1, 1, -2147483647];
-    case 'u8':
-      return [0, 255, 1, 254];
-    case 'u16':
-      return [0, 65535, 1, 65534];
-    case 'u32':
-      return [0, 4294967295, 1, 4294967294];
-    case 'i64':
-      return [-(2n ** 63n), 2n ** 63n - 1n, 0n, -1n, 1n];
-    case 'u64':
-      return [0n, 2n ** 64n - 1n, 1n];
-    default:
-      return null;
-  }
-}
-
-export function specialInputs(seed: number): InputSource {
-  const base = seededInputs(seed);
-  const coin = seededInputs(seed + 1000);
-  const pick = (v: Value, t: ValueType, point: readonly unknown[], tensor: string): Value => {
-    if (t === 'f32' || t === 'f64') {
-      if (typeof v !== 'number' || v >= 0) return v;
-      const x = SPECIAL[Math.floor(-v * SPECIAL.length) % SPECIAL.length]!;
-      return t === 'f32' ? Math.fround(x) : x;
-    }
-    const ext = intExtremes(t);
-    if (ext === null) return v;
-    const c = coin.input(tensor, 'f64', point as never) as number;
-    return c < 0 ? ext[Math.floor(-c * ext.length) % ext.length]! : v;
-  };
-  return {
-    input: (tensor, t, point) => pick(base.input(tensor, t, point), t, point, tensor),
-    unconstrained: (tensor, t, point) => pick(base.unconstrained(tensor, t, point), t, point, tensor),
-  };
-}
-
-/** Inputs whose float magnitudes spread over 2^-30 … 2^30 (no specials): reordered sums and
- *  reassociated products round differently on them, where the default inputs (multiples of
- *  2^-23 in [-1, 1)) often sum exactly. Integers keep the default values. */
-export function spreadInputs(seed: number): InputSource {
-  const base = seededInputs(seed);
-  const scale = seededInputs(seed + 2000);
-  const spread = (v: Value, t: ValueType, point: readonly unknown[], tensor: string): Value => {
-    if ((t !== 'f32' && t !== 'f64') || typeof v !== 'number') return v;
-    const c = scale.input(tensor, 'f64', point as never) as number;
-    const x = v * 2 ** (Math.floor(Math.abs(c) * 61) - 30);
-    return t === 'f32' ? Math.fround(x) : x;
-  };
-  return {
-    input: (tensor, t, point) => spread(base.input(tensor, t, point), t, point, tensor),
-    unconstrained: (tensor, t, point) => spread(base.unconstrained(tensor, t, point), t, point, tensor),
-  };
-}
-
-/** The seeds a verdict's replay tries: 0–2 default inputs, 3–4 corner cases, 5 spread magnitudes. */
-export const REPLAY_SEEDS: readonly number[] = [0, 1, 2, 3, 4, 5];
-
-function inputsFor(seed: number): { seed: number } | { inputs: InputSource } {
-  if (seed < 3) return { seed };
-  return { inputs: seed < 5 ? specialInputs(seed) : spreadInputs(seed) };
-}
+/** The runs a verdict's replay tries: three default seeds, two of corner cases, one spread. */
+export const REPLAY_INPUTS: readonly ReplayInput[] = [
+  { family: 'default', seed: 0 },
+  { family: 'default', seed: 1 },
+  { family: 'default', seed: 2 },
+  { family: 'corner', seed: 3 },
+  { family: 'corner', seed: 4 },
+  { family: 'spread', seed: 5 },
+];
 
 const RUN_CLASS: Record<string, string> = { race: 'race', 'out-of-bounds': 'out-of-bounds', uninitialized: 'uninitialized-read' };
 
@@ -205,9 +119,7 @@ const RUN_CLASS: Record<string, string> = { race: 'race', 'out-of-bounds': 'out-
 /** Budget of a replay run with derivation recording (annotations are checked from it). */
 const SMALL_STEPS = 300_000;
 
-export async function replay(ci: CheckedImpl, candidates: readonly Map<string, bigint>[], seeds: readonly number[], maxCells = 1 << 20): Promise<ReplayFinding | null> {
-  const annotated = new Map<string, Assign>();
-  for (const a of assignments(ci.impl.body)) if (a.annot) annotated.set(`${a.pos.line}:${a.pos.col}`, a);
+export async function replay(ci: CheckedImpl, candidates: readonly Map<string, bigint>[], inputs: readonly ReplayInput[], maxCells = 1 << 20): Promise<ReplayFinding | null> {
   // Kernels whose sizes the assumptions fix (N = 1024) do not fit: the spec's model alone would
   // memoise N³ points. Their value obligations stay unknown unless the solver refutes them.
   // An annotation mismatch with right outputs on one input is the weakest finding: the same
@@ -215,8 +127,8 @@ export async function replay(ci: CheckedImpl, candidates: readonly Map<string, b
   // So it is kept as a fallback while the remaining runs look for an output or run-time error.
   let weakest: ReplayFinding | null = null;
   for (const params of candidates) {
-    for (const seed of seeds) {
-      const r = attempt(ci, params, seed, annotated, { derivation: true, maxCells, maxSteps: SMALL_STEPS });
+    for (const input of inputs) {
+      const r = replayRun(ci, params, input, { maxCells, maxSteps: SMALL_STEPS });
       if (r === 'too-large') break;
       if (r === null) continue;
       if (r.class !== 'annotation-mismatch') return r;
@@ -226,50 +138,31 @@ export async function replay(ci: CheckedImpl, candidates: readonly Map<string, b
   return weakest;
 }
 
-/** One run: a finding, null (nothing wrong seen), or 'too-large' (over the budget). */
-function attempt(ci: CheckedImpl, params: Map<string, bigint>, seed: number, annotated: ReadonlyMap<string, Assign>, budget: { derivation: boolean; maxCells: number; maxSteps: number }): ReplayFinding | null | 'too-large' {
+/**
+ * One run: a finding, null (nothing wrong seen), or 'too-large' (over the budget). With `source`,
+ * the inputs come from it (a solver's model over the family's values) instead of the family.
+ */
+export function replayRun(ci: CheckedImpl, params: ReadonlyMap<string, bigint>, input: ReplayInput, budget: { maxCells: number; maxSteps: number }, source?: InputSource): ReplayFinding | null | 'too-large' {
   let res;
   try {
-    res = runImpl(ci, params, { ...inputsFor(seed), ...budget });
+    res = runImpl(ci, params, { family: input.family, seed: input.seed, inputs: source, derivation: true, ...budget });
   } catch (e) {
     if (e instanceof SchedInputError) return 'too-large'; // arrays over the memory cap
     throw e;
   }
   const ps = Object.fromEntries([...params].map(([k, v]) => [k, v.toString()]));
+  const found = { params: ps, seed: input.seed, inputs: input.family };
   const rep = res.report;
   if (rep.outcome === 'error' && rep.error?.kind === 'limit') return 'too-large';
   if (rep.outcome === 'error' && rep.error) {
-    return { class: RUN_CLASS[rep.error.kind] ?? rep.error.kind, params: ps, seed, line: rep.error.line, col: rep.error.col, detail: rep.error.message };
+    return { ...found, class: RUN_CLASS[rep.error.kind] ?? rep.error.kind, line: rep.error.line, col: rep.error.col, detail: rep.error.message };
   }
   if (rep.outcome === 'mismatch') {
     const m = rep.mismatches[0]!;
-    return { class: 'output-mismatch', params: ps, seed, line: 0, col: 0, detail: `${m.array}[${m.index.join(', ')}] = ${JSON.stringify(m.actual)}, the spec gives ${JSON.stringify(m.expected)} (${rep.mismatchCount} cell${rep.mismatchCount === 1 ? ' differs' : 's differ'})` };
+    return { ...found, class: 'output-mismatch', line: 0, col: 0, detail: `${m.array}[${m.index.join(', ')}] = ${JSON.stringify(m.actual)}, the spec gives ${JSON.stringify(m.expected)} (${rep.mismatchCount} cell${rep.mismatchCount === 1 ? ' differs' : 's differ'})` };
   }
-  // Outputs right: check every annotation against the value actually written (one compiled
-  // annotation per assignment site).
-  if (!res.derivation) return null;
-  const compiled = new Map<string, ReturnType<typeof res.model.compileProphetic>>();
-  for (const n of assignNodes(res.derivation.root)) {
-    const site = `${n.line}:${n.col}`;
-    const a = annotated.get(site);
-    if (!a) continue;
-    const vars = Object.keys(n.env).filter((v) => !ci.spec.params.includes(v));
-    const key = `${site}|${vars.join(',')}`;
-    let pe = compiled.get(key);
-    if (pe === undefined) {
-      pe = res.model.compileProphetic(a.annot!, vars);
-      compiled.set(key, pe);
-    }
-    vars.forEach((v, k) => {
-      const x = n.env[v];
-      pe.frame[pe.slots[k]!] = typeof x === 'string' ? BigInt(x) : (x as number);
-    });
-    const expected = JSON.stringify(valueToJson(pe.fn(pe.frame)));
-    const actual = JSON.stringify(n.facts['value']);
-    if (expected !== actual) {
-      const at = vars.map((v) => `${v} = ${n.env[v]}`).join(', ');
-      return { class: 'annotation-mismatch', params: ps, seed, line: n.line, col: n.col, detail: `the assignment at line ${n.line} writes ${actual} to ${String(n.facts['location'])} where its annotation gives ${expected}${at ? ` (${at})` : ''}; the outputs are right on every input tried` };
-    }
-  }
-  return null;
+  // Outputs right: check every annotation against the value actually written.
+  const a = res.derivation ? annotationMismatch(ci, res.derivation.root, res.model) : null;
+  if (a === null) return null;
+  return { ...found, class: 'annotation-mismatch', line: a.line, col: a.col, detail: `the assignment at line ${a.line} writes ${a.written} to ${a.location} where its annotation gives ${a.annotated}${a.at ? ` (${a.at})` : ''}; the outputs are right on every input tried` };
 }

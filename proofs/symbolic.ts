@@ -475,7 +475,7 @@ export class SymbolicEvaluator {
       });
       const ints = sortedVars([...g.facts, ...pairs.map((pr) => pr.both)], [...this.params, ...pairs.flatMap((pr) => [...pr.py, ...pr.qy])]);
       const script = this.valueScript(enc, ints, g.facts, [`(assert (! (or ${alts.join(' ')}) :named goal))`], axioms === 'relevant' ? seeds : null);
-      return { id, kind: 'ww-race', rule: 'S-PARLOOP', line: c.pos.line, col: c.pos.col, description, script, float: mode };
+      return { id, kind: 'ww-race', rule: 'S-PARLOOP', line: c.pos.line, col: c.pos.col, description, script, float: mode, inexact: enc.inexactReason() };
     };
     return { id, kind: 'ww-race', rule: 'S-PARLOOP', line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render, context: [...g.facts, ...pairs.map((p) => p.both)] };
   }
@@ -539,7 +539,7 @@ export class SymbolicEvaluator {
       lines.push(`(assert (! (not (= ${impl} ${spec})) :named goal))`);
       const ints = sortedVars(g.facts, [...this.params, ...g.vars, ...extraInts, ...freeIntVars(rhs), ...freeIntVars(annot)]);
       const script = this.valueScript(enc, ints, g.facts, lines, axioms === 'relevant' ? [annot] : null);
-      return { id, kind: 'value', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, script, float: mode };
+      return { id, kind: 'value', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, script, float: mode, inexact: enc.inexactReason() };
     };
     const prepare = (feasible: Feasibility): Promise<void> => pruneReads(prepared, g.facts, feasible);
     const congruence = (): Obligation[] | null => {
@@ -631,7 +631,8 @@ export class SymbolicEvaluator {
         const spec = enc.value(value, { intVar: (n) => smtSymbol(n), index });
         lines.push(`(assert (! (not (= val.out ${spec})) :named goal))`);
         const ints = sortedVars(g.facts, [...this.params, ...xs, ...extraInts]);
-        return { id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, script: this.valueScript(enc, ints, g.facts, lines, axioms === 'relevant' ? [value] : null), float: mode };
+        const script = this.valueScript(enc, ints, g.facts, lines, axioms === 'relevant' ? [value] : null);
+        return { id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, script, float: mode, inexact: enc.inexactReason() };
       };
       const prepare = (feasible: Feasibility): Promise<void> => pruneReads([read], g.facts, feasible);
       const congruence = (): Obligation[] | null => {

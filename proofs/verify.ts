@@ -13,10 +13,18 @@ import { simplify } from '../core/presburger/simplify.ts';
 import { failureClass, type Obligation } from './obligation.ts';
 import { type EvaluationLog, type Feasibility, type PendingObligation, SymbolicEvaluator, UnsupportedConstruct } from './symbolic.ts';
 import { declarations, formulaToSmt } from '../core/presburger/smtlib.ts';
-import { REPLAY_SEEDS, replay, smallParameters } from './replay.ts';
-import { checkAssumptions, contradictionScript, implAssumptionText, INTERFACE_CLASS, interfaceViolations, witnessScript } from './interface.ts';
+import { REPLAY_INPUTS, replay, type ReplayFinding, replayRun, smallParameters } from './replay.ts';
+import { type InputFamily, overrideText } from '../semantics/inputs.ts';
+import { type InputSource, seededInputs } from '../semantics/model.ts';
+import { type Value, wrapInt } from '../semantics/values.ts';
+import { type ModelValue, SolverModel } from '../smt/model.ts';
+import { type IntType, isFloatType, type ValueType } from '../core/ast.ts';
+import { checkAssumptions, checkInterface, contradictionScript, implAssumptionText, INTERFACE_CLASS, interfaceViolations, witnessScript } from './interface.ts';
 
 export type Verdict = 'valid' | 'invalid' | 'unknown';
+
+/** The class of an `unknown` whose only counterexample is a model of an inexact encoding. */
+export const UNCONFIRMED_CLASS = 'unconfirmed';
 
 export interface Counterexample {
   /** Parameters and loop variables (source names) of the refuted obligation. */
@@ -25,6 +33,23 @@ export interface Counterexample {
   readonly col: number;
   readonly obligation: string;
   readonly description: string;
+}
+
+/**
+ * A concrete run that shows the counterexample: `sched run FILE --impl I --param … --seed S
+ * --inputs F [--check-annotations]` reproduces it exactly.
+ */
+export interface Replay {
+  readonly params: Record<string, string>;
+  readonly seed: number;
+  readonly inputs: InputFamily;
+  /** The run is right on its outputs; what it shows is an annotation that does not hold. */
+  readonly annotations: boolean;
+  /** Input values given explicitly (`--input 'A(0)=…'`), from the solver's model; the others
+   *  come from the family and seed. */
+  readonly inputValues: readonly { readonly tensor: string; readonly point: readonly string[]; readonly value: string }[];
+  /** What the run shows. */
+  readonly shows: string;
 }
 
 export interface ObligationOutcome {
@@ -41,6 +66,9 @@ export interface VerifyResult {
   readonly class: string | null;
   readonly reason: string | null;
   readonly counterexample: Counterexample | null;
+  /** For `invalid`: the concrete run that reproduces it, or null when none was found (an exact
+   *  refutation whose parameters are too large to run, e.g. a kernel of fixed size 1024³). */
+  readonly replay: Replay | null;
   readonly vcs: number;
   readonly ms: number;
   readonly float: FloatMode;
@@ -195,6 +223,85 @@ async function dischargeValue(s: Slot, mode: FloatMode, timeoutMs: number): Prom
   s.answer = await discharge(all, timeoutMs);
 }
 
+function replayOf(f: ReplayFinding, inputValues: Replay['inputValues'] = []): Replay {
+  return { params: f.params, seed: f.seed, inputs: f.inputs, annotations: f.class === 'annotation-mismatch', inputValues, shows: `${f.class}: ${f.detail}` };
+}
+
+/** A value of type t from a model value, or null when it is not one. */
+function modelToValue(v: ModelValue, t: ValueType): Value | null {
+  if (t === 'bool') return typeof v === 'boolean' ? v : null;
+  if (isFloatType(t)) return typeof v === 'number' ? (t === 'f32' ? Math.fround(v) : v) : null;
+  return typeof v === 'bigint' ? wrapInt(t as IntType, v) : null;
+}
+
+/**
+ * The inputs a solver's model gives (input tensors, and computed tensors where the spec leaves
+ * them unconstrained: `T.undef` in the encoding), over `base` where the model says nothing; the
+ * values it was asked for are recorded, for the replay command.
+ */
+function modelInputs(sm: SolverModel, base: InputSource): { source: InputSource; used: Map<string, { tensor: string; point: string[]; value: string }> } {
+  const used = new Map<string, { tensor: string; point: string[]; value: string }>();
+  const from = (symbol: string, tensor: string, t: ValueType, point: readonly (number | bigint)[]): Value | null => {
+    if (!sm.has(symbol)) return null;
+    const m = sm.evaluate(symbol, point.map((x) => BigInt(x)));
+    const v = m === null ? null : modelToValue(m, t);
+    if (v !== null) used.set(`${tensor}(${point.join(',')})`, { tensor, point: point.map(String), value: overrideText(v) });
+    return v;
+  };
+  return {
+    used,
+    source: {
+      input: (tensor, t, point) => from(tensor, tensor, t, point) ?? base.input(tensor, t, point),
+      unconstrained: (tensor, t, point) => from(`${tensor}.undef`, tensor, t, point) ?? base.unconstrained(tensor, t, point),
+    },
+  };
+}
+
+/** Runs small enough to replay, and the steps one may take (a replay must answer in seconds). */
+const CONFIRM_BUDGET = { maxCells: 1 << 20, maxSteps: 2_000_000 };
+
+/**
+ * A concrete run showing an exact refutation. Presburger refutations (bounds, definedness, races,
+ * outputs never written) do not depend on values: any input shows them once the parameters are
+ * right, so the least parameter values under which the refutation holds are run. A refutation of
+ * a value obligation is tried at the solver's parameters with the replay inputs. Null when no
+ * run could be made or none showed it; the refutation stands (it is exact), without a replay.
+ */
+async function confirm(ci: CheckedImpl, p: PendingObligation, model: ReadonlyMap<string, string>, modelText: string, timeoutMs: number): Promise<Replay | null> {
+  const params = ci.spec.params;
+  const solver = new Map<string, bigint>();
+  for (const x of params) {
+    const v = model.get(x);
+    if (v !== undefined && /^-?\d+$/.test(v)) solver.set(x, BigInt(v));
+  }
+  const whole = solver.size === params.length ? solver : null;
+  if (p.kind === 'interface') {
+    // What `sched run` checks before running (proofs/interface.ts), at the least parameters.
+    const cands = p.refutation ? await smallParameters(ci, 1, whole, [p.refutation]) : whole ? [whole] : [];
+    for (const c of cands) {
+      const r = await checkInterface(ci, { params: c, timeoutMs });
+      const v = r.violations[0];
+      if (v) return { params: Object.fromEntries([...c].map(([k, x]) => [k, x.toString()])), seed: 0, inputs: 'default', annotations: false, inputValues: [], shows: `interface: ${v.message}` };
+    }
+    return null;
+  }
+  if (p.usesValues) {
+    // The solver's own input values at its parameters: the run must show what the model does.
+    if (whole === null) return null;
+    const { source, used } = modelInputs(new SolverModel(modelText), seededInputs(0));
+    const f = replayRun(ci, whole, REPLAY_INPUTS[0]!, CONFIRM_BUDGET, source);
+    if (f === 'too-large' || f === null) return null;
+    return replayOf(f, [...used.values()]);
+  }
+  const cands = p.refutation ? await smallParameters(ci, 2, whole, [p.refutation]) : whole ? [whole] : [];
+  for (const c of cands) {
+    const f = replayRun(ci, c, REPLAY_INPUTS[0]!, CONFIRM_BUDGET);
+    if (f === 'too-large') continue;
+    if (f !== null) return replayOf(f);
+  }
+  return null;
+}
+
 /** The state of one obligation through the phases. */
 interface Slot {
   /** The obligation (or the fallback it was replaced by). */
@@ -223,8 +330,8 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
   const float = opts.float ?? 'ieee';
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const base = { impl: ci.impl.name, spec: ci.spec.spec.name, float, assumptions: implAssumptionText(ci) };
-  const early = (r: Omit<VerifyResult, 'impl' | 'spec' | 'float' | 'assumptions' | 'ms' | 'vcs' | 'timings'>): VerifyResult =>
-    ({ ...base, ...r, vcs: r.outcomes.length, ms: performance.now() - t0, timings: { symbolic: 0, presburger: 0, smt: 0, replay: 0 } });
+  const early = (r: Omit<VerifyResult, 'impl' | 'spec' | 'float' | 'assumptions' | 'ms' | 'vcs' | 'timings' | 'replay'> & { replay?: Replay | null }): VerifyResult =>
+    ({ ...base, replay: null, ...r, vcs: r.outcomes.length, ms: performance.now() - t0, timings: { symbolic: 0, presburger: 0, smt: 0, replay: 0 } });
   // The interface the compiler declared (proofs/interface.ts): its shape, then its assumptions.
   const shape = interfaceViolations(ci);
   if (shape.length > 0) {
@@ -254,13 +361,13 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
     symbolicMs = performance.now() - t0;
   } catch (e) {
     if (e instanceof UnsupportedConstruct) {
-      return { ...base, verdict: 'unknown', class: 'unsupported', reason: e.message, counterexample: null, vcs: 1, ms: performance.now() - t0, outcomes: [assumeOutcome], timings: timings() };
+      return { ...base, verdict: 'unknown', class: 'unsupported', reason: e.message, counterexample: null, replay: null, vcs: 1, ms: performance.now() - t0, outcomes: [assumeOutcome], timings: timings() };
     }
     throw e;
   }
-  const done = (r: Omit<VerifyResult, 'impl' | 'spec' | 'float' | 'assumptions' | 'ms' | 'vcs' | 'outcomes' | 'timings'>, slots: readonly Slot[]): VerifyResult => {
+  const done = (r: Omit<VerifyResult, 'impl' | 'spec' | 'float' | 'assumptions' | 'ms' | 'vcs' | 'outcomes' | 'timings' | 'replay'> & { replay?: Replay | null }, slots: readonly Slot[]): VerifyResult => {
     const outcomes = [assumeOutcome, ...slots.flatMap(outcomesOf)];
-    return { ...base, ...r, vcs: outcomes.length, ms: performance.now() - t0, outcomes, timings: timings() };
+    return { ...base, replay: null, ...r, vcs: outcomes.length, ms: performance.now() - t0, outcomes, timings: timings() };
   };
   const refutedBy = async (s: Slot): Promise<VerifyResult> => {
     const withModel = await checkSat(s.o.script, { timeoutMs, model: true });
@@ -272,7 +379,10 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
     }
     const at = Object.entries(values).map(([k, v]) => `${k} = ${v}`).join(', ');
     const reason = s.o.kind === 'interface' ? `${s.o.rule}: it is not true that ${s.o.description}${at ? ` (${at})` : ''}` : `${s.o.description} fails (line ${s.o.line})`;
-    return done({ verdict: 'invalid', class: failureClass(s.o.kind), reason, counterexample: { values, line: s.o.line, col: s.o.col, obligation: s.o.id, description: s.o.description } }, slots);
+    const r0 = performance.now();
+    const shown = await confirm(ci, s.p, model, withModel.output, timeoutMs);
+    replayMs += performance.now() - r0;
+    return done({ verdict: 'invalid', class: failureClass(s.o.kind), reason, counterexample: { values, line: s.o.line, col: s.o.col, obligation: s.o.id, description: s.o.description }, replay: shown }, slots);
   };
 
   // Evaluation order throughout: an obligation may rely on the annotations checked before it.
@@ -313,7 +423,7 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
     }
     const r0 = performance.now();
     const candidates = await smallParameters(ci, 6, prefer.size === ci.spec.params.length ? prefer : null, unproved.p.context);
-    const found = await replay(ci, candidates, REPLAY_SEEDS);
+    const found = await replay(ci, candidates, REPLAY_INPUTS);
     replayMs = performance.now() - r0;
     if (found !== null) {
       const o = unproved.o;
@@ -322,6 +432,7 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
         class: found.class,
         reason: `${found.detail} (concrete run with ${Object.entries(found.params).map(([k, v]) => `${k} = ${v}`).join(', ')}, input seed ${found.seed}; obligation ${o.id}: ${o.description})`,
         counterexample: { values: found.params, line: found.line || o.line, col: found.line ? found.col : o.col, obligation: o.id, description: o.description },
+        replay: replayOf(found),
       }, slots);
     }
   }
@@ -332,10 +443,17 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
       await dischargeValue(s, 'ieee', timeoutMs);
     }
   }
-  const refuted = slots.find((s) => s.answer.status === 'sat');
+  // A refutation is a counterexample only in an exact encoding; in an inexact one (uninterpreted
+  // exp, --float uf, floats as reals) the model is a candidate, and the concrete replay above did
+  // not confirm it.
+  const refuted = slots.find((s) => s.answer.status === 'sat' && !s.o.inexact);
   if (refuted) return refutedBy(refuted);
   const open = slots.find((s) => s.answer.status !== 'unsat');
   if (open) {
+    if (open.answer.status === 'sat') {
+      const reason = `${open.o.id} (${open.o.description}): the solver found a model, but it relies on ${open.o.inexact}, which is not the machine's semantics, and no concrete run confirmed it`;
+      return done({ verdict: 'unknown', class: UNCONFIRMED_CLASS, reason, counterexample: null }, slots);
+    }
     const reason = `${open.o.id} (${open.o.description}): ${open.answer.reason ?? 'unknown'}${open.p.usesValues ? '; no concrete counterexample found' : ''}`;
     return done({ verdict: 'unknown', class: /timeout/.test(open.answer.reason ?? '') ? 'timeout' : null, reason, counterexample: null }, slots);
   }

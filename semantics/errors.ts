@@ -4,7 +4,12 @@
 
 import type { Pos } from '../core/ast.ts';
 
-export type RunErrorKind = 'race' | 'out-of-bounds' | 'uninitialized' | 'limit';
+/**
+ * `interface`: the impl's declarations break the spec's interface (checked before running, see
+ * proofs/interface.ts); `annotation`: with `run --check-annotations`, a value written differs
+ * from its prophetic annotation (the outputs may still be right).
+ */
+export type RunErrorKind = 'race' | 'out-of-bounds' | 'uninitialized' | 'limit' | 'interface' | 'annotation';
 
 export interface RaceIterations {
   /** The `par` loop whose side condition fails, its variable and position. */

@@ -14,6 +14,7 @@ import { ExprCompiler, type Frame, Layout, type NamedMemory, type Port, Scope } 
 import { asCount, fromBig, type Int } from './int.ts';
 import { type ArrayRef, Cells, getCell, setCell, Space } from './memory.ts';
 import { type InputSource, seededInputs, SpecModel, type UnconstrainedRead } from './model.ts';
+import { familyInputs, type InputFamily } from './inputs.ts';
 import { closeValue, type JsonValue, sameValue, type Value, valueToJson } from './values.ts';
 
 export const DEFAULT_MAX_CELLS = 1 << 25;
@@ -140,7 +141,9 @@ export function forEachCell(dims: readonly number[], visit: (idx: number[], k: n
 export interface RunImplOptions extends BigStepOptions {
   /** Seed of the input generator (default 0). */
   readonly seed?: bigint | number | string;
-  /** Explicit input tensors (counterexample replay); default: `seededInputs(seed)`. */
+  /** The family of seeded inputs (semantics/inputs.ts; default `default`). */
+  readonly family?: InputFamily;
+  /** Explicit input tensors; default: the family's inputs for `seed`. */
   readonly inputs?: InputSource;
   /** A model to reuse (several implementations of one spec, same parameters and inputs). */
   readonly model?: SpecModel;
@@ -167,6 +170,8 @@ export interface RunReport {
   readonly spec: string;
   readonly params: Record<string, number | string>;
   readonly seed: string | number | null;
+  /** The input family the seed drew from (`default`, `corner`, `spread`), or `given`. */
+  readonly inputs: string;
   readonly outcome: 'match' | 'mismatch' | 'error';
   readonly error: RunError | null;
   readonly writes: number;
@@ -198,8 +203,10 @@ function jsonInt(v: Int): number | string {
 }
 
 /** The model of `ci`'s spec for these parameters and inputs. */
-export function specModel(ci: CheckedImpl, params: ReadonlyMap<string, Int>, opts: { seed?: bigint | number | string; inputs?: InputSource; file?: string }): SpecModel {
-  return new SpecModel(ci.spec, params, opts.inputs ?? seededInputs(opts.seed ?? 0), opts.file ?? ci.impl.name);
+export function specModel(ci: CheckedImpl, params: ReadonlyMap<string, Int>, opts: { seed?: bigint | number | string; family?: InputFamily; inputs?: InputSource; file?: string }): SpecModel {
+  const seed = opts.seed ?? 0;
+  const inputs = opts.inputs ?? (opts.family && opts.family !== 'default' ? familyInputs(opts.family, typeof seed === 'string' ? BigInt(seed) : seed) : seededInputs(seed));
+  return new SpecModel(ci.spec, params, inputs, opts.file ?? ci.impl.name);
 }
 
 /**
@@ -290,7 +297,7 @@ export function runImpl(ci: CheckedImpl, params: ParamValues, opts: RunImplOptio
   const t0 = performance.now();
   const file = opts.file ?? ci.impl.name;
   const ps = checkParams(ci.spec, params, file);
-  const model = opts.model ?? specModel(ci, ps, { seed: opts.seed, inputs: opts.inputs, file });
+  const model = opts.model ?? specModel(ci, ps, { seed: opts.seed, family: opts.family, inputs: opts.inputs, file });
   const { frame, space, arrays } = initialMemory(ci, ps, model, { maxCells: opts.maxCells, file });
   const initial = snapshot(arrays, true);
   const prog = implProgram(ci);
@@ -308,6 +315,7 @@ export function runImpl(ci: CheckedImpl, params: ParamValues, opts: RunImplOptio
     spec: ci.spec.spec.name,
     params: Object.fromEntries([...ps].map(([k, v]) => [k, jsonInt(v)])),
     seed: opts.inputs ? null : typeof opts.seed === 'bigint' ? jsonInt(fromBig(opts.seed)) : (opts.seed ?? 0),
+    inputs: opts.inputs ? 'given' : (opts.family ?? 'default'),
     outcome: !result.ok ? 'error' : cmp.mismatchCount > 0 ? 'mismatch' : 'match',
     error: result.ok ? null : result.error,
     writes: result.stats.writes,

@@ -12,7 +12,7 @@
 //   from IEEE `<`), abs of the most negative integer wraps to itself;
 // - casts: integer → integer wraps; to a float rounds to nearest even (exactly, even from 64-bit
 //   integers and huge indices); float → integer truncates toward zero and wraps modulo 2^n, NaN
-//   and ±∞ give 0 (the SMT encoding leaves these cases unspecified, so no proof depends on them);
+//   and ±∞ give 0 (encoded exactly in SMT, smt/values.ts floatToInt);
 //   anything → bool is `≠ 0` (NaN → true); bool → number is 1 or 0.
 //
 // Representation: f32, f64, i8…i32, u8…u32 are JS numbers (always in range, never -0 for

@@ -115,7 +115,18 @@ function foldFloat(e: Expr, vt: FloatType): number | null {
  */
 export class ValueEncoder {
   private readonly decls = new Map<string, string>();
+  /**
+   * Why a model of the scripts built so far need not be a machine execution: uninterpreted
+   * operations (`exp`, `log`, `pow`, every operation under `--float uf`) or floats as reals. Empty:
+   * the encoding is exact, and a `sat` answer is a real counterexample.
+   */
+  private readonly inexact = new Set<string>();
   constructor(readonly mode: FloatMode) {}
+
+  /** The reasons the encoding is not exact, or null when it is (see `inexact`). */
+  inexactReason(): string | null {
+    return this.inexact.size === 0 ? null : [...this.inexact].sort().join('; ');
+  }
 
   /** Declarations and helper definitions used so far, in a stable order. */
   preamble(): string[] {
@@ -129,18 +140,21 @@ export class ValueEncoder {
   sort(vt: ValueType): string {
     if (vt === 'bool') return 'Bool';
     if (this.mode === 'uf') {
+      this.inexact.add('uninterpreted values and operations (--float uf)');
       const s = vt.toUpperCase();
       this.need(`0sort.${s}`, `(declare-sort ${s} 0)`);
       return s;
     }
     if (isIntType(vt)) return `(_ BitVec ${BITS[vt]})`;
     if (this.mode === 'ieee') return `(_ FloatingPoint ${FP[vt][0]} ${FP[vt][1]})`;
+    this.inexact.add('floats as reals (--float real)');
     return 'Real';
   }
 
   /** An uninterpreted function (exp, log, pow, and sqrt over the reals: no exact encoding). */
   private uf(name: string, args: readonly ValueType[] | readonly string[], ret: string): string {
     const sorts = (args as readonly string[]).map((a) => (a === 'Int' || a === 'Real' || a === 'Bool' || a.startsWith('(') ? a : this.sort(a as ValueType)));
+    this.inexact.add(`'${name.slice(name.indexOf('.') + 1)}' uninterpreted`);
     this.need(`1fun.${name}`, `(declare-fun ${name} (${sorts.join(' ')}) ${ret})`);
     return name;
   }
@@ -453,13 +467,30 @@ export class ValueEncoder {
       return `(to_real ${this.bvToInt(a, from)})`;
     }
     if (isFloatType(from) && isIntType(to)) {
-      // Truncation toward zero; out of range or NaN is unspecified (any value), so proofs cannot
-      // depend on it.
-      if (this.mode === 'ieee') return `((_ ${SIGNED[to] ? 'fp.to_sbv' : 'fp.to_ubv'} ${BITS[to]}) RTZ ${a})`;
+      if (this.mode === 'ieee') return this.floatToInt(a, from, to);
       return `((_ int2bv ${BITS[to]}) (ite (>= ${a} 0.0) (to_int ${a}) (- (to_int (- ${a})))))`;
     }
     // f32 <-> f64
     return this.mode === 'ieee' ? `((_ to_fp ${FP[to as FloatType][0]} ${FP[to as FloatType][1]}) RNE ${a})` : a;
+  }
+
+  /**
+   * The language's float → integer cast, exactly: NaN and ±∞ give 0, other values truncate toward
+   * zero and wrap modulo 2^n. SMT-LIB's fp.to_sbv/fp.to_ubv leave NaN, ±∞ and out-of-range values
+   * unspecified, so the conversion is done in a width where every value that matters is in range:
+   * with p bits of precision, |x| ≥ 2^(n+p-1) makes x a multiple of 2^n (result 0), and below that
+   * the truncated value fits in n + p + 1 signed bits; its low n bits are the wrapped result.
+   */
+  private floatToInt(a: string, from: FloatType, to: IntType): string {
+    const n = BITS[to];
+    const [eb, p] = FP[from];
+    const wide = n + p + 1;
+    const name = `${from}.to_${to}`;
+    const s = `(_ FloatingPoint ${eb} ${p})`;
+    const big = fpLiteral(2 ** (n + p - 1), from);
+    const zero = bvLit(0n, n);
+    this.need(`1def.${name}`, `(define-fun ${name} ((x ${s})) (_ BitVec ${n}) (ite (or (fp.isNaN x) (fp.isInfinite x) (fp.geq (fp.abs x) ${big})) ${zero} ((_ extract ${n - 1} 0) ((_ fp.to_sbv ${wide}) RTZ x))))`);
+    return `(${name} ${a})`;
   }
 
   private fromBool(b: string, to: ValueType): string {

@@ -11,7 +11,7 @@ import { lower } from '../core/lower/lower.ts';
 import { printSpec } from '../core/printer.ts';
 import { algorithmToSpec } from '../core/lower/sare.ts';
 import { parseScheduleText, printScheduleText } from '../core/lower/schedule.ts';
-import { replay } from '../proofs/replay.ts';
+import { REPLAY_INPUTS, replay } from '../proofs/replay.ts';
 import { verifyImpl } from '../proofs/verify.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 import { BLUR, BUG_FIXTURES, type Fixture, MATMUL, MIXED, STENCIL } from './lower-fixtures.ts';
@@ -87,7 +87,7 @@ describe('lowered programs', () => {
         expect(a.annot!.kind).toBe('tensor');
         expect(tensors.has((a.annot as { name: string }).name)).toBe(true);
       }
-      expect(await replay(ci, paramSets(fx), [0, 1])).toBeNull();
+      expect(await replay(ci, paramSets(fx), REPLAY_INPUTS.slice(0, 2))).toBeNull();
     });
   }
 
@@ -149,8 +149,8 @@ describe('injected bugs', () => {
       const good = await compile(fx);
       const bad = await compile(fx, [bug]);
       expect(bad.out.text).not.toBe(good.out.text);
-      expect(await replay(good.ci, paramSets(fx), [0, 1])).toBeNull();
-      const found = await replay(bad.ci, paramSets(fx), [0, 1]);
+      expect(await replay(good.ci, paramSets(fx), REPLAY_INPUTS.slice(0, 2))).toBeNull();
+      const found = await replay(bad.ci, paramSets(fx), REPLAY_INPUTS.slice(0, 2));
       expect(found, `${bug} not exposed`).not.toBeNull();
     });
   }

@@ -5,7 +5,11 @@
 import { writeFileSync } from 'node:fs';
 import { diag, formatDiagnostic, SchedInputError } from '../../core/diagnostics.ts';
 import { type CheckedImpl, type CheckedProgram, typecheckProgram } from '../../core/typecheck.ts';
-import { formatRunError } from '../../semantics/errors.ts';
+import { formatRunError, type RunError, runError } from '../../semantics/errors.ts';
+import { annotationMismatch } from '../../semantics/annotations.ts';
+import { familyInputs, INPUT_FAMILIES, type InputFamily, type InputOverride, parseOverride, parseOverrideValue, withOverrides } from '../../semantics/inputs.ts';
+import { checkInterface } from '../../proofs/interface.ts';
+import { didYouMean } from '../suggest.ts';
 import { checkParams, runImpl, type RunReport, specModel } from '../../semantics/run.ts';
 import type { SpecModel } from '../../semantics/model.ts';
 import { expandFiles, type OptionSpec, type ParsedArgs, single, UsageError } from '../args.ts';
@@ -17,6 +21,53 @@ import { loadProgram, toJson } from '../io.ts';
 
 export const PARAM_OPTION: OptionSpec = { name: 'param', value: true, repeat: true, metavar: 'NAME=VALUE', help: 'value of a spec parameter (repeat for each; all are required)' };
 export const IMPL_OPTION: OptionSpec = { name: 'impl', value: true, metavar: 'NAME', help: 'run only this implementation (default: every impl of the file)' };
+export const INPUTS_OPTION: OptionSpec = { name: 'inputs', value: true, metavar: 'FAMILY', help: `the family of seeded inputs: ${INPUT_FAMILIES.join(', ')} (default: default; corner: NaN, ±∞, ±0 and integer extremes on about half of the points; spread: float magnitudes over 2^-30…2^30). A verdict's replay command names the family and seed of the run that shows its counterexample` };
+
+/** `--inputs FAMILY`. */
+export function familyOption(args: ParsedArgs): InputFamily {
+  const f = single(args, 'inputs') ?? 'default';
+  if (!(INPUT_FAMILIES as readonly string[]).includes(f)) throw new UsageError(`--inputs must be one of ${INPUT_FAMILIES.join(', ')}, got '${f}'`);
+  return f as InputFamily;
+}
+
+export const INPUT_OPTION: OptionSpec = { name: 'input', value: true, repeat: true, metavar: "'T(i,…)=V'", help: "the value of tensor T at one point, over the seeded inputs (repeat for several; a verdict's replay command lists the values of the solver's counterexample this way)" };
+
+/** `--input 'A(0,1)=0.5'` for the tensors of `ci`'s spec, typed. */
+export function overridesOption(args: ParsedArgs, ci: CheckedImpl): InputOverride[] {
+  const out: InputOverride[] = [];
+  for (const text of args.values.get('input') ?? []) {
+    const o = parseOverride(text);
+    if (o === null) throw new UsageError(`--input needs T(i, …)=VALUE with integer coordinates, got '${text}'`);
+    const t = ci.spec.tensors.get(o.tensor);
+    if (t === undefined) throw new UsageError(`--input: spec '${ci.spec.spec.name}' has no tensor '${o.tensor}'${didYouMean(o.tensor, [...ci.spec.tensors.keys()])}`);
+    if (o.point.length !== t.vars.length) throw new UsageError(`--input: '${o.tensor}' has ${t.vars.length} coordinate(s), got ${o.point.length} in '${text}'`);
+    const v = parseOverrideValue(o.value, t.type);
+    if (v === null) throw new UsageError(`--input: '${o.value}' is not a value of type ${t.type} (in '${text}')`);
+    out.push({ tensor: o.tensor, point: o.point, value: v });
+  }
+  return out;
+}
+
+/**
+ * The interface rules (proofs/interface.ts) at these parameter values, as a run error: a program
+ * whose declarations break them is not run, since its run would be compared with the wrong thing.
+ */
+export async function interfaceError(ci: CheckedImpl, params: ReadonlyMap<string, bigint>): Promise<RunError | null> {
+  if (ci.spec.params.some((p) => !params.has(p))) return null; // runImpl reports the missing values
+  const r = await checkInterface(ci, { params });
+  const v = r.violations[0];
+  if (v === undefined) return null;
+  return runError('interface', v.rule, { line: v.line, col: v.col }, null, v.message);
+}
+
+/** The report of a run refused before it started (an interface error). */
+export function refusedReport(ci: CheckedImpl, params: ReadonlyMap<string, bigint>, seed: bigint, family: InputFamily, error: RunError): RunReport {
+  return {
+    impl: ci.impl.name, spec: ci.spec.spec.name, params: Object.fromEntries([...params].map(([k, v]) => [k, seedJson(v)])), seed: seedJson(seed), inputs: family,
+    outcome: 'error', error, writes: 0, reads: 0, ms: 0, checked: 0, mismatchCount: 0, mismatches: [], unconstrained: { count: 0, examples: [] }, comparison: 'none (not run)', omega: false,
+  };
+}
+
 export const SEED_OPTION: OptionSpec = { name: 'seed', value: true, metavar: 'S', help: 'seed of the input generator (an integer; default 0): input tensors are a pure function of (seed, tensor, point), and each input array cell holds the value of its declared expression' };
 
 /** `--param N=4 --param M=3` as exact integers; malformed ones are usage errors (exit 3). */
@@ -90,11 +141,11 @@ export function emitJson(results: readonly object[]): void {
 /** Models shared by the implementations of one spec in one file (same parameters and seed). */
 export class ModelCache {
   private readonly models = new Map<string, SpecModel>();
-  get(file: string, ci: CheckedImpl, params: ReadonlyMap<string, bigint>, seed: bigint): SpecModel {
+  get(file: string, ci: CheckedImpl, params: ReadonlyMap<string, bigint>, seed: bigint, family: InputFamily = 'default'): SpecModel {
     const key = `${file}\u0000${ci.spec.spec.name}`;
     let m = this.models.get(key);
     if (m === undefined) {
-      m = specModel(ci, checkParams(ci.spec, params, file), { seed, file });
+      m = specModel(ci, checkParams(ci.spec, params, file), { seed, family, file });
       this.models.set(key, m);
     }
     return m;
@@ -112,7 +163,7 @@ function showParams(p: Record<string, number | string>): string {
 // run
 
 function printReport(file: string, r: RunReport): void {
-  const head = `${file}: impl ${r.impl} (${showParams(r.params)}seed ${r.seed})${r.omega ? ' [ω]' : ''}`;
+  const head = `${file}: impl ${r.impl} (${showParams(r.params)}seed ${r.seed}${r.inputs !== 'default' ? `, ${r.inputs} inputs` : ''})${r.omega ? ' [ω]' : ''}`;
   const stats = `${r.writes} writes, ${r.reads} reads, ${r.ms} ms`;
   if (r.outcome === 'error' && r.error) {
     process.stdout.write(`${head}: error (${r.error.kind}) — ${stats}\n`);
@@ -140,11 +191,14 @@ export function exitFor(outcomes: readonly ('ok' | 'found' | 'limit')[]): number
 export const runCommand: Command = {
   name: 'run',
   summary: 'Big-step execution on seeded random inputs, compared with the spec evaluated on the same inputs.',
-  usage: 'sched run FILE --param NAME=VALUE… [--impl NAME] [--seed S] [--omega] [--tolerance R] [--json]',
+  usage: "sched run FILE --param NAME=VALUE… [--impl NAME] [--seed S] [--inputs FAMILY] [--input 'T(i,…)=V'…] [--check-annotations] [--omega] [--tolerance R] [--json]",
   options: [
     PARAM_OPTION,
     IMPL_OPTION,
     SEED_OPTION,
+    INPUTS_OPTION,
+    INPUT_OPTION,
+    { name: 'check-annotations', value: false, help: 'also check that every assignment writes the value its prophetic annotation {…} denotes in the spec (an error of kind annotation if not, even when the outputs are right)' },
     { name: 'omega', value: false, help: "the write-set variant of U-PARLOOP (thesis §4.2): every value written to a location by distinct iterations must agree, not only the last ones" },
     { name: 'tolerance', value: true, metavar: 'R', help: 'compare float outputs with relative tolerance R (default: exact, IEEE bit equality with NaN equal to NaN and +0 different from -0); outputs are compared on their box ∩ where' },
     { name: 'max-steps', value: true, metavar: 'K', help: 'give up (exit 2) after K loop iterations plus assignments (default 4e9)' },
@@ -156,6 +210,8 @@ export const runCommand: Command = {
     const json = args.flags.has('json');
     const params = paramsOption(args);
     const seed = seedOption(args);
+    const family = familyOption(args);
+    const annotations = args.flags.has('check-annotations');
     const tolerance = numberOption(args, 'tolerance', 0);
     const maxSteps = numberOption(args, 'max-steps', 1);
     const maxCells = numberOption(args, 'max-cells', 1);
@@ -167,15 +223,30 @@ export const runCommand: Command = {
     const outcomes: ('ok' | 'found' | 'limit')[] = [];
     for (const l of loaded) {
       for (const ci of l.impls) {
-        const model = models.get(l.file, ci, params, seed);
-        const r = runImpl(ci, params, { seed, model, file: l.file, omega: args.flags.has('omega'), tolerance, maxSteps, maxCells, derivation: derivFile !== undefined });
-        reports.push(r.report);
-        outcomes.push(r.report.outcome === 'match' ? 'ok' : r.report.error?.kind === 'limit' ? 'limit' : 'found');
+        const refused = await interfaceError(ci, params);
+        if (refused !== null) {
+          const report = refusedReport(ci, params, seed, family, refused);
+          reports.push(report);
+          outcomes.push('found');
+          if (!json) printReport(l.file, report);
+          continue;
+        }
+        const given = overridesOption(args, ci);
+        const inputs = given.length > 0 ? withOverrides(familyInputs(family, seed), given) : undefined;
+        const model = inputs ? undefined : models.get(l.file, ci, params, seed, family);
+        const r = runImpl(ci, params, { seed, family, inputs, model, file: l.file, omega: args.flags.has('omega'), tolerance, maxSteps, maxCells, derivation: derivFile !== undefined || annotations });
+        let report: RunReport = given.length > 0 ? { ...r.report, seed: seedJson(seed), inputs: `${family}, ${given.length} given` } : r.report;
+        if (annotations && report.outcome === 'match' && r.derivation) {
+          const a = annotationMismatch(ci, r.derivation.root, r.model);
+          if (a !== null) report = { ...report, outcome: 'error', error: runError('annotation', 'U-ASSIGN', { line: a.line, col: a.col }, a.location, `the assignment writes ${a.written} to ${a.location} where its annotation gives ${a.annotated}${a.at ? ` (${a.at})` : ''}; the outputs are right`) };
+        }
+        reports.push(report);
+        outcomes.push(report.outcome === 'match' ? 'ok' : report.error?.kind === 'limit' ? 'limit' : 'found');
         if (derivFile !== undefined) {
           if (r.derivation === null) process.stderr.write(`sched run: no derivation to write: ${r.report.outcome === 'error' ? 'the run has no big-step semantics' : 'none recorded'}\n`);
           else writeFileSync(derivFile, toJson({ impl: ci.impl.name, params: r.report.params, seed: r.report.seed, ...r.derivation }) + '\n');
         }
-        if (!json) printReport(l.file, r.report);
+        if (!json) printReport(l.file, report);
       }
     }
     if (json) emitJson(reports);

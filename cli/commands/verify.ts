@@ -4,7 +4,7 @@
 import { checkProgramFull } from '../../core/check.ts';
 import { SchedInputError, formatDiagnostic } from '../../core/diagnostics.ts';
 import { FLOAT_MODES, type FloatMode } from '../../smt/values.ts';
-import { verifyImpl, type VerifyResult } from '../../proofs/verify.ts';
+import { type Replay, verifyImpl, type VerifyResult } from '../../proofs/verify.ts';
 import { expandFiles, intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_INPUT, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
 import { loadProgram, toJson } from '../io.ts';
@@ -12,6 +12,17 @@ import { basename, join } from 'node:path';
 import { writeBundle } from '../../proofs/certificates.ts';
 import { eliminationLog } from '../../core/presburger/elimlog.ts';
 import { startFromScratch } from '../../proofs/fresh-state.ts';
+
+/** The `sched run` command line that reproduces a counterexample. */
+export function replayCommand(file: string, impl: string, r: Replay): string {
+  const quote = (x: string): string => (/^[A-Za-z0-9_./=:-]+$/.test(x) ? x : `'${x.replace(/'/g, `'\\''`)}'`);
+  const parts = ['npx', 'sched', 'run', quote(file), '--impl', quote(impl), ...Object.entries(r.params).flatMap(([k, v]) => ['--param', `${k}=${v}`])];
+  if (r.seed !== 0) parts.push('--seed', String(r.seed));
+  if (r.inputs !== 'default') parts.push('--inputs', r.inputs);
+  for (const v of r.inputValues) parts.push('--input', quote(`${v.tensor}(${v.point.join(',')})=${v.value}`));
+  if (r.annotations) parts.push('--check-annotations');
+  return parts.join(' ');
+}
 
 export const verifyCommand: Command = {
   name: 'verify',
@@ -71,6 +82,8 @@ export const verifyCommand: Command = {
             const vs = Object.entries(r.counterexample.values).map(([k, v]) => `${k} = ${v}`).join(', ');
             if (vs) process.stdout.write(`  counterexample: ${vs}\n`);
           }
+          if (r.replay) process.stdout.write(`  replay: ${replayCommand(file, r.impl, r.replay)}\n`);
+          else if (r.verdict === 'invalid' && r.outcomes.length > 0) process.stdout.write('  (the refutation is exact; no run small enough to replay it was found)\n');
         }
       }
     }
@@ -78,7 +91,7 @@ export const verifyCommand: Command = {
     if (json) {
       const out = results.map((r) => ({
         file: r.file, impl: r.impl, spec: r.spec, verdict: r.verdict, class: r.class, reason: r.reason,
-        assumptions: r.assumptions, counterexample: r.counterexample, vcs: r.vcs, ms: Math.round(r.ms), float: r.float,
+        assumptions: r.assumptions, counterexample: r.counterexample, replay: r.replay ? { ...r.replay, command: replayCommand(r.file, r.impl, r.replay) } : null, vcs: r.vcs, ms: Math.round(r.ms), float: r.float,
       }));
       process.stdout.write(toJson({ results: out }) + '\n');
     }

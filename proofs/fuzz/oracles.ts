@@ -17,7 +17,7 @@ import type { CheckedImpl } from '../../core/typecheck.ts';
 import { evalFormula } from '../../core/presburger/eval.ts';
 import { SchedInputError } from '../../core/diagnostics.ts';
 import { formulaOf } from '../affine.ts';
-import { REPLAY_SEEDS, replay, type ReplayFinding } from '../replay.ts';
+import { REPLAY_INPUTS, replay, type ReplayFinding } from '../replay.ts';
 import { verifyImpl } from '../verify.ts';
 import { verifyInWorker, type WorkerVerdict } from './verifier.ts';
 import { explore, namedMemoryKey, smallSetup } from '../../semantics/explore.ts';
@@ -167,7 +167,7 @@ export function leastParams(ci: CheckedImpl, max: number, floor = 0): Map<string
 
 async function runOracle(ci: CheckedImpl, sets: readonly Map<string, bigint>[]): Promise<RunReport[]> {
   const out: RunReport[] = [];
-  for (const m of sets) out.push({ params: show(m), finding: await replay(ci, [m], [0, 1]) });
+  for (const m of sets) out.push({ params: show(m), finding: await replay(ci, [m], REPLAY_INPUTS.slice(0, 2)) });
   return out;
 }
 
@@ -234,10 +234,10 @@ export async function crossCheck(ci: CheckedImpl, text: string | null, opts: Ora
       // Confirm concretely: at the counterexample (when it names every parameter), else anywhere
       // a run of ours already failed.
       const cex = ci.spec.params.every((p) => params[p] !== undefined && /^-?\d+$/.test(params[p]!)) ? new Map(ci.spec.params.map((p) => [p, BigInt(params[p]!)] as const)) : null;
-      if (cex && satisfies(ci, cex)) confirmation = await replay(ci, [cex], REPLAY_SEEDS);
+      if (cex && satisfies(ci, cex)) confirmation = await replay(ci, [cex], REPLAY_INPUTS);
       confirmation ??= runs.find((x) => x.finding !== null)?.finding ?? null;
       if (confirmation === null && exp && (exp.outcome === 'nondeterministic' || exp.outcome === 'stuck' || exp.bigStep !== 'ok')) {
-        confirmation = { class: exp.bigStep !== 'ok' ? exp.bigStep : exp.outcome, params: exp.params, seed: 0, line: 0, col: 0, detail: `small-step exploration: ${exp.outcome}` };
+        confirmation = { class: exp.bigStep !== 'ok' ? exp.bigStep : exp.outcome, params: exp.params, seed: 0, inputs: 'default', line: 0, col: 0, detail: `small-step exploration: ${exp.outcome}` };
       }
     }
   }

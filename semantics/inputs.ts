@@ -1,0 +1,138 @@
+// Families of input values (the spec's model M: input tensors, and computed tensors where the spec
+// leaves them unconstrained). Each family is a pure function of (seed, tensor, point), so a run is
+// reproduced exactly by naming its family and seed (`sched run --inputs corner --seed 3`):
+//
+//   default — seededInputs: f32/f64 uniform in [-1, 1) on a grid, integers uniform over their type;
+//   corner  — about half of the points replaced by corner cases: IEEE specials (NaN, ±∞, ±0,
+//             16777217, 3.4e38, the least subnormal) for floats, the extremes of the range for
+//             integers;
+//   spread  — float magnitudes spread over 2^-30 … 2^30 (no specials), where reordered sums and
+//             reassociated products round differently; integers as in `default`.
+
+import type { ValueType } from '../core/ast.ts';
+import { type InputSource, seededInputs } from './model.ts';
+import type { Value } from './values.ts';
+
+export const INPUT_FAMILIES = ['default', 'corner', 'spread'] as const;
+export type InputFamily = (typeof INPUT_FAMILIES)[number];
+
+const SPECIAL = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0, 0, 1, -1, 16777217, 3.4e38, 1e-45];
+
+function intExtremes(t: ValueType): Value[] | null {
+  switch (t) {
+    case 'i8':
+      return [-128, 127, 0, -1, 1, -127];
+    case 'i16':
+      return [-32768, 32767, 0, -1, 1, -32767];
+    case 'i32':
+      return [-2147483648, 2147483647, 0, -1, 1, -2147483647];
+    case 'u8':
+      return [0, 255, 1, 254];
+    case 'u16':
+      return [0, 65535, 1, 65534];
+    case 'u32':
+      return [0, 4294967295, 1, 4294967294];
+    case 'i64':
+      return [-(2n ** 63n), 2n ** 63n - 1n, 0n, -1n, 1n];
+    case 'u64':
+      return [0n, 2n ** 64n - 1n, 1n];
+    default:
+      return null;
+  }
+}
+
+function cornerInputs(seed: bigint | number): InputSource {
+  const base = seededInputs(seed);
+  const coin = seededInputs(BigInt(seed) + 1000n);
+  const pick = (v: Value, t: ValueType, point: readonly unknown[], tensor: string): Value => {
+    if (t === 'f32' || t === 'f64') {
+      if (typeof v !== 'number' || v >= 0) return v;
+      const x = SPECIAL[Math.floor(-v * SPECIAL.length) % SPECIAL.length]!;
+      return t === 'f32' ? Math.fround(x) : x;
+    }
+    const ext = intExtremes(t);
+    if (ext === null) return v;
+    const c = coin.input(tensor, 'f64', point as never) as number;
+    return c < 0 ? ext[Math.floor(-c * ext.length) % ext.length]! : v;
+  };
+  return {
+    input: (tensor, t, point) => pick(base.input(tensor, t, point), t, point, tensor),
+    unconstrained: (tensor, t, point) => pick(base.unconstrained(tensor, t, point), t, point, tensor),
+  };
+}
+
+function spreadInputs(seed: bigint | number): InputSource {
+  const base = seededInputs(seed);
+  const scale = seededInputs(BigInt(seed) + 2000n);
+  const spread = (v: Value, t: ValueType, point: readonly unknown[], tensor: string): Value => {
+    if ((t !== 'f32' && t !== 'f64') || typeof v !== 'number') return v;
+    const c = scale.input(tensor, 'f64', point as never) as number;
+    const x = v * 2 ** (Math.floor(Math.abs(c) * 61) - 30);
+    return t === 'f32' ? Math.fround(x) : x;
+  };
+  return {
+    input: (tensor, t, point) => spread(base.input(tensor, t, point), t, point, tensor),
+    unconstrained: (tensor, t, point) => spread(base.unconstrained(tensor, t, point), t, point, tensor),
+  };
+}
+
+/** The inputs of a family and seed. */
+export function familyInputs(family: InputFamily, seed: bigint | number): InputSource {
+  switch (family) {
+    case 'default':
+      return seededInputs(seed);
+    case 'corner':
+      return cornerInputs(seed);
+    case 'spread':
+      return spreadInputs(seed);
+  }
+}
+
+/** One input value given explicitly: `A(1, 2) = 0.5` (`sched run --input 'A(1,2)=0.5'`). */
+export interface InputOverride {
+  readonly tensor: string;
+  readonly point: readonly bigint[];
+  readonly value: Value;
+}
+
+/** `base`, except at the given points. */
+export function withOverrides(base: InputSource, overrides: readonly InputOverride[]): InputSource {
+  const at = new Map<string, Value>(overrides.map((o) => [`${o.tensor}(${o.point.join(',')})`, o.value]));
+  const key = (tensor: string, point: readonly unknown[]): string => `${tensor}(${point.map(String).join(',')})`;
+  return {
+    input: (tensor, t, point) => at.get(key(tensor, point)) ?? base.input(tensor, t, point),
+    unconstrained: (tensor, t, point) => at.get(key(tensor, point)) ?? base.unconstrained(tensor, t, point),
+  };
+}
+
+/** The text of a value for `--input` (exact: integers in full, floats by their shortest round-trip text). */
+export function overrideText(v: Value): string {
+  if (typeof v === 'number') return Object.is(v, -0) ? '-0.0' : String(v);
+  return String(v);
+}
+
+/** Parse `A(1,2)=0.5`; the value is checked against the tensor's type by `parseOverrideValue`. */
+export function parseOverride(text: string): { tensor: string; point: bigint[]; value: string } | null {
+  const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(([^)]*)\)\s*=\s*(\S+)\s*$/.exec(text);
+  if (!m) return null;
+  const coords = m[2]!.trim() === '' ? [] : m[2]!.split(',').map((c) => c.trim());
+  if (!coords.every((c) => /^-?\d+$/.test(c))) return null;
+  return { tensor: m[1]!, point: coords.map((c) => BigInt(c)), value: m[3]! };
+}
+
+/** A value of type t from its `--input` text, or null if it is not one. */
+export function parseOverrideValue(text: string, t: ValueType): Value | null {
+  if (t === 'bool') return text === 'true' ? true : text === 'false' ? false : null;
+  if (t === 'f32' || t === 'f64') {
+    const x = /^-?inf(inity)?$/i.test(text) ? (text.startsWith('-') ? -Infinity : Infinity) : /^nan$/i.test(text) ? NaN : Number(text);
+    if (Number.isNaN(x) && !/^nan$/i.test(text)) return null;
+    if (t === 'f32' && !Number.isNaN(x) && !Object.is(Math.fround(x), x)) return null; // not a binary32 value
+    return x;
+  }
+  if (!/^-?\d+$/.test(text)) return null;
+  const b = BigInt(text);
+  const range: Record<string, [bigint, bigint]> = { i8: [-128n, 127n], i16: [-32768n, 32767n], i32: [-(2n ** 31n), 2n ** 31n - 1n], i64: [-(2n ** 63n), 2n ** 63n - 1n], u8: [0n, 255n], u16: [0n, 65535n], u32: [0n, 2n ** 32n - 1n], u64: [0n, 2n ** 64n - 1n] };
+  const r = range[t]!;
+  if (b < r[0] || b > r[1]) return null;
+  return t === 'i64' || t === 'u64' ? b : Number(b);
+}
