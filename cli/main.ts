@@ -54,6 +54,13 @@ async function main(argv: string[]): Promise<number> {
       for (const d of e.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
       return EXIT_INPUT;
     }
+    if (e instanceof RangeError && /call stack/.test(e.message)) {
+      // Every phase recurses on the syntax tree; the parser's bounds keep inputs below what the
+      // command's stack holds (cli/sched.js), so this is reached only from a library caller or an
+      // unusual shape: say so rather than print a stack trace.
+      process.stderr.write(`sched ${cmd.name}: the input is too deeply nested for the available stack (run it through the sched command, or split the expression)\n`);
+      return EXIT_INPUT;
+    }
     process.stderr.write(`sched ${cmd.name}: internal error (a bug in sched, please report it):\n${(e as Error).stack ?? String(e)}\n`);
     return EXIT_INTERNAL;
   }

@@ -1,7 +1,52 @@
 #!/usr/bin/env node
-// The `sched` bin: loads the TypeScript sources through tsx, so `npx sched` works right after
-// `npm ci` with no build step.
-import { register } from 'tsx/esm/api';
+// The `sched` bin. The command runs in a worker thread with a large stack: every phase (type
+// checker, encoders, evaluators) recurses on expression trees, and the unrolled kernels real
+// compilers print have operator chains thousands of terms long (Node's default stack holds about
+// 700 levels of the type checker). The worker loads the TypeScript sources through tsx, so
+// `npx sched` needs no build step. This thread only relays standard streams and the exit code.
+import { Worker } from 'node:worker_threads';
 
-register();
-await import('./main.ts');
+const STACK_MB = 512;
+
+const worker = new Worker(new URL('./thread.js', import.meta.url), {
+  argv: process.argv.slice(2),
+  stdin: true,
+  stdout: true,
+  stderr: true,
+  resourceLimits: { stackSizeMb: STACK_MB },
+});
+
+let code = null;
+let open = 2;
+const finish = () => {
+  if (code !== null && open === 0) process.exit(code);
+};
+// A reader that goes away (`sched … | head`) ends the command quietly, as SIGPIPE would.
+const closed = (e) => {
+  if (e.code !== 'EPIPE') throw e;
+  void worker.terminate();
+  process.exit(141);
+};
+process.stdout.on('error', closed);
+process.stderr.on('error', closed);
+for (const [from, to] of [[worker.stdout, process.stdout], [worker.stderr, process.stderr]]) {
+  from.pipe(to, { end: false });
+  from.on('end', () => {
+    open--;
+    finish();
+  });
+}
+// Standard input (`sched verify -`) goes to the worker only when a command reads it.
+worker.on('message', (m) => {
+  if (m === 'stdin') process.stdin.pipe(worker.stdin);
+});
+worker.on('error', (e) => {
+  process.stderr.write(`sched: internal error (a bug in sched, please report it):\n${e?.stack ?? e}\n`);
+  code = 4;
+  open = 0;
+  finish();
+});
+worker.on('exit', (c) => {
+  code ??= c;
+  finish();
+});

@@ -27,12 +27,19 @@ import { describeToken, lex, type Token } from './lexer.ts';
 const COMPARISONS: ReadonlySet<string> = new Set(['==', '!=', '<', '<=', '>', '>=']);
 
 /**
- * Deepest nesting accepted, for expressions (height of the syntax tree, so that a chain
- * `a + b + …` counts one level per operator) and for commands. Every later phase (type checker,
- * printer, evaluators) recurses on the tree; the limit turns what would be a stack overflow on
- * absurd input into a diagnostic. Real programs stay far below it (a 300-term sum is fine).
+ * Deepest nesting accepted: parentheses, unary operators, calls, commands inside commands. Real
+ * programs stay far below it; past it, input is a diagnostic instead of a stack overflow.
  */
 export const MAX_NESTING = 500;
+
+/**
+ * Tallest expression tree accepted. A chain `a + b + …` is a tree one level taller per operator,
+ * and unrolled kernels print chains thousands of terms long, so this bound is far above the
+ * nesting one: every later phase (type checker, printer, encoders, evaluators) recurses on the
+ * tree, and the `sched` command gives them a stack for it (cli/sched.js; 20,000 terms tested).
+ * Library users with such inputs need a thread with a large stack too (Worker `stackSizeMb`).
+ */
+export const MAX_HEIGHT = 20_000;
 
 class Parser {
   private i = 0;
@@ -87,11 +94,13 @@ class Parser {
   private height(e: Expr): number {
     return this.heights.get(e) ?? 1;
   }
-  /** Record the height of a new node built over `kids` (an error past MAX_NESTING). */
+  /** Record the height of a new node built over `kids` (an error past MAX_HEIGHT). */
   private node<E extends Expr>(e: E, kids: readonly Expr[]): E {
     let h = 0;
     for (const k of kids) h = Math.max(h, this.height(k));
-    if (h + 1 > MAX_NESTING) this.tooDeep({ kind: 'punct', text: '', pos: e.pos }, 'expression');
+    if (h + 1 > MAX_HEIGHT) {
+      throw new SchedInputError([diag(this.file, e.pos, 'syntax', 'expression too long', `an expression tree at most ${MAX_HEIGHT} operators tall (a chain a + b + … of at most ${MAX_HEIGHT} terms)`, `more than ${MAX_HEIGHT}`)]);
+    }
     if (h > 0) this.heights.set(e, h + 1);
     return e;
   }

@@ -32,8 +32,8 @@ export interface EncodeEnv {
   intVar(name: string): string;
   /** SMT Int/Bool term of a whole affine index expression or condition (overrides intVar). */
   index?(e: Expr): string;
-  /** SMT term of an array read (semantic expressions). */
-  arrayRead?(e: Extract<Expr, { kind: 'array' }>): string;
+  /** SMT term of an array read (semantic expressions), in the environment where it occurs. */
+  arrayRead?(e: Extract<Expr, { kind: 'array' }>, env: EncodeEnv): string;
   /** SMT term of a tensor read, given its encoded indices (default: the tensor's function). */
   tensorRead?(e: TensorRead, indices: readonly string[]): string;
 }
@@ -209,7 +209,7 @@ export class ValueEncoder {
         return e.value ? 'true' : 'false';
       case 'array':
         if (!env.arrayRead) throw new Error('ValueEncoder.value: array read without an array environment');
-        return env.arrayRead(e);
+        return env.arrayRead(e, env);
       case 'tensor': {
         const idx = e.indices.map((i) => this.index(i, env));
         if (env.tensorRead) return env.tensorRead(e, idx);
@@ -364,7 +364,9 @@ export class ValueEncoder {
     const s = `(_ BitVec ${n})`;
     this.need(`1def.${vt}.0mod`, `(define-fun ${vt}.mod ((a ${s}) (b ${s})) ${s} (ite (= b ${zero}) ${zero} (let ((r (bvsrem a b))) (ite (bvslt r ${zero}) (ite (bvslt b ${zero}) (bvsub r b) (bvadd r b)) r))))`);
     if (op === '/') {
-      this.need(`1def.${vt}.1div`, `(define-fun ${vt}.div ((a ${s}) (b ${s})) ${s} (ite (= b ${zero}) ${zero} (bvsdiv (bvsub a (${vt}.mod a b)) b)))`);
+      // The truncated quotient, moved by one where the truncated remainder is negative (as the
+      // concrete semantics does). Not (a - a mod b) / b: that difference can wrap (i8: -128 - 4).
+      this.need(`1def.${vt}.1div`, `(define-fun ${vt}.div ((a ${s}) (b ${s})) ${s} (ite (= b ${zero}) ${zero} (let ((q (bvsdiv a b))) (ite (bvslt (bvsrem a b) ${zero}) (ite (bvslt b ${zero}) (bvadd q ${bvLit(1n, n)}) (bvsub q ${bvLit(1n, n)})) q))))`);
     }
     return `(${name} ${a} ${b})`;
   }
@@ -443,9 +445,9 @@ export class ValueEncoder {
     // From an index (Int) or an affine condition.
     if (at.kind === 'index' || at.kind === 'cond') {
       if (at.kind === 'cond') return this.fromBool(this.index(arg, env), to);
+      if (isIntType(to)) return this.indexToBv(arg, BITS[to], env);
       const i = this.index(arg, env);
       if (to === 'bool') return `(not (= ${i} 0))`;
-      if (isIntType(to)) return `((_ int2bv ${BITS[to]}) ${i})`;
       return this.mode === 'ieee' ? `((_ to_fp ${FP[to][0]} ${FP[to][1]}) RNE (to_real ${i}))` : `(to_real ${i})`;
     }
     const from = at.vt;
@@ -491,6 +493,32 @@ export class ValueEncoder {
     const zero = bvLit(0n, n);
     this.need(`1def.${name}`, `(define-fun ${name} ((x ${s})) (_ BitVec ${n}) (ite (or (fp.isNaN x) (fp.isInfinite x) (fp.geq (fp.abs x) ${big})) ${zero} ((_ extract ${n - 1} 0) ((_ fp.to_sbv ${wide}) RTZ x))))`);
     return `(${name} ${a})`;
+  }
+
+  /**
+   * An index cast to an n-bit integer: its value modulo 2^n. Reduction modulo 2^n is a ring
+   * homomorphism, so it is pushed through +, - and products by constants (bit-vector arithmetic),
+   * down to the leaves; `int2bv` stays only at variables and at what is not a ring operation
+   * (`/`, `%`, `min`, …). Z3 proves `i32(i * 4294967296 + i) = i32(i)` at once in this form, and
+   * times out on the `int2bv` of the whole sum.
+   */
+  private indexToBv(e: Expr, n: number, env: EncodeEnv): string {
+    switch (e.kind) {
+      case 'int':
+        return bvLit(e.value, n);
+      case 'unary':
+        if (e.op === '-') return `(bvneg ${this.indexToBv(e.arg, n, env)})`;
+        break;
+      case 'binary':
+        if (e.op === '+' || e.op === '-' || e.op === '*') {
+          const f = e.op === '+' ? 'bvadd' : e.op === '-' ? 'bvsub' : 'bvmul';
+          return `(${f} ${this.indexToBv(e.left, n, env)} ${this.indexToBv(e.right, n, env)})`;
+        }
+        break;
+      default:
+        break;
+    }
+    return `((_ int2bv ${n}) ${this.index(e, env)})`;
   }
 
   private fromBool(b: string, to: ValueType): string {

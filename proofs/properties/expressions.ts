@@ -5,7 +5,7 @@
 // affine (Thm 4.4.1) and prophetic (Thm 4.4.2) expressions.
 
 import fc from 'fast-check';
-import type { Assign, Cmd, Expr, Program, ValueType } from '../../core/ast.ts';
+import type { ArrayRead, Assign, Cmd, Expr, Program, ValueType } from '../../core/ast.ts';
 import { printExpr } from '../../core/printer.ts';
 import { typecheckProgram } from '../../core/typecheck.ts';
 import { evalExpr, type NamedMemory, readSet } from '../../semantics/eval.ts';
@@ -15,6 +15,9 @@ import { hasType, sameValue, showValue, type Value } from '../../semantics/value
 import { GEN_TYPES, type Scope, skelExprArb, toCond, toIndex, toValue } from '../gen/syntax.ts';
 import { evaluate, fromProduction, type RefMemory, valueText } from '../ref-eval.ts';
 import { defineProperty, falsified, type NamedProperty } from './framework.ts';
+import { type EncodeEnv, ValueEncoder } from '../../smt/values.ts';
+import { checkSat } from '../../smt/z3.ts';
+import { visit } from '../../core/walk.ts';
 
 const P0 = { line: 0, col: 0 };
 
@@ -284,4 +287,67 @@ export const thm442 = defineProperty({
   },
 });
 
-export const EXPRESSIONS: readonly NamedProperty[] = [thm422, fig43, thm441, thm442];
+/** Does e use an operation whose SMT encoding is uninterpreted (exp, log, pow)? */
+function usesUninterpreted(e: Expr): boolean {
+  let found = false;
+  visit(e, (x) => {
+    if (x.kind === 'call' && (x.fn === 'exp' || x.fn === 'log' || x.fn === 'pow')) found = true;
+  });
+  return found;
+}
+
+function zeroOf(t: ValueType): Value {
+  return t === 'bool' ? false : t === 'i64' || t === 'u64' ? 0n : 0;
+}
+
+export const smtValues = defineProperty({
+  id: 'smt-values',
+  name: 'SMT value encoding (exact, smt/values.ts) against the semantics',
+  statement: 'for every expression without uninterpreted operations, its IEEE/bit-vector encoding on the concrete memory and environment denotes exactly ⟦e⟧ (SMT equality: one NaN, +0 ≠ −0); a refutation in this encoding is then a real counterexample',
+  ciRuns: 600,
+  arb: () => fc.tuple(valueCaseArb('semantic'), poolsArb),
+  check: async ([c, p], stats) => {
+    if (c === null) return void stats.note('ill-typed (skipped)');
+    if (usesUninterpreted(c.e)) return void stats.note('exp/log/pow (inexact by design)');
+    const mu = memoryOf(p);
+    const v = evalExpr(c.e, c.env, mu);
+    if (v === undefined) return void stats.note('⊥');
+    const enc = new ValueEncoder('ieee');
+    const intVar = (n: string): string => {
+      const x = c.env.get(n);
+      if (typeof x === 'boolean') return x ? 'true' : 'false';
+      if (x === undefined) throw new Error(`unbound ${n}`);
+      return x < 0 ? `(- ${-x})` : String(x);
+    };
+    // Each array as a function of its indices, cell by cell (⊥ cells: any value; a defined
+    // expression never reads them). Array reads are then encoded like any other read.
+    const arrays: string[] = [];
+    const env: EncodeEnv = { intVar, arrayRead: (r: ArrayRead, at: EncodeEnv) => (r.indices.length === 0 ? r.name : `(${r.name} ${r.indices.map((x) => enc.index(x, at)).join(' ')})`) };
+    for (const a of ARRAYS) {
+      const { ref, cells } = mu.get(a.name)!;
+      if (a.rank === 0) {
+        const x = cellValue(ref, cells, 0);
+        arrays.push(`(define-fun ${a.name} () ${enc.sort(a.elem)} ${enc.literal(x ?? zeroOf(a.elem), a.elem)})`);
+        continue;
+      }
+      const ps = a.dims.map((_, k) => `x${k}`);
+      let body = enc.literal(zeroOf(a.elem), a.elem);
+      for (let k = ref.size - 1; k >= 0; k--) {
+        const x = cellValue(ref, cells, k);
+        if (x === undefined) continue;
+        const idx = a.dims.length === 1 ? [k] : [Math.floor(k / a.dims[1]!), k % a.dims[1]!];
+        body = `(ite (and ${idx.map((d, m) => `(= ${ps[m]} ${d})`).join(' ')}) ${enc.literal(x, a.elem)} ${body})`;
+      }
+      arrays.push(`(define-fun ${a.name} (${ps.map((x) => `(${x} Int)`).join(' ')}) ${enc.sort(a.elem)} ${body})`);
+    }
+    const term = enc.value(c.e, env);
+    if (enc.inexactReason() !== null) falsified(`the ieee encoding calls itself inexact (${enc.inexactReason()}) without exp/log/pow`);
+    const script = ['(set-logic ALL)', ...enc.preamble(), ...arrays, `(assert (not (= ${term} ${enc.literal(v as Value, c.t)})))`].join('\n');
+    const a = await checkSat(script, { timeoutMs: 20_000 });
+    if (a.status === 'sat') falsified(`the encoding can differ from the semantics' value ${showValue(v)}:\n${script}`);
+    if (/solver error/.test(a.reason ?? '')) falsified(`the encoding is not a well-formed script (${a.reason}):\n${script}`);
+    stats.note(a.status === 'unsat' ? 'encoding = value' : `solver ${a.status} (${a.reason ?? ''})`);
+  },
+});
+
+export const EXPRESSIONS: readonly NamedProperty[] = [thm422, fig43, thm441, thm442, smtValues];

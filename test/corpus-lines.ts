@@ -1,0 +1,84 @@
+// The concrete-behaviour lines of corpus files, shared by the tests that check them:
+//   // RUN[ impl]: ARGS => OUTCOME [KIND]       a big-step run (`sched run` arguments)
+//   // EXPLORE[ impl]: ARGS => OUTCOME          an exhaustive small-step exploration
+//   // TRUTH impl: correct|wrong                what a probe really is, when its verdict is unknown
+// ARGS: `--param N=4`, `--seed S`, `--inputs FAMILY`, `--input 'T(i)=V'`, `--check-annotations`,
+// `--omega`.
+
+import type { CheckedImpl } from '../core/typecheck.ts';
+import { annotationMismatch } from '../semantics/annotations.ts';
+import { familyInputs, type InputFamily, INPUT_FAMILIES, parseOverride, parseOverrideValue, withOverrides } from '../semantics/inputs.ts';
+import { runImpl, type RunReport } from '../semantics/run.ts';
+
+export interface RunLine {
+  readonly kind: 'RUN' | 'EXPLORE';
+  readonly impl: string | null;
+  readonly params: Map<string, bigint>;
+  readonly seed: number;
+  readonly family: InputFamily;
+  readonly given: readonly string[];
+  readonly annotations: boolean;
+  readonly omega: boolean;
+  readonly outcome: string;
+  readonly detail: string | null;
+  readonly text: string;
+}
+
+export function parseRunLines(text: string): RunLine[] {
+  const out: RunLine[] = [];
+  for (const raw of text.split('\n')) {
+    const m = /^\/\/ (RUN|EXPLORE)(?: ([A-Za-z_][A-Za-z0-9_]*))?: (.*?)=> (\S+)(?: (\S+))?\s*$/.exec(raw);
+    if (!m) continue;
+    const params = new Map<string, bigint>();
+    let seed = 0;
+    let omega = false;
+    let annotations = false;
+    let family: InputFamily = 'default';
+    const given: string[] = [];
+    const args = m[3]!.trim().split(/\s+/).filter(Boolean).map((a) => a.replace(/^'(.*)'$/, '$1'));
+    for (let i = 0; i < args.length; i++) {
+      if (args[i] === '--param') {
+        const [k, v] = args[++i]!.split('=');
+        params.set(k!, BigInt(v!));
+      } else if (args[i] === '--seed') seed = Number(args[++i]);
+      else if (args[i] === '--omega') omega = true;
+      else if (args[i] === '--check-annotations') annotations = true;
+      else if (args[i] === '--inputs') {
+        const f = args[++i]!;
+        if (!(INPUT_FAMILIES as readonly string[]).includes(f)) throw new Error(`unknown input family ${f} in '${raw}'`);
+        family = f as InputFamily;
+      } else if (args[i] === '--input') given.push(args[++i]!);
+      else throw new Error(`unknown argument ${args[i]} in '${raw}'`);
+    }
+    out.push({ kind: m[1] as RunLine['kind'], impl: m[2] ?? null, params, seed, family, given, annotations, omega, outcome: m[4]!, detail: m[5] ?? null, text: raw });
+  }
+  return out;
+}
+
+/** `// TRUTH impl: correct|wrong` lines. */
+export function parseTruthLines(text: string): Map<string, 'correct' | 'wrong'> {
+  const out = new Map<string, 'correct' | 'wrong'>();
+  for (const raw of text.split('\n')) {
+    const m = /^\/\/ TRUTH ([A-Za-z_][A-Za-z0-9_]*): (correct|wrong)\b/.exec(raw);
+    if (m) out.set(m[1]!, m[2] as 'correct' | 'wrong');
+  }
+  return out;
+}
+
+/** A RUN line's run, as `sched run` does it (annotations checked when asked). */
+export function runLine(ci: CheckedImpl, l: RunLine, file: string): RunReport {
+  const given = l.given.map((g) => {
+    const o = parseOverride(g);
+    const t = o && ci.spec.tensors.get(o.tensor);
+    const v = o && t ? parseOverrideValue(o.value, t.type) : null;
+    if (!o || v === null) throw new Error(`bad --input '${g}'`);
+    return { tensor: o.tensor, point: o.point, value: v };
+  });
+  const inputs = given.length > 0 ? withOverrides(familyInputs(l.family, l.seed), given) : undefined;
+  const r = runImpl(ci, l.params, { seed: l.seed, family: l.family, inputs, omega: l.omega, file, derivation: l.annotations });
+  if (l.annotations && r.report.outcome === 'match' && r.derivation) {
+    const a = annotationMismatch(ci, r.derivation.root, r.model);
+    if (a !== null) return { ...r.report, outcome: 'error', error: { kind: 'annotation', detail: null, rule: 'U-ASSIGN', location: a.location, line: a.line, col: a.col, iterations: null, other: null, env: {}, message: `writes ${a.written}, annotation ${a.annotated}` } };
+  }
+  return r.report;
+}

@@ -1,0 +1,106 @@
+// The adversarial suite (corpus/soundness/): small programs written to break the verifier, each
+// with its expected verdict (`// EXPECT`) and its truth established concretely, independently of
+// the verifier:
+//   - expected `valid`: runs of the big-step semantics on small parameter values and every replay
+//     input family (default, corner cases, spread magnitudes) all match the spec, annotations
+//     included;
+//   - every `invalid` verdict (expected or not) carries a replay, and that run shows the failure;
+//     an exact refutation too large to run instead has a `// RUN` line showing it;
+//   - expected `unknown`: a `// TRUTH impl: correct|wrong` line, checked the same way.
+// All files are verified in one process, in order: state shared between specs (the cause of one
+// wrong `valid`) would show here. Budget: a few minutes.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkSource } from '../core/check.ts';
+import type { CheckedImpl } from '../core/typecheck.ts';
+import { readExpectations } from '../corpus/run.ts';
+import { checkInterface } from '../proofs/interface.ts';
+import { REPLAY_INPUTS, replayRun, smallParameters } from '../proofs/replay.ts';
+import { type Replay, verifyImpl } from '../proofs/verify.ts';
+import { shutdownZ3 } from '../smt/z3.ts';
+import { parseRunLines, parseTruthLines, type RunLine, runLine } from './corpus-lines.ts';
+
+const DIR = 'corpus/soundness';
+const files = readdirSync(DIR).filter((f) => f.endsWith('.sched')).sort().map((f) => join(DIR, f));
+const BUDGET = { maxCells: 1 << 20, maxSteps: 2_000_000 };
+
+afterAll(async () => {
+  await shutdownZ3();
+});
+
+/** Runs on small parameters and every replay family: null when all match, else what failed. */
+async function concreteFailure(ci: CheckedImpl): Promise<{ failure: string | null; runs: number }> {
+  const params = await smallParameters(ci, 4, null);
+  let runs = 0;
+  for (const p of params) {
+    for (const input of REPLAY_INPUTS) {
+      const f = replayRun(ci, p, input, BUDGET);
+      if (f === 'too-large') break;
+      runs++;
+      if (f !== null) return { failure: `${f.class} at ${JSON.stringify(f.params)} (${f.inputs} ${f.seed}): ${f.detail}`, runs };
+    }
+  }
+  return { failure: null, runs };
+}
+
+/** Does the replay of a verdict show a failure? */
+async function replayShows(ci: CheckedImpl, file: string, r: Replay, cls: string | null): Promise<boolean> {
+  const params = new Map(Object.entries(r.params).map(([k, v]) => [k, BigInt(v)] as const));
+  if (cls === 'interface') return (await checkInterface(ci, { params })).violations.length > 0;
+  const line: RunLine = {
+    kind: 'RUN', impl: ci.impl.name, params, seed: r.seed, family: r.inputs,
+    given: r.inputValues.map((v) => `${v.tensor}(${v.point.join(',')})=${v.value}`),
+    annotations: r.annotations, omega: false, outcome: '', detail: null, text: '',
+  };
+  return runLine(ci, line, file).outcome !== 'match';
+}
+
+const counts = { probes: 0, valid: 0, invalid: 0, unknown: 0 };
+
+describe('soundness probes (corpus/soundness)', () => {
+  it('has at least 60 probes', () => {
+    let n = 0;
+    for (const f of files) n += [...readFileSync(f, 'utf8').matchAll(/^impl /gm)].length;
+    expect(n).toBeGreaterThanOrEqual(60);
+  });
+  for (const file of files) {
+    it(file, async () => {
+      const text = readFileSync(file, 'utf8');
+      const prog = await checkSource(file, text);
+      const { named } = readExpectations(text);
+      const truths = parseTruthLines(text);
+      const runs = parseRunLines(text);
+      for (const ci of prog.impls) {
+        const name = ci.impl.name;
+        const want = named.get(name);
+        expect(want, `${file}: no EXPECT line for ${name}`).toBeDefined();
+        const r = await verifyImpl(ci);
+        counts.probes++;
+        counts[r.verdict]++;
+        const got = r.class ? `${r.verdict} ${r.class}` : r.verdict;
+        const where = `${file} ${name}: got ${got} (${r.reason ?? ''})`;
+        expect(r.verdict, where).toBe(want!.verdict);
+        if (want!.class !== null) expect(r.class, where).toBe(want!.class);
+        const truth = want!.verdict === 'valid' ? 'correct' : want!.verdict === 'invalid' ? 'wrong' : truths.get(name);
+        expect(truth, `${file} ${name}: an expected unknown needs a TRUTH line`).toBeDefined();
+        // The truth, concretely.
+        const mine = runs.filter((l) => l.impl === name);
+        if (truth === 'correct') {
+          const c = await concreteFailure(ci);
+          expect(c.failure, `${file} ${name} is not correct: ${c.failure}`).toBeNull();
+          expect(c.runs, `${file} ${name}: no concrete run confirms it`).toBeGreaterThan(0);
+        } else {
+          const shown = mine.some((l) => runLine(ci, l, file).outcome !== 'match') || (r.replay !== null && (await replayShows(ci, file, r.replay, r.class)));
+          expect(shown, `${file} ${name}: no concrete run shows it wrong (replay ${JSON.stringify(r.replay)})`).toBe(true);
+        }
+        // No invalid without a counterexample that replays (or a RUN line for one too large).
+        if (r.verdict === 'invalid' && r.replay === null) expect(mine.length, `${where}: invalid without a replay`).toBeGreaterThan(0);
+      }
+    }, 600_000);
+  }
+  it('summary', () => {
+    process.stdout.write(`soundness probes: ${counts.probes} (valid ${counts.valid}, invalid ${counts.invalid}, unknown ${counts.unknown})\n`);
+  });
+});
