@@ -100,7 +100,7 @@ export interface ReplayInput {
   readonly seed: number;
 }
 
-/** The runs a verdict's replay tries: three default seeds, two of corner cases, one spread. */
+/** The runs a verdict's replay tries: three default seeds, two of corner cases, two spread. */
 export const REPLAY_INPUTS: readonly ReplayInput[] = [
   { family: 'default', seed: 0 },
   { family: 'default', seed: 1 },
@@ -108,6 +108,7 @@ export const REPLAY_INPUTS: readonly ReplayInput[] = [
   { family: 'corner', seed: 3 },
   { family: 'corner', seed: 4 },
   { family: 'spread', seed: 5 },
+  { family: 'spread', seed: 6 },
 ];
 
 const RUN_CLASS: Record<string, string> = { race: 'race', 'out-of-bounds': 'out-of-bounds', uninitialized: 'uninitialized-read' };

@@ -48,7 +48,8 @@ export interface Replay {
   /** Input values given explicitly (`--input 'A(0)=…'`), from the solver's model; the others
    *  come from the family and seed. */
   readonly inputValues: readonly { readonly tensor: string; readonly point: readonly string[]; readonly value: string }[];
-  /** What the run shows. */
+  /** What the run shows: its class (`output-mismatch`, `race`, …) and the detail. */
+  readonly class: string;
   readonly shows: string;
 }
 
@@ -224,7 +225,7 @@ async function dischargeValue(s: Slot, mode: FloatMode, timeoutMs: number): Prom
 }
 
 function replayOf(f: ReplayFinding, inputValues: Replay['inputValues'] = []): Replay {
-  return { params: f.params, seed: f.seed, inputs: f.inputs, annotations: f.class === 'annotation-mismatch', inputValues, shows: `${f.class}: ${f.detail}` };
+  return { params: f.params, seed: f.seed, inputs: f.inputs, annotations: f.class === 'annotation-mismatch', inputValues, class: f.class, shows: `${f.class}: ${f.detail}` };
 }
 
 /** A value of type t from a model value, or null when it is not one. */
@@ -281,7 +282,7 @@ async function confirm(ci: CheckedImpl, p: PendingObligation, model: ReadonlyMap
     for (const c of cands) {
       const r = await checkInterface(ci, { params: c, timeoutMs });
       const v = r.violations[0];
-      if (v) return { params: Object.fromEntries([...c].map(([k, x]) => [k, x.toString()])), seed: 0, inputs: 'default', annotations: false, inputValues: [], shows: `interface: ${v.message}` };
+      if (v) return { params: Object.fromEntries([...c].map(([k, x]) => [k, x.toString()])), seed: 0, inputs: 'default', annotations: false, inputValues: [], class: INTERFACE_CLASS, shows: `interface: ${v.message}` };
     }
     return null;
   }
@@ -332,13 +333,15 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
   const base = { impl: ci.impl.name, spec: ci.spec.spec.name, float, assumptions: implAssumptionText(ci) };
   const early = (r: Omit<VerifyResult, 'impl' | 'spec' | 'float' | 'assumptions' | 'ms' | 'vcs' | 'timings' | 'replay'> & { replay?: Replay | null }): VerifyResult =>
     ({ ...base, replay: null, ...r, vcs: r.outcomes.length, ms: performance.now() - t0, timings: { symbolic: 0, presburger: 0, smt: 0, replay: 0 } });
-  // The interface the compiler declared (proofs/interface.ts): its shape, then its assumptions.
+  // The interface the compiler declared (proofs/interface.ts): its shape (shown by a run at any
+  // parameter values the assumptions allow), then its assumptions.
   const shape = interfaceViolations(ci);
+  const assumed = await checkAssumptions(ci, timeoutMs);
   if (shape.length > 0) {
     const v = shape[0]!;
-    return early({ verdict: 'invalid', class: INTERFACE_CLASS, reason: `${v.message} (${v.rule})`, counterexample: { values: {}, line: v.line, col: v.col, obligation: v.rule, description: v.message }, outcomes: [] });
+    const replay: Replay | null = assumed.status === 'ok' ? { params: Object.fromEntries([...assumed.witness].map(([k, x]) => [k, x.toString()])), seed: 0, inputs: 'default', annotations: false, inputValues: [], class: INTERFACE_CLASS, shows: `interface: ${v.message}` } : null;
+    return early({ verdict: 'invalid', class: INTERFACE_CLASS, reason: `${v.message} (${v.rule})`, counterexample: { values: {}, line: v.line, col: v.col, obligation: v.rule, description: v.message }, outcomes: [], replay });
   }
-  const assumed = await checkAssumptions(ci, timeoutMs);
   if (assumed.status === 'unknown') return early({ verdict: 'unknown', class: null, reason: assumed.reason, counterexample: null, outcomes: [] });
   const at = ci.impl.assumes[0]?.pos ?? ci.impl.pos;
   const assumeObligation = (script: string, description: string): Obligation => ({ id: 'assume', kind: 'interface', rule: 'I-ASSUME', line: at.line, col: at.col, description, script, float: null });
@@ -382,7 +385,10 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
     const r0 = performance.now();
     const shown = await confirm(ci, s.p, model, withModel.output, timeoutMs);
     replayMs += performance.now() - r0;
-    return done({ verdict: 'invalid', class: failureClass(s.o.kind), reason, counterexample: { values, line: s.o.line, col: s.o.col, obligation: s.o.id, description: s.o.description }, replay: shown }, slots);
+    // A value refutation shown by a run is the class the run shows (wrong outputs, or right
+    // outputs and a wrong annotation), which is what a user needs to know.
+    const cls = s.p.usesValues && shown && (shown.class === 'output-mismatch' || shown.class === 'annotation-mismatch') ? shown.class : failureClass(s.o.kind);
+    return done({ verdict: 'invalid', class: cls, reason, counterexample: { values, line: s.o.line, col: s.o.col, obligation: s.o.id, description: s.o.description }, replay: shown }, slots);
   };
 
   // Evaluation order throughout: an obligation may rely on the annotations checked before it.

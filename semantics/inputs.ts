@@ -6,8 +6,9 @@
 //   corner  — about half of the points replaced by corner cases: IEEE specials (NaN, ±∞, ±0,
 //             16777217, 3.4e38, the least subnormal) for floats, the extremes of the range for
 //             integers;
-//   spread  — float magnitudes spread over 2^-30 … 2^30 (no specials), where reordered sums and
-//             reassociated products round differently; integers as in `default`.
+//   spread  — floats with every significand bit random and magnitudes over 2^-12 … 2^12 (no
+//             specials), where reordered sums and reassociated products round differently;
+//             integers as in `default`.
 
 import type { ValueType } from '../core/ast.ts';
 import { type InputSource, seededInputs } from './model.ts';
@@ -62,17 +63,22 @@ function cornerInputs(seed: bigint | number): InputSource {
 }
 
 function spreadInputs(seed: bigint | number): InputSource {
-  const base = seededInputs(seed);
+  const bits = seededInputs(seed);
   const scale = seededInputs(BigInt(seed) + 2000n);
+  // Every significand bit random (the default values are multiples of 2^-23, so their sums are
+  // often exact) and exponents over 2^-12 … 2^12: sums round, and round differently when
+  // reassociated.
   const spread = (v: Value, t: ValueType, point: readonly unknown[], tensor: string): Value => {
     if ((t !== 'f32' && t !== 'f64') || typeof v !== 'number') return v;
-    const c = scale.input(tensor, 'f64', point as never) as number;
-    const x = v * 2 ** (Math.floor(Math.abs(c) * 61) - 30);
+    const m = bits.input(tensor, 'u32', point as never) as number;
+    const c = scale.input(tensor, 'u32', point as never) as number;
+    const significand = t === 'f32' ? 1 + (m & 0x7fffff) / 2 ** 23 : 1 + m / 2 ** 32 + (c >>> 16) / 2 ** 48;
+    const x = (c & 1 ? -1 : 1) * significand * 2 ** ((((c >>> 1) & 0x7fff) % 25) - 12);
     return t === 'f32' ? Math.fround(x) : x;
   };
   return {
-    input: (tensor, t, point) => spread(base.input(tensor, t, point), t, point, tensor),
-    unconstrained: (tensor, t, point) => spread(base.unconstrained(tensor, t, point), t, point, tensor),
+    input: (tensor, t, point) => spread(bits.input(tensor, t, point), t, point, tensor),
+    unconstrained: (tensor, t, point) => spread(bits.unconstrained(tensor, t, point), t, point, tensor),
   };
 }
 

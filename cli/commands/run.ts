@@ -21,7 +21,7 @@ import { loadProgram, toJson } from '../io.ts';
 
 export const PARAM_OPTION: OptionSpec = { name: 'param', value: true, repeat: true, metavar: 'NAME=VALUE', help: 'value of a spec parameter (repeat for each; all are required)' };
 export const IMPL_OPTION: OptionSpec = { name: 'impl', value: true, metavar: 'NAME', help: 'run only this implementation (default: every impl of the file)' };
-export const INPUTS_OPTION: OptionSpec = { name: 'inputs', value: true, metavar: 'FAMILY', help: `the family of seeded inputs: ${INPUT_FAMILIES.join(', ')} (default: default; corner: NaN, ±∞, ±0 and integer extremes on about half of the points; spread: float magnitudes over 2^-30…2^30). A verdict's replay command names the family and seed of the run that shows its counterexample` };
+export const INPUTS_OPTION: OptionSpec = { name: 'inputs', value: true, metavar: 'FAMILY', help: `the family of seeded inputs: ${INPUT_FAMILIES.join(', ')} (default: default; corner: NaN, ±∞, ±0 and integer extremes on about half of the points; spread: floats with random significands over 2^-12…2^12). A verdict's replay command names the family and seed of the run that shows its counterexample` };
 
 /** `--inputs FAMILY`. */
 export function familyOption(args: ParsedArgs): InputFamily {

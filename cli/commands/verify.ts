@@ -83,7 +83,8 @@ export const verifyCommand: Command = {
             if (vs) process.stdout.write(`  counterexample: ${vs}\n`);
           }
           if (r.replay) process.stdout.write(`  replay: ${replayCommand(file, r.impl, r.replay)}\n`);
-          else if (r.verdict === 'invalid' && r.outcomes.length > 0) process.stdout.write('  (the refutation is exact; no run small enough to replay it was found)\n');
+          else if (r.verdict === 'invalid' && r.counterexample?.obligation === 'I-ASSUME') process.stdout.write('  (no parameter value satisfies the assumptions: there is nothing to run)\n');
+          else if (r.verdict === 'invalid') process.stdout.write('  (the refutation is exact; no run small enough to reproduce it was found)\n');
         }
       }
     }
