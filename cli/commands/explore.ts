@@ -8,7 +8,7 @@ import { explore, type ExploreResult, namedMemoryKey, smallSetup } from '../../s
 import { runImpl } from '../../semantics/run.ts';
 import type { ParsedArgs } from '../args.ts';
 import type { Command } from '../command.ts';
-import { emitJson, exitFor, IMPL_OPTION, jsonOption, loadImpls, ModelCache, numberOption, PARAM_OPTION, paramsOption, SEED_OPTION, seedJson, seedOption } from './run.ts';
+import { emitJson, exitFor, IMPL_OPTION, interfaceError, jsonOption, loadImpls, ModelCache, numberOption, PARAM_OPTION, paramsOption, SEED_OPTION, seedJson, seedOption } from './run.ts';
 
 interface ExploreReport extends Omit<ExploreResult, 'witnesses'> {
   readonly impl: string;
@@ -54,6 +54,14 @@ export const exploreCommand: Command = {
     for (const l of loaded) {
       for (const ci of l.impls) {
         const t0 = performance.now();
+        const refused = await interfaceError(ci, params);
+        if (refused !== null) {
+          // The declarations break the spec's interface (proofs/interface.ts): nothing to compare.
+          reports.push({ impl: ci.impl.name, spec: ci.spec.spec.name, params: Object.fromEntries([...params].map(([k, v]) => [k, seedJson(v)])), seed: seedJson(seed), outcome: 'error', error: refused } as never);
+          outcomes.push('found');
+          if (!json) process.stdout.write(`${l.file}: impl ${ci.impl.name}: error (interface)\n  ${formatRunError(l.file, refused)}\n`);
+          continue;
+        }
         const model = models.get(l.file, ci, params, seed);
         const setup = smallSetup(ci, params, model, { mutable: false, file: l.file });
         const t1 = performance.now();

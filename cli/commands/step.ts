@@ -8,7 +8,7 @@ import { finalMemory, runSmallStep, type ScheduleStep, smallSetup } from '../../
 import { compareOutputs, type Mismatch } from '../../semantics/run.ts';
 import { type ParsedArgs, single, UsageError } from '../args.ts';
 import type { Command } from '../command.ts';
-import { emitJson, exitFor, IMPL_OPTION, jsonOption, loadImpls, ModelCache, numberOption, PARAM_OPTION, paramsOption, SEED_OPTION, seedJson, seedOption } from './run.ts';
+import { emitJson, exitFor, IMPL_OPTION, interfaceError, jsonOption, loadImpls, ModelCache, numberOption, PARAM_OPTION, paramsOption, SEED_OPTION, seedJson, seedOption } from './run.ts';
 
 interface StepReport {
   readonly impl: string;
@@ -56,6 +56,14 @@ export const stepCommand: Command = {
     for (const l of loaded) {
       for (const ci of l.impls) {
         const t0 = performance.now();
+        const refused = await interfaceError(ci, params);
+        if (refused !== null) {
+          // The declarations break the spec's interface (proofs/interface.ts): nothing to compare.
+          reports.push({ impl: ci.impl.name, spec: ci.spec.spec.name, params: Object.fromEntries([...params].map(([k, v]) => [k, seedJson(v)])), seed: seedJson(seed), outcome: 'error', error: refused } as never);
+          outcomes.push('found');
+          if (!json) process.stdout.write(`${l.file}: impl ${ci.impl.name}: error (interface)\n  ${formatRunError(l.file, refused)}\n`);
+          continue;
+        }
         const model = models.get(l.file, ci, params, seed);
         const setup = smallSetup(ci, params, model, { mutable: true, file: l.file });
         const run = runSmallStep(setup.prog, setup.space, setup.init, { seed, scheduler: sched, maxSteps, traceLimit });
