@@ -4,6 +4,7 @@
 
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { didYouMean } from './suggest.ts';
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -42,7 +43,7 @@ export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[])
     const eq = a.indexOf('=');
     const name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
     const spec = byName.get(name);
-    if (spec === undefined) throw new UsageError(`unknown option '--${name}' (see --help)`);
+    if (spec === undefined) throw new UsageError(`unknown option '--${name}'${didYouMean(name, byName.keys()).replace(/'([^']+)'\?$/, "'--$1'?")} (see --help)`);
     if (!spec.value) {
       if (eq >= 0) throw new UsageError(`option '--${name}' takes no value`);
       flags.add(name);
@@ -86,6 +87,10 @@ export function expandFiles(paths: readonly string[]): string[] {
     }
   };
   for (const p of paths) {
+    if (p === '-') {
+      out.push(p); // standard input
+      continue;
+    }
     let st;
     try {
       st = statSync(p);

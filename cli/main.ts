@@ -1,7 +1,9 @@
 // The `sched` command line (SCHED-LANGUAGE.md §2): dispatches to one module per command, maps
 // errors to exit codes, and makes sure the process exits by itself (Z3 worker threads stopped).
 
-import { SchedInputError, formatDiagnostic } from '../core/diagnostics.ts';
+import { type Diagnostic, SchedInputError, formatDiagnostic } from '../core/diagnostics.ts';
+import { didYouMean } from './suggest.ts';
+import { toJson } from './io.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 import { helpText, parseArgs, UsageError } from './args.ts';
 import { type Command, EXIT_INPUT, EXIT_INTERNAL } from './command.ts';
@@ -26,6 +28,16 @@ function topHelp(): string {
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === 'help' && rest.length > 0) {
+    // `sched help verify` is `sched verify --help`.
+    const c = COMMANDS.find((x) => x.name === rest[0]);
+    if (c === undefined) {
+      process.stderr.write(`sched: unknown command '${rest[0]}'${didYouMean(rest[0]!, COMMANDS.map((x) => x.name))}\n`);
+      return EXIT_INPUT;
+    }
+    process.stdout.write(helpText(c.usage, c.summary, c.options) + '\n');
+    return 0;
+  }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(topHelp() + '\n');
     return name === undefined ? EXIT_INPUT : 0;
@@ -36,22 +48,29 @@ async function main(argv: string[]): Promise<number> {
   }
   const cmd = COMMANDS.find((c) => c.name === name);
   if (cmd === undefined) {
-    process.stderr.write(`sched: unknown command '${name}'\n\n${topHelp()}\n`);
+    process.stderr.write(`sched: unknown command '${name}'${didYouMean(name, COMMANDS.map((c) => c.name))}\n\n${topHelp()}\n`);
     return EXIT_INPUT;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(helpText(cmd.usage, cmd.summary, cmd.options) + '\n');
     return 0;
   }
+  // With --json, stdout holds one JSON document whatever happens: an input error is one too.
+  const json = rest.includes('--json');
+  const inputError = (diagnostics: readonly Diagnostic[] | null, message: string | null): void => {
+    if (json) process.stdout.write(toJson({ error: 'input', message, diagnostics: diagnostics ?? [] }) + '\n');
+  };
   try {
     return await cmd.run(parseArgs(rest, cmd.options));
   } catch (e) {
     if (e instanceof UsageError) {
       process.stderr.write(`sched ${cmd.name}: ${e.message}\n`);
+      inputError(null, e.message);
       return EXIT_INPUT;
     }
     if (e instanceof SchedInputError) {
       for (const d of e.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
+      inputError(e.diagnostics, null);
       return EXIT_INPUT;
     }
     if (e instanceof RangeError && /call stack/.test(e.message)) {

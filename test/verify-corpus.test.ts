@@ -45,10 +45,10 @@ describe('certificate bundles', () => {
     const r1 = await verifyImpl(ci);
     expect(r1.verdict).toBe('valid');
     const dir = mkdtempSync(join(tmpdir(), 'sched-certs-'));
-    const m1 = writeBundle(join(dir, 'a'), file, r1, eliminationLog());
+    const m1 = writeBundle(join(dir, 'a'), { name: file, text: readFileSync(file, 'utf8') }, r1, eliminationLog());
     startFromScratch();
     const r2 = await verifyImpl(await load());
-    const m2 = writeBundle(join(dir, 'b'), file, r2, eliminationLog());
+    const m2 = writeBundle(join(dir, 'b'), { name: file, text: readFileSync(file, 'utf8') }, r2, eliminationLog());
     expect(m2.entries.map((e) => e.sha256)).toEqual(m1.entries.map((e) => e.sha256));
     expect(m1.entries.every((e) => e.expected === 'unsat')).toBe(true);
 

@@ -4,11 +4,10 @@
 
 import type { Diagnostic } from '../../core/diagnostics.ts';
 import { formatDiagnostic, SchedInputError } from '../../core/diagnostics.ts';
-import { checkProgramFull } from '../../core/check.ts';
-import { expandFiles, type ParsedArgs } from '../args.ts';
+import { expandFiles, type ParsedArgs, single } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_INPUT, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
 import { checkInterface } from '../../proofs/interface.ts';
-import { loadProgram, toJson } from '../io.ts';
+import { displayName, loadChecked, SPEC_OPTION, toJson } from '../io.ts';
 
 interface InterfaceProblem {
   impl: string;
@@ -33,16 +32,16 @@ interface FileResult {
 export const checkCommand: Command = {
   name: 'check',
   summary: "Parse, type-check, check spec well-formedness (disjoint domains, well-foundedness) and each impl's interface against its spec.",
-  usage: 'sched check FILE|DIR… [--json]',
-  options: [JSON_OPTION],
+  usage: 'sched check FILE|DIR|-… [--spec FILE] [--json]',
+  options: [SPEC_OPTION, JSON_OPTION],
   async run(args: ParsedArgs): Promise<number> {
     const json = args.flags.has('json');
     const files = expandFiles(args.positional);
     const results: FileResult[] = [];
     for (const file of files) {
       try {
-        const prog = loadProgram(file);
-        const checked = await checkProgramFull(prog);
+        const checked = await loadChecked(file, single(args, 'spec'));
+        const prog = checked.program;
         const problems: InterfaceProblem[] = [];
         const undecided: string[] = [];
         for (const ci of checked.impls) {
@@ -50,10 +49,10 @@ export const checkCommand: Command = {
           for (const v of r.violations) problems.push({ impl: ci.impl.name, rule: v.rule, line: v.line, col: v.col, message: v.message });
           for (const u of r.undecided) undecided.push(`impl ${ci.impl.name}: ${u}`);
         }
-        results.push({ file, ok: problems.length === 0 && undecided.length === 0, specs: prog.specs.length, impls: prog.impls.length, diagnostics: [], interface: problems, undecided });
+        results.push({ file: displayName(file), ok: problems.length === 0 && undecided.length === 0, specs: prog.specs.length, impls: prog.impls.length, diagnostics: [], interface: problems, undecided });
       } catch (e) {
         if (!(e instanceof SchedInputError)) throw e;
-        results.push({ file, ok: false, specs: 0, impls: 0, diagnostics: [...e.diagnostics], interface: [], undecided: [] });
+        results.push({ file: displayName(file), ok: false, specs: 0, impls: 0, diagnostics: [...e.diagnostics], interface: [], undecided: [] });
       }
     }
     const ok = results.every((r) => r.ok);

@@ -9,6 +9,7 @@ import { runImpl } from '../../semantics/run.ts';
 import type { ParsedArgs } from '../args.ts';
 import type { Command } from '../command.ts';
 import { emitJson, exitFor, IMPL_OPTION, interfaceError, jsonOption, loadImpls, ModelCache, numberOption, PARAM_OPTION, paramsOption, SEED_OPTION, seedJson, seedOption } from './run.ts';
+import { SPEC_OPTION } from '../io.ts';
 
 interface ExploreReport extends Omit<ExploreResult, 'witnesses'> {
   readonly impl: string;
@@ -33,6 +34,7 @@ export const exploreCommand: Command = {
   usage: 'sched explore FILE --param NAME=VALUE… [--impl NAME] [--seed S] [--max-states K] [--no-por] [--json]',
   options: [
     PARAM_OPTION,
+    SPEC_OPTION,
     IMPL_OPTION,
     SEED_OPTION,
     { name: 'max-states', value: true, metavar: 'K', help: 'stop after K distinct states (exit 2 unless two final memories were found; default 1000000)' },

@@ -14,7 +14,7 @@ import { checkParams, runImpl, type RunReport, specModel } from '../../semantics
 import type { SpecModel } from '../../semantics/model.ts';
 import { expandFiles, type OptionSpec, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
-import { loadProgram, toJson } from '../io.ts';
+import { displayName, loadProgram, SPEC_OPTION, toJson } from '../io.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Shared by run, step and explore
@@ -115,17 +115,36 @@ export function loadImpls(args: ParsedArgs, command: string): Loaded[] {
   const want = single(args, 'impl');
   const out: Loaded[] = [];
   for (const file of files) {
-    const prog = loadProgram(file);
+    const prog = loadProgram(file, single(args, 'spec'));
     const checked = typecheckProgram(prog);
     const impls = want === undefined ? checked.impls : checked.impls.filter((i) => i.impl.name === want);
-    out.push({ file, checked, impls });
+    out.push({ file: displayName(file), checked, impls });
   }
   if (want !== undefined && out.every((l) => l.impls.length === 0)) {
     const names = out.flatMap((l) => l.checked.impls.map((i) => i.impl.name));
-    throw new SchedInputError([diag(files[0]!, { line: 1, col: 1 }, 'io', `no impl named '${want}'`, names.length ? `one of ${names.join(', ')}` : 'a file with an impl', `'${want}'`)]);
+    throw new SchedInputError([diag(files[0]!, { line: 1, col: 1 }, 'io', `no impl named '${want}'${didYouMean(want, names)}`, names.length ? `one of ${names.join(', ')}` : 'a file with an impl', `'${want}'`)]);
   }
   if (out.every((l) => l.impls.length === 0)) throw new SchedInputError([diag(files[0]!, { line: 1, col: 1 }, 'io', 'no impl to run in this file', 'an impl block', 'none')]);
+  checkGivenParams(out.flatMap((l) => l.impls), paramsOption(args));
   return out;
+}
+
+/**
+ * `--param` names every selected implementation's spec must know: a name no spec has is a typo
+ * (said with the closest name), a name a spec needs and was not given is missing.
+ */
+export function checkGivenParams(impls: readonly CheckedImpl[], given: ReadonlyMap<string, bigint>): void {
+  const known = new Set(impls.flatMap((ci) => ci.spec.params));
+  for (const p of given.keys()) {
+    if (!known.has(p)) {
+      const missing = [...known].filter((k) => !given.has(k));
+      throw new UsageError(`--param ${p}: no spec of the selected implementations has a parameter '${p}'${didYouMean(p, missing.length > 0 ? missing : known)}${known.size > 0 ? ` (parameters: ${[...known].join(', ')})` : ''}`);
+    }
+  }
+  for (const ci of impls) {
+    const missing = ci.spec.params.filter((p) => !given.has(p));
+    if (missing.length > 0) throw new UsageError(`impl '${ci.impl.name}' needs --param ${missing.map((m) => `${m}=…`).join(' --param ')} (spec '${ci.spec.spec.name}' has parameters ${ci.spec.params.join(', ')})`);
+  }
 }
 
 /** `--json` for run/step/explore: one document, the object for one impl, a list for several. */
@@ -194,6 +213,7 @@ export const runCommand: Command = {
   usage: "sched run FILE --param NAME=VALUE… [--impl NAME] [--seed S] [--inputs FAMILY] [--input 'T(i,…)=V'…] [--check-annotations] [--omega] [--tolerance R] [--json]",
   options: [
     PARAM_OPTION,
+    SPEC_OPTION,
     IMPL_OPTION,
     SEED_OPTION,
     INPUTS_OPTION,

@@ -9,6 +9,7 @@ import { compareOutputs, type Mismatch } from '../../semantics/run.ts';
 import { type ParsedArgs, single, UsageError } from '../args.ts';
 import type { Command } from '../command.ts';
 import { emitJson, exitFor, IMPL_OPTION, interfaceError, jsonOption, loadImpls, ModelCache, numberOption, PARAM_OPTION, paramsOption, SEED_OPTION, seedJson, seedOption } from './run.ts';
+import { SPEC_OPTION } from '../io.ts';
 
 interface StepReport {
   readonly impl: string;
@@ -34,6 +35,7 @@ export const stepCommand: Command = {
   usage: 'sched step FILE --param NAME=VALUE… [--impl NAME] [--seed S] [--scheduler random|leftmost] [--json]',
   options: [
     PARAM_OPTION,
+    SPEC_OPTION,
     IMPL_OPTION,
     { ...SEED_OPTION, help: 'seed of the input generator and of the scheduler (an integer; default 0)' },
     { name: 'scheduler', value: true, metavar: 'random|leftmost', help: 'random: each step uniformly among the enabled ones (default); leftmost: always the leftmost (the schedule of Thm 4.3.3)' },

@@ -1,17 +1,27 @@
 // `sched verify FILE…`: prophetic + symbolic evaluation, obligations discharged by Z3, a verdict
 // per implementation (SCHED-LANGUAGE.md §2).
 
-import { checkProgramFull } from '../../core/check.ts';
-import { SchedInputError, formatDiagnostic } from '../../core/diagnostics.ts';
+import { type Diagnostic, SchedInputError, formatDiagnostic } from '../../core/diagnostics.ts';
 import { FLOAT_MODES, type FloatMode } from '../../smt/values.ts';
 import { type Replay, verifyImpl, type VerifyResult } from '../../proofs/verify.ts';
 import { expandFiles, intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_INPUT, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
-import { loadProgram, toJson } from '../io.ts';
-import { basename, join } from 'node:path';
-import { writeBundle } from '../../proofs/certificates.ts';
+import { displayName, loadChecked, SPEC_OPTION, toJson } from '../io.ts';
+import { isAbsolute, relative } from 'node:path';
+import { bundleDir, writeBundle } from '../../proofs/certificates.ts';
 import { eliminationLog } from '../../core/presburger/elimlog.ts';
 import { startFromScratch } from '../../proofs/fresh-state.ts';
+
+/** A path as the manifest records it: relative to the working directory when inside it. */
+function relativeName(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+}
+
+/** Integer values as JSON numbers where they are exact (others stay strings: 2^64 - 1, `(fp …)`). */
+export function jsonValues(values: Record<string, string>): Record<string, number | string> {
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, /^-?\d+$/.test(v) && Number.isSafeInteger(Number(v)) ? Number(v) : v]));
+}
 
 /** The `sched run` command line that reproduces a counterexample. */
 export function replayCommand(file: string, impl: string, r: Replay): string {
@@ -30,6 +40,7 @@ export const verifyCommand: Command = {
   usage: 'sched verify FILE|DIR… [--impl NAME] [--certs DIR] [--timeout-ms T] [--float ieee|real|uf] [--log] [--json]',
   options: [
     { name: 'impl', value: true, metavar: 'NAME', help: 'verify only this implementation' },
+    SPEC_OPTION,
     { name: 'timeout-ms', value: true, metavar: 'T', help: 'per-query solver budget (default 10000)' },
     { name: 'float', value: true, metavar: 'MODE', help: 'float encoding: ieee (default, sound), real (fast-math, unsound), uf' },
     { name: 'certs', value: true, metavar: 'DIR', help: 'write a certificate bundle per implementation under DIR (see sched recheck)' },
@@ -45,15 +56,18 @@ export const verifyCommand: Command = {
     const files = expandFiles(args.positional);
     if (files.length === 0) throw new UsageError('no .sched files given');
     const results: (VerifyResult & { file: string })[] = [];
+    const inputErrors: Diagnostic[] = [];
     let inputError = false;
     let matched = false;
-    for (const file of files) {
+    for (const path of files) {
+      const file = displayName(path);
       let checked;
       try {
-        checked = await checkProgramFull(loadProgram(file));
+        checked = await loadChecked(path, single(args, 'spec'));
       } catch (e) {
         if (!(e instanceof SchedInputError)) throw e;
         inputError = true;
+        inputErrors.push(...e.diagnostics);
         for (const d of e.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
         continue;
       }
@@ -67,8 +81,8 @@ export const verifyCommand: Command = {
         results.push({ ...r, file });
         const certs = single(args, 'certs');
         if (certs !== undefined) {
-          const dir = join(certs, `${basename(file, '.sched')}.${ci.impl.name}`);
-          writeBundle(dir, file, r, eliminationLog());
+          const dir = bundleDir(certs, path, ci.impl.name);
+          writeBundle(dir, { name: path === '-' ? '-' : relativeName(path), text: checked.text }, r, eliminationLog());
           if (!json) process.stdout.write(`  certificates: ${dir}\n`);
         }
         if (!json) {
@@ -92,9 +106,9 @@ export const verifyCommand: Command = {
     if (json) {
       const out = results.map((r) => ({
         file: r.file, impl: r.impl, spec: r.spec, verdict: r.verdict, class: r.class, reason: r.reason,
-        assumptions: r.assumptions, counterexample: r.counterexample, replay: r.replay ? { ...r.replay, command: replayCommand(r.file, r.impl, r.replay) } : null, vcs: r.vcs, ms: Math.round(r.ms), float: r.float,
+        assumptions: r.assumptions, counterexample: r.counterexample ? { ...r.counterexample, values: jsonValues(r.counterexample.values) } : null, replay: r.replay ? { ...r.replay, command: replayCommand(r.file, r.impl, r.replay) } : null, vcs: r.vcs, ms: Math.round(r.ms), float: r.float,
       }));
-      process.stdout.write(toJson({ results: out }) + '\n');
+      process.stdout.write(toJson({ results: out, inputErrors }) + '\n');
     }
     if (inputError) return EXIT_INPUT;
     if (results.some((r) => r.verdict === 'invalid')) return EXIT_FOUND;
