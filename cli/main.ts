@@ -15,8 +15,9 @@ import { verifyCommand } from './commands/verify.ts';
 import { recheckCommand } from './commands/recheck.ts';
 import { lowerCommand } from './commands/lower.ts';
 import { fuzzCommand } from './commands/fuzz.ts';
+import { corpusCommand } from './commands/corpus.ts';
 
-const COMMANDS: readonly Command[] = [checkCommand, runCommand, stepCommand, exploreCommand, verifyCommand, recheckCommand, lowerCommand, fuzzCommand];
+const COMMANDS: readonly Command[] = [checkCommand, runCommand, stepCommand, exploreCommand, verifyCommand, corpusCommand, recheckCommand, lowerCommand, fuzzCommand];
 
 function topHelp(): string {
   const lines = ['usage: sched <command> FILE… [options]', '', 'commands:'];

@@ -1,18 +1,16 @@
-// The corpus runner (`npm run corpus`): verifies every implementation of every .sched file under
-// corpus/ (or the paths given), compares each verdict with the file's `// EXPECT:` lines, prints
-// a table (file, impl, expected, got, class, time) and a summary, and exits 1 on any wrong
-// verdict. Files under corpus/errors/ must be rejected as input errors instead.
-//
-//   npx tsx corpus/run.ts [PATH…] [--filter S] [--timeout-ms T] [--json] [--markdown FILE] [--readme]
+// The corpus runner (`sched corpus`, `npm run corpus`): verifies every implementation of every
+// .sched file under the paths given, compares each verdict with the file's `// EXPECT` lines, and
+// summarises. Files under an `errors/` directory must be rejected as input errors instead. The
+// command (cli/commands/corpus.ts) adds progress, formats and the README section.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { checkProgramFull } from '../core/check.ts';
 import { SchedInputError } from '../core/diagnostics.ts';
 import { parseProgram } from '../core/parser.ts';
 import { verifyImpl } from '../proofs/verify.ts';
-import { shutdownZ3 } from '../smt/z3.ts';
 import { expandFiles } from '../cli/args.ts';
+import { replayCommand } from '../cli/replay-command.ts';
 
 export interface Expectation {
   readonly verdict: 'valid' | 'invalid' | 'unknown';
@@ -50,6 +48,11 @@ export interface Row {
   /** `valid` where a correct validator must refute: the worst bug this project can have. */
   readonly unsound: boolean;
   readonly reason: string | null;
+  /** Where the verdict points (the counterexample's position), for SARIF/JUnit; 1:1 if nowhere. */
+  readonly line: number;
+  readonly col: number;
+  /** The `sched run` command that replays an invalid verdict, or null. */
+  readonly replay: string | null;
 }
 
 function show(e: Expectation | undefined): string {
@@ -68,7 +71,33 @@ function incompleteFor(e: Expectation | undefined, verdict: string, cls: string 
   return verdict === 'invalid' && e.verdict === 'invalid' && cls === 'value-mismatch' && (e.class === 'annotation-mismatch' || e.class === 'output-mismatch');
 }
 
-export async function runCorpus(paths: readonly string[], opts: { filter?: string; timeoutMs?: number; progress?: (r: Row) => void }): Promise<Row[]> {
+export interface CorpusOptions {
+  readonly filter?: string;
+  readonly timeoutMs?: number;
+  /** Before each implementation (or malformed file) is verified. */
+  readonly starting?: (file: string, impl: string) => void;
+  readonly progress?: (r: Row) => void;
+}
+
+/** Implementations (and malformed inputs) under `paths`: the number of rows runCorpus gives. */
+export function countCases(paths: readonly string[], filter?: string): number {
+  let n = 0;
+  for (const file of expandFiles(paths)) {
+    if (filter && !file.includes(filter)) continue;
+    if (file.split(/[\\/]/).includes('errors')) {
+      n++;
+      continue;
+    }
+    try {
+      n += Math.max(parseProgram(file, readFileSync(file, 'utf8')).impls.length, 0);
+    } catch {
+      n++;
+    }
+  }
+  return n;
+}
+
+export async function runCorpus(paths: readonly string[], opts: CorpusOptions): Promise<Row[]> {
   const rows: Row[] = [];
   for (const file of expandFiles(paths)) {
     if (opts.filter && !file.includes(opts.filter)) continue;
@@ -77,6 +106,7 @@ export async function runCorpus(paths: readonly string[], opts: { filter?: strin
     const t0 = performance.now();
     if (rel.split(/[\\/]/).includes('errors')) {
       // Malformed inputs: `sched check` must reject them (exit 3).
+      opts.starting?.(rel, '(malformed input)');
       let rejected = false;
       try {
         await checkProgramFull(parseProgram(file, text));
@@ -84,7 +114,7 @@ export async function runCorpus(paths: readonly string[], opts: { filter?: strin
         if (!(e instanceof SchedInputError)) throw e;
         rejected = true;
       }
-      const row: Row = { file: rel, impl: '-', expected: 'input error', got: rejected ? 'input error' : 'accepted', class: null, ms: performance.now() - t0, ok: rejected, incomplete: false, unsound: false, reason: null };
+      const row: Row = { file: rel, impl: '-', expected: 'input error', got: rejected ? 'input error' : 'accepted', class: null, ms: performance.now() - t0, ok: rejected, incomplete: false, unsound: false, reason: null, line: 1, col: 1, replay: null };
       rows.push(row);
       opts.progress?.(row);
       continue;
@@ -95,13 +125,15 @@ export async function runCorpus(paths: readonly string[], opts: { filter?: strin
       checked = await checkProgramFull(parseProgram(file, text));
     } catch (e) {
       if (!(e instanceof SchedInputError)) throw e;
-      const row: Row = { file: rel, impl: '-', expected: 'well-formed', got: 'input error', class: null, ms: performance.now() - t0, ok: false, incomplete: false, unsound: false, reason: e.message.split('\n')[0] ?? null };
+      const d = e.diagnostics[0];
+      const row: Row = { file: rel, impl: '-', expected: 'well-formed', got: 'input error', class: null, ms: performance.now() - t0, ok: false, incomplete: false, unsound: false, reason: e.message.split('\n')[0] ?? null, line: d?.line ?? 1, col: d?.col ?? 1, replay: null };
       rows.push(row);
       opts.progress?.(row);
       continue;
     }
     for (const [k, ci] of checked.impls.entries()) {
       const e = exp.named.get(ci.impl.name) ?? exp.ordered[k];
+      opts.starting?.(rel, ci.impl.name);
       const r = await verifyImpl(ci, { timeoutMs: opts.timeoutMs });
       const row: Row = {
         file: rel,
@@ -114,6 +146,9 @@ export async function runCorpus(paths: readonly string[], opts: { filter?: strin
         incomplete: !matches(e, r.verdict, r.class) && incompleteFor(e, r.verdict, r.class),
         unsound: r.verdict === 'valid' && e?.verdict === 'invalid',
         reason: r.reason,
+        line: r.counterexample?.line ?? ci.impl.pos.line,
+        col: r.counterexample?.col ?? ci.impl.pos.col,
+        replay: r.replay ? replayCommand(rel, ci.impl.name, r.replay) : null,
       };
       rows.push(row);
       opts.progress?.(row);
@@ -161,7 +196,7 @@ export function readmeSection(rows: readonly Row[]): string {
     for (const r of unknowns) out.push(`- \`${r.file}\` ${r.impl}: ${r.got}. ${r.reason ?? ''}`);
     out.push('');
   }
-  out.push('Full table: `corpus/RESULTS.md` (regenerated by `npm run corpus -- --readme`).');
+  out.push('Full table: `corpus/RESULTS.md` (regenerated by `npx sched corpus --all --readme`).');
   return out.join('\n');
 }
 
@@ -169,55 +204,4 @@ export function markdownTable(rows: readonly Row[]): string {
   const lines = ['| file | impl | expected | got | time (s) |', '| --- | --- | --- | --- | ---: |'];
   for (const r of rows) lines.push(`| ${r.file} | ${r.impl} | ${r.expected} | ${r.ok ? r.got : r.incomplete ? `*${r.got}* (incomplete)` : `**${r.got}** (WRONG)`} | ${(r.ms / 1000).toFixed(2)} |`);
   return lines.join('\n');
-}
-
-async function main(argv: string[]): Promise<number> {
-  const paths: string[] = [];
-  let filter: string | undefined;
-  let timeoutMs: number | undefined;
-  let json = false;
-  let markdown: string | undefined;
-  let readme = false;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--filter') filter = argv[++i];
-    else if (a === '--timeout-ms') timeoutMs = Number(argv[++i]);
-    else if (a === '--json') json = true;
-    else if (a === '--markdown') markdown = argv[++i];
-    else if (a === '--readme') readme = true;
-    else paths.push(a);
-  }
-  const tty = process.stdout.isTTY && !json;
-  const rows = await runCorpus(paths.length ? paths : ['corpus'], {
-    filter,
-    timeoutMs,
-    progress: json
-      ? undefined
-      : (r) => {
-          const mark = r.ok ? 'ok  ' : r.unsound ? 'UNSOUND' : r.incomplete ? 'INCOMPLETE' : 'WRONG';
-          process.stdout.write(`${mark} ${r.file} ${r.impl}: expected ${r.expected}, got ${r.got} (${(r.ms / 1000).toFixed(2)} s)${!r.ok && r.reason ? `\n       ${r.reason}` : ''}\n`);
-        },
-  });
-  void tty;
-  const summary = summarize(rows);
-  if (json) process.stdout.write(JSON.stringify({ rows, summary }, null, 2) + '\n');
-  else process.stdout.write(`\n${summary}\n`);
-  if (markdown) writeFileSync(markdown, `${markdownTable(rows)}\n\n${summary}\n`);
-  if (readme) {
-    writeFileSync('corpus/RESULTS.md', `# Corpus results\n\nRegenerated by \`npm run corpus -- --readme\`.\n\n${markdownTable(rows)}\n\n${summary}\n`);
-    const text = readFileSync('README.md', 'utf8');
-    const start = '<!-- corpus:start -->';
-    const end = '<!-- corpus:end -->';
-    if (text.includes(start) && text.includes(end)) {
-      writeFileSync('README.md', text.slice(0, text.indexOf(start) + start.length) + `\n${readmeSection(rows)}\n` + text.slice(text.indexOf(end)));
-    }
-  }
-  // Exit 1 on a wrong verdict, 2 when some are only incomplete (like `sched verify`'s unknown).
-  return rows.some((r) => !r.ok && !r.incomplete) ? 1 : rows.some((r) => r.incomplete) ? 2 : 0;
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const code = await main(process.argv.slice(2));
-  await shutdownZ3();
-  process.exitCode = code;
 }

@@ -3,10 +3,14 @@
 
 import { type Diagnostic, SchedInputError, formatDiagnostic } from '../../core/diagnostics.ts';
 import { FLOAT_MODES, type FloatMode } from '../../smt/values.ts';
-import { type Replay, verifyImpl, type VerifyResult } from '../../proofs/verify.ts';
+import { verifyImpl, type VerifyResult } from '../../proofs/verify.ts';
+import { replayCommand } from '../replay-command.ts';
 import { expandFiles, intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_INPUT, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
-import { displayName, loadChecked, SPEC_OPTION, toJson } from '../io.ts';
+import { displayName, loadChecked, loadProgram, SPEC_OPTION, toJson } from '../io.ts';
+import { Progress } from '../progress.ts';
+import { FORMATS, type Format, junit, type ReportItem, sarif } from '../report.ts';
+import { didYouMean } from '../suggest.ts';
 import { isAbsolute, relative } from 'node:path';
 import { bundleDir, writeBundle } from '../../proofs/certificates.ts';
 import { eliminationLog } from '../../core/presburger/elimlog.ts';
@@ -23,42 +27,42 @@ export function jsonValues(values: Record<string, string>): Record<string, numbe
   return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, /^-?\d+$/.test(v) && Number.isSafeInteger(Number(v)) ? Number(v) : v]));
 }
 
-/** The `sched run` command line that reproduces a counterexample. */
-export function replayCommand(file: string, impl: string, r: Replay): string {
-  const quote = (x: string): string => (/^[A-Za-z0-9_./=:-]+$/.test(x) ? x : `'${x.replace(/'/g, `'\\''`)}'`);
-  const parts = ['npx', 'sched', 'run', quote(file), '--impl', quote(impl), ...Object.entries(r.params).flatMap(([k, v]) => ['--param', `${k}=${v}`])];
-  if (r.seed !== 0) parts.push('--seed', String(r.seed));
-  if (r.inputs !== 'default') parts.push('--inputs', r.inputs);
-  for (const v of r.inputValues) parts.push('--input', quote(`${v.tensor}(${v.point.join(',')})=${v.value}`));
-  if (r.annotations) parts.push('--check-annotations');
-  return parts.join(' ');
+/** The one-line summary of a run over several implementations (as alive-tv prints one). */
+export function summaryLine(results: readonly { verdict: string }[], inputErrors: number, ms: number): string {
+  const n = (v: string): number => results.filter((r) => r.verdict === v).length;
+  return `Summary: ${results.length} implementation${results.length === 1 ? '' : 's'}: ${n('valid')} valid, ${n('invalid')} invalid, ${n('unknown')} unknown; ${inputErrors} input error${inputErrors === 1 ? '' : 's'} · ${(ms / 1000).toFixed(1)} s`;
 }
 
 export const verifyCommand: Command = {
   name: 'verify',
   summary: 'Prove that each implementation implements its spec (prophetic + symbolic evaluation, Z3).',
-  usage: 'sched verify FILE|DIR… [--impl NAME] [--certs DIR] [--timeout-ms T] [--float ieee|real|uf] [--log] [--json]',
+  usage: 'sched verify FILE|DIR|-… [--impl NAME] [--spec FILE] [--certs DIR] [--timeout-ms T] [--float ieee|real|uf] [--log] [--format text|json|sarif|junit]',
   options: [
     { name: 'impl', value: true, metavar: 'NAME', help: 'verify only this implementation' },
     SPEC_OPTION,
     { name: 'timeout-ms', value: true, metavar: 'T', help: 'per-query solver budget (default 10000)' },
-    { name: 'float', value: true, metavar: 'MODE', help: 'float encoding: ieee (default, sound), real (fast-math, unsound), uf' },
-    { name: 'certs', value: true, metavar: 'DIR', help: 'write a certificate bundle per implementation under DIR (see sched recheck)' },
+    { name: 'float', value: true, metavar: 'MODE', help: 'float encoding: ieee (default: exact, exp/log/pow uninterpreted), uf (every operation uninterpreted), real (fast-math: floats as reals, not sound for IEEE programs)' },
+    { name: 'certs', value: true, metavar: 'DIR', help: "write a certificate bundle per implementation under DIR (DIR/<file's path>/<impl>/; see sched recheck)" },
     { name: 'log', value: false, help: 'print the symbolic evaluation (=> context changes, <= results), as thesis Fig. 5.5' },
+    { name: 'format', value: true, metavar: 'F', help: 'text (default), json, sarif (SARIF 2.1.0 for code scanning) or junit (JUnit XML for CI test reports)' },
     JSON_OPTION,
   ],
   async run(args: ParsedArgs): Promise<number> {
-    const json = args.flags.has('json');
+    const format = formatOption(args);
+    const text = format === 'text';
     const float = (single(args, 'float') ?? 'ieee') as FloatMode;
     if (!FLOAT_MODES.includes(float)) throw new UsageError(`--float must be one of ${FLOAT_MODES.join(', ')}, got '${float}'`);
     const timeoutMs = intOption(args, 'timeout-ms', 10_000, 1);
     const only = single(args, 'impl');
+    const certs = single(args, 'certs');
     const files = expandFiles(args.positional);
     if (files.length === 0) throw new UsageError('no .sched files given');
+    const t0 = performance.now();
     const results: (VerifyResult & { file: string })[] = [];
     const inputErrors: Diagnostic[] = [];
-    let inputError = false;
     let matched = false;
+    // Counted up front (parsing is cheap) for the progress line.
+    const progress = new Progress(countImpls(files, only), !text);
     for (const path of files) {
       const file = displayName(path);
       let checked;
@@ -66,7 +70,6 @@ export const verifyCommand: Command = {
         checked = await loadChecked(path, single(args, 'spec'));
       } catch (e) {
         if (!(e instanceof SchedInputError)) throw e;
-        inputError = true;
         inputErrors.push(...e.diagnostics);
         for (const d of e.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
         continue;
@@ -74,45 +77,87 @@ export const verifyCommand: Command = {
       for (const ci of checked.impls) {
         if (only !== undefined && ci.impl.name !== only) continue;
         matched = true;
-        const log = args.flags.has('log') && !json ? (depth: number, text: string) => process.stdout.write(`${'  '.repeat(depth)}// ${text}\n`) : undefined;
+        progress.start(`${file}: ${ci.impl.name}`);
+        const log = args.flags.has('log') && text ? (depth: number, line: string) => process.stdout.write(`${'  '.repeat(depth)}// ${line}\n`) : undefined;
         // A bundle holds exactly this verification's eliminations, byte-identically.
-        if (single(args, 'certs') !== undefined) startFromScratch();
+        if (certs !== undefined) startFromScratch();
         const r = await verifyImpl(ci, { float, timeoutMs, log });
+        progress.step();
         results.push({ ...r, file });
-        const certs = single(args, 'certs');
         if (certs !== undefined) {
           const dir = bundleDir(certs, path, ci.impl.name);
           writeBundle(dir, { name: path === '-' ? '-' : relativeName(path), text: checked.text }, r, eliminationLog());
-          if (!json) process.stdout.write(`  certificates: ${dir}\n`);
+          if (text) process.stdout.write(`  certificates: ${dir}\n`);
         }
-        if (!json) {
-          let line = `${file}: ${r.impl}: ${r.verdict}`;
-          if (r.class) line += ` (${r.class})`;
-          if (r.assumptions && r.verdict !== 'invalid') line += ` for ${r.assumptions}`;
-          line += ` — ${r.vcs} obligation${r.vcs === 1 ? '' : 's'}, ${r.ms.toFixed(0)} ms, float ${r.float}`;
-          process.stdout.write(line + '\n');
-          if (r.verdict !== 'valid' && r.reason) process.stdout.write(`  ${r.verdict === 'invalid' ? `${file}:${r.counterexample?.line}:${r.counterexample?.col}: ` : ''}${r.reason}\n`);
-          if (r.counterexample) {
-            const vs = Object.entries(r.counterexample.values).map(([k, v]) => `${k} = ${v}`).join(', ');
-            if (vs) process.stdout.write(`  counterexample: ${vs}\n`);
-          }
-          if (r.replay) process.stdout.write(`  replay: ${replayCommand(file, r.impl, r.replay)}\n`);
-          else if (r.verdict === 'invalid' && r.counterexample?.obligation === 'I-ASSUME') process.stdout.write('  (no parameter value satisfies the assumptions: there is nothing to run)\n');
-          else if (r.verdict === 'invalid') process.stdout.write('  (the refutation is exact; no run small enough to reproduce it was found)\n');
-        }
+        if (text) printResult(file, r);
       }
     }
-    if (only !== undefined && !matched && !inputError) throw new UsageError(`no implementation named '${only}'`);
-    if (json) {
+    progress.end();
+    if (only !== undefined && !matched && inputErrors.length === 0) {
+      const names = files.flatMap((f) => { try { return loadProgram(f).impls.map((i) => i.name); } catch { return []; } });
+      throw new UsageError(`no implementation named '${only}'${didYouMean(only, names)}`);
+    }
+    const ms = performance.now() - t0;
+    if (format === 'json') {
       const out = results.map((r) => ({
         file: r.file, impl: r.impl, spec: r.spec, verdict: r.verdict, class: r.class, reason: r.reason,
-        assumptions: r.assumptions, counterexample: r.counterexample ? { ...r.counterexample, values: jsonValues(r.counterexample.values) } : null, replay: r.replay ? { ...r.replay, command: replayCommand(r.file, r.impl, r.replay) } : null, vcs: r.vcs, ms: Math.round(r.ms), float: r.float,
+        assumptions: r.assumptions, counterexample: r.counterexample ? { ...r.counterexample, values: jsonValues(r.counterexample.values) } : null,
+        replay: r.replay ? { ...r.replay, command: replayCommand(r.file, r.impl, r.replay) } : null, vcs: r.vcs, ms: Math.round(r.ms), float: r.float,
       }));
-      process.stdout.write(toJson({ results: out, inputErrors }) + '\n');
+      process.stdout.write(toJson({ results: out, inputErrors, summary: summaryLine(results, inputErrors.length, ms) }) + '\n');
+    } else if (format === 'sarif' || format === 'junit') {
+      const items: ReportItem[] = [
+        ...results.map((r) => ({ file: r.file, impl: r.impl, verdict: r.verdict, class: r.class, message: r.verdict === 'valid' ? (r.assumptions ? `valid for ${r.assumptions}` : 'valid') : r.reason ?? '', line: r.counterexample?.line ?? 1, col: r.counterexample?.col ?? 1, ms: r.ms, asExpected: null, replay: r.replay ? replayCommand(r.file, r.impl, r.replay) : null })),
+        ...inputErrors.map((d) => ({ file: d.file, impl: '(input)', verdict: 'input error', class: d.phase, message: d.message, line: d.line, col: d.col, ms: 0, asExpected: null, replay: null })),
+      ];
+      process.stdout.write((format === 'sarif' ? sarif(items) : junit(items)) + '\n');
+    } else if (results.length + inputErrors.length > 1) {
+      process.stdout.write(`${summaryLine(results, inputErrors.length, ms)}\n`);
     }
-    if (inputError) return EXIT_INPUT;
+    if (inputErrors.length > 0) return EXIT_INPUT;
     if (results.some((r) => r.verdict === 'invalid')) return EXIT_FOUND;
     if (results.some((r) => r.verdict === 'unknown')) return EXIT_UNKNOWN;
     return EXIT_OK;
   },
 };
+
+/** `--format`, with `--json` as `--format json`. */
+export function formatOption(args: ParsedArgs): Format {
+  const f = single(args, 'format') ?? (args.flags.has('json') ? 'json' : 'text');
+  if (!(FORMATS as readonly string[]).includes(f)) throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got '${f}'${didYouMean(f, FORMATS)}`);
+  if (args.flags.has('json') && f !== 'json') throw new UsageError(`--json and --format ${f} disagree`);
+  return f as Format;
+}
+
+/** Implementations the files hold (unparsable files count for none): the progress total. */
+function countImpls(files: readonly string[], only: string | undefined): number {
+  let n = 0;
+  for (const f of files) {
+    if (f === '-') return 1;
+    try {
+      n += loadProgram(f).impls.filter((i) => only === undefined || i.name === only).length;
+    } catch {
+      // reported when the file is verified
+    }
+  }
+  return n;
+}
+
+/** One verdict on the terminal: the verdict line, the reason, the counterexample, its replay. */
+function printResult(file: string, r: VerifyResult): void {
+  let line = `${file}: ${r.impl}: ${r.verdict}`;
+  if (r.class) line += ` (${r.class})`;
+  if (r.assumptions && r.verdict !== 'invalid') line += ` for ${r.assumptions}`;
+  line += ` — ${r.vcs} obligation${r.vcs === 1 ? '' : 's'}, ${r.ms.toFixed(0)} ms, float ${r.float}`;
+  process.stdout.write(line + '\n');
+  if (r.verdict !== 'valid' && r.reason) process.stdout.write(`  ${r.verdict === 'invalid' ? `${file}:${r.counterexample?.line}:${r.counterexample?.col}: ` : ''}${r.reason}\n`);
+  if (r.counterexample) {
+    const vs = Object.entries(r.counterexample.values).map(([k, v]) => `${k} = ${v}`).join(', ');
+    if (vs) process.stdout.write(`  counterexample: ${vs}\n`);
+  }
+  if (r.replay) {
+    if (r.replay.shows && !r.reason?.includes(r.replay.shows.replace(/^[a-z-]+: /, ''))) process.stdout.write(`  the run shows: ${r.replay.shows}\n`);
+    process.stdout.write(`  replay: ${replayCommand(file, r.impl, r.replay)}\n`);
+  } else if (r.verdict === 'invalid' && r.counterexample?.obligation === 'I-ASSUME') process.stdout.write('  (no parameter value satisfies the assumptions: there is nothing to run)\n');
+  else if (r.verdict === 'invalid') process.stdout.write('  (the refutation is exact; no run small enough to reproduce it was found)\n');
+}
