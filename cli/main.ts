@@ -16,8 +16,9 @@ import { recheckCommand } from './commands/recheck.ts';
 import { lowerCommand } from './commands/lower.ts';
 import { fuzzCommand } from './commands/fuzz.ts';
 import { corpusCommand } from './commands/corpus.ts';
+import { derivationCommand } from './commands/derivation.ts';
 
-const COMMANDS: readonly Command[] = [checkCommand, runCommand, stepCommand, exploreCommand, verifyCommand, corpusCommand, recheckCommand, lowerCommand, fuzzCommand];
+const COMMANDS: readonly Command[] = [checkCommand, runCommand, stepCommand, exploreCommand, verifyCommand, corpusCommand, recheckCommand, derivationCommand, lowerCommand, fuzzCommand];
 
 function topHelp(): string {
   const lines = ['usage: sched <command> FILE… [options]', '', 'commands:'];

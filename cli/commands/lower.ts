@@ -54,9 +54,9 @@ export function loadCase(algFile: string, schedFile: string | undefined): { alg:
 export const lowerCommand: Command = {
   name: 'lower',
   summary: 'Compile a Halide-style algorithm with a schedule into a .sched file (SARE spec + annotated SCHED).',
-  usage: 'sched lower ALGORITHM [--schedule S] [--inject BUG] [--out FILE] [--request] [--no-check] [--json]',
+  usage: 'sched lower ALGORITHM [--schedule FILE] [--inject BUG] [--out FILE] [--request] [--no-check] [--json]',
   options: [
-    { name: 'schedule', value: true, metavar: 'S', help: 'the schedule (text, one directive chain per line, or JSON); default: Halide defaults' },
+    { name: 'schedule', value: true, metavar: 'FILE', help: 'a file holding the schedule (text, one directive chain per line, or JSON); default: Halide defaults' },
     { name: 'inject', value: true, metavar: 'BUG', help: `compile with a known lowering bug (${BUG_NAMES.join(', ')})` },
     { name: 'out', value: true, metavar: 'FILE', help: 'write the .sched file here instead of stdout' },
     { name: 'request', value: false, help: 'print the JSON request an external compiler would receive, and stop' },

@@ -109,7 +109,7 @@ export interface Loaded {
 }
 
 /** Parse and type-check every file; select implementations (`--impl`). */
-export function loadImpls(args: ParsedArgs, command: string): Loaded[] {
+export function loadImpls(args: ParsedArgs, command: string, withParams = true): Loaded[] {
   const files = expandFiles(args.positional);
   if (files.length === 0) throw new UsageError(`no .sched file given (usage: sched ${command} FILE --param N=…)`);
   const want = single(args, 'impl');
@@ -125,7 +125,7 @@ export function loadImpls(args: ParsedArgs, command: string): Loaded[] {
     throw new SchedInputError([diag(files[0]!, { line: 1, col: 1 }, 'io', `no impl named '${want}'${didYouMean(want, names)}`, names.length ? `one of ${names.join(', ')}` : 'a file with an impl', `'${want}'`)]);
   }
   if (out.every((l) => l.impls.length === 0)) throw new SchedInputError([diag(files[0]!, { line: 1, col: 1 }, 'io', 'no impl to run in this file', 'an impl block', 'none')]);
-  checkGivenParams(out.flatMap((l) => l.impls), paramsOption(args));
+  if (withParams) checkGivenParams(out.flatMap((l) => l.impls), paramsOption(args));
   return out;
 }
 
