@@ -294,7 +294,9 @@ async function confirm(ci: CheckedImpl, p: PendingObligation, model: ReadonlyMap
     if (f === 'too-large' || f === null) return null;
     return replayOf(f, [...used.values()]);
   }
-  const cands = p.refutation ? await smallParameters(ci, 2, whole, [p.refutation]) : whole ? [whole] : [];
+  // The least parameters first (a counterexample one can read), the solver's last.
+  const cands = p.refutation ? await smallParameters(ci, 2, null, [p.refutation]) : [];
+  if (whole) cands.push(whole);
   for (const c of cands) {
     const f = replayRun(ci, c, REPLAY_INPUTS[0]!, CONFIRM_BUDGET);
     if (f === 'too-large') continue;
@@ -381,7 +383,7 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
       if (val !== undefined) values[ev.source(v)] = val;
     }
     const at = Object.entries(values).map(([k, v]) => `${k} = ${v}`).join(', ');
-    const reason = s.o.kind === 'interface' ? `${s.o.rule}: it is not true that ${s.o.description}${at ? ` (${at})` : ''}` : `${s.o.description} fails (line ${s.o.line})`;
+    const reason = s.o.kind === 'interface' ? `${s.o.rule}: it is not true that ${s.o.description}${at ? ` (${at})` : ''}` : `refuted: ${s.o.description}`;
     const r0 = performance.now();
     const shown = await confirm(ci, s.p, model, withModel.output, timeoutMs);
     replayMs += performance.now() - r0;
