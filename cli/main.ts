@@ -1,4 +1,4 @@
-// The `sched` command line (SCHED-LANGUAGE.md §2): dispatches to one module per command, maps
+// The `sched` command line (docs/commands.md): dispatches to one module per command, maps
 // errors to exit codes, and makes sure the process exits by itself (Z3 worker threads stopped).
 
 import { type Diagnostic, SchedInputError, formatDiagnostic } from '../core/diagnostics.ts';

@@ -1,5 +1,5 @@
 // The abstract syntax of SCHED (thesis Figures 4.1 and 4.2) plus specifications (SAREs) and
-// implementation declarations (SCHED-LANGUAGE.md). Every node carries the position of its first
+// implementation declarations (docs/language.md). Every node carries the position of its first
 // character. Expressions are one syntactic category, as in the thesis: whether an expression is
 // an index (𝔸), an affine condition (𝔹), a semantic expression or a prophetic one is decided by
 // the type checker, which records the result in `ty`.

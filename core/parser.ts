@@ -1,4 +1,4 @@
-// Recursive-descent parser for .sched files (SCHED-LANGUAGE.md §1). It builds the AST of
+// Recursive-descent parser for .sched files (docs/language.md). It builds the AST of
 // core/ast.ts with a position on every node; the first syntax error is reported as a diagnostic
 // saying what was expected and what was found.
 

@@ -1,5 +1,5 @@
 // An independent evaluator of SCHED expressions (thesis Fig. 4.3) and of their read sets (Fig. 4.4),
-// written from SCHED-LANGUAGE.md §1.3 without using semantics/. The derivation checker
+// written from docs/language.md §4 without using semantics/. The derivation checker
 // (proofs/derivation-check.ts) and the reference term semantics of the properties use it, so that a
 // bug in the production evaluator (semantics/jsgen.ts, values.ts) cannot certify itself.
 //

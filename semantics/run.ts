@@ -164,7 +164,7 @@ export interface Mismatch {
   readonly actual: JsonValue;
 }
 
-/** The report of one run: the `run` JSON shape of SCHED-LANGUAGE.md §2, plus details. */
+/** The report of one run: the `run` JSON shape of docs/commands.md, plus details. */
 export interface RunReport {
   readonly impl: string;
   readonly spec: string;

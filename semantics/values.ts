@@ -1,5 +1,5 @@
 // Values of SCHED (thesis §4.2: 𝒱 = 𝒰 ∪ ℤ ∪ {true, false} ⊎ {⊥}) and the interpretation ⟦f⟧ of
-// every operator and builtin on value types (SCHED-LANGUAGE.md §1.3). This is the reference the
+// every operator and builtin on value types (docs/language.md §4). This is the reference the
 // SMT encoding of smt/values.ts mirrors (test/smt-values checks both against each other):
 //
 // - machine integers: two's complement, `+ - *` wrap; `/` and `%` are Halide's: Euclidean (the

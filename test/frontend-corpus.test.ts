@@ -1,9 +1,8 @@
-// The front end on the corpus: every example (corpus/examples, and the code blocks of
-// SCHED-LANGUAGE.md when the page is beside the checkout) checks cleanly; every file of
+// The front end on the corpus: every example (corpus/examples) checks cleanly; every file of
 // corpus/errors is rejected with the diagnostic its `// ERROR: LINE:COL message` line announces,
 // located at file:line:col and saying what was expected and what was found.
 
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkSource } from '../core/check.ts';
@@ -15,7 +14,6 @@ afterAll(shutdownZ3);
 const ROOT = join(import.meta.dirname, '..');
 const EXAMPLES = join(ROOT, 'corpus', 'examples');
 const ERRORS = join(ROOT, 'corpus', 'errors');
-const LANGUAGE_PAGE = join(ROOT, '..', 'shared', 'SCHED-LANGUAGE.md');
 
 function schedFiles(dir: string): string[] {
   return readdirSync(dir)
@@ -40,7 +38,7 @@ describe('corpus/examples check cleanly', () => {
       const path = join('corpus', 'examples', f);
       const text = readFileSync(join(ROOT, path), 'utf8');
       const prog = await checkSource(path, text);
-      // EXPECT lines: one per impl in order, or named (SCHED-LANGUAGE.md §1).
+      // EXPECT lines: one per impl in order, or named (docs/language.md §1).
       const expects = [...text.matchAll(/^\/\/ EXPECT(?: ([A-Za-z_][A-Za-z0-9_]*))?: (valid|invalid|unknown)\b/gm)];
       const names = prog.impls.map((m) => m.impl.name);
       expect(expects.length).toBe(names.length);
@@ -48,20 +46,6 @@ describe('corpus/examples check cleanly', () => {
       if (named.length > 0) expect(new Set(named)).toEqual(new Set(names));
     });
   }
-});
-
-describe.skipIf(!existsSync(LANGUAGE_PAGE))('the examples of SCHED-LANGUAGE.md', () => {
-  it('check cleanly, together, and equal corpus/examples/matmul.sched', async () => {
-    const page = readFileSync(LANGUAGE_PAGE, 'utf8');
-    const blocks = [...page.matchAll(/```\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((b) => /^(spec|impl) /m.test(b));
-    expect(blocks.length).toBeGreaterThanOrEqual(2);
-    const text = blocks.join('\n');
-    const prog = await checkSource('SCHED-LANGUAGE.md', text);
-    expect(prog.specs.size + prog.impls.length).toBe(blocks.length);
-    const strip = (s: string): string => s.replace(/\/\/.*$/gm, '').replace(/\s+/g, ' ').trim();
-    const corpus = readFileSync(join(EXAMPLES, 'matmul.sched'), 'utf8');
-    expect(strip(corpus)).toBe(strip(text));
-  });
 });
 
 describe('corpus/errors are rejected with their declared diagnostic', () => {

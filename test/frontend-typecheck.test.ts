@@ -1,4 +1,4 @@
-// The type rules (thesis Fig. 4.7 as extended by SCHED-LANGUAGE.md §1.3): affine judgements
+// The type rules (thesis Fig. 4.7 as extended by docs/language.md §4): affine judgements
 // (indices 𝔸, conditions 𝔹), semantic judgements (array reads, code only) and prophetic ones
 // (tensor reads, specs and annotations only); untyped literals take the type of their context;
 // casts are the only way from an index to a value; select, let, shadowing, shapes and ranks,

@@ -1,4 +1,4 @@
-// `sched run`, `sched step`, `sched explore`: exit codes, JSON shapes of SCHED-LANGUAGE.md §2,
+// `sched run`, `sched step`, `sched explore`: exit codes, JSON shapes of docs/commands.md,
 // input errors. Most cases call the commands in this process (as cli/main.ts does, mapping input
 // and usage errors to exit code 3); a few run the real binary end to end.
 

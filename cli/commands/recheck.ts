@@ -1,5 +1,5 @@
 // `sched recheck DIR [--solver wasm|z3|cvc5|all]`: re-run a certificate bundle's files with the
-// named solvers and compare with the recorded status (SCHED-LANGUAGE.md §2).
+// named solvers and compare with the recorded status (docs/commands.md).
 
 import { available, bundleVerdict, findBundles, type RecheckRow, recheckBundle, type SolverName } from '../../proofs/recheck.ts';
 import { intOption, type ParsedArgs, single, UsageError } from '../args.ts';

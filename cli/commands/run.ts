@@ -1,5 +1,5 @@
 // `sched run FILE --param N=4 … [--impl NAME] [--seed S]`: big-step execution on seeded random
-// inputs, compared with the spec evaluated on the same inputs (SCHED-LANGUAGE.md §2). Also the
+// inputs, compared with the spec evaluated on the same inputs (docs/commands.md). Also the
 // helpers `step` and `explore` share: parameters, loading and selecting implementations.
 
 import { writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // `sched verify FILE…`: prophetic + symbolic evaluation, obligations discharged by Z3, a verdict
-// per implementation (SCHED-LANGUAGE.md §2).
+// per implementation (docs/commands.md).
 
 import { type Diagnostic, SchedInputError, formatDiagnostic } from '../../core/diagnostics.ts';
 import { FLOAT_MODES, type FloatMode } from '../../smt/values.ts';
