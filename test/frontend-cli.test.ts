@@ -58,7 +58,7 @@ describe('npx sched check', () => {
     const good = sched('check', 'corpus/examples/matmul.sched', 'corpus/examples/pad.sched');
     expect(good.status).toBe(0);
     expect(good.stdout).toContain('corpus/examples/matmul.sched: ok (1 spec, 1 impl)');
-    expect(good.stdout).toContain('corpus/examples/pad.sched: ok (1 spec, 2 impls)');
+    expect(good.stdout).toContain('corpus/examples/pad.sched: ok (2 specs, 2 impls)');
   });
 
   it('reports an unreadable file as an input error', () => {

@@ -69,10 +69,14 @@ describe('sched run / step / explore', () => {
   it('run: input errors exit 3 with file:line:col', async () => {
     const noParam = binary(['run', 'corpus/examples/matmul.sched', '--param', 'N=3']);
     expect(noParam.code).toBe(3);
-    expect(noParam.err).toMatch(/matmul\.sched:\d+:\d+: error: no value for parameters M, P/);
+    expect(noParam.err).toMatch(/impl 'matmul_naive' needs --param M=… --param P=…/);
+    // A misspelt parameter is named, with the closest one (not reported as a missing one).
+    const typo = binary(['run', 'corpus/examples/matmul.sched', '--param', 'N=3', '--param', 'M=2', '--param', 'Q=4']);
+    expect(typo.code).toBe(3);
+    expect(typo.err).toMatch(/--param Q: no spec .* has a parameter 'Q'; did you mean 'P'\?/);
     const assume = await sched(['run', 'corpus/examples/matmul.sched', '--param', 'N=3', '--param', 'M=2', '--param', 'P=0']);
     expect(assume.code).toBe(3);
-    expect(assume.err).toMatch(/matmul\.sched:16:\d+: error: the parameters .* violate this assumption/);
+    expect(assume.err).toMatch(/matmul\.sched:\d+:\d+: error: the parameters .* violate this assumption/);
     expect((await sched(['run', 'corpus/examples/matmul.sched', '--param', 'N=x'])).code).toBe(3);
     expect((await sched(['run', 'corpus/examples/matmul.sched', '--impl', 'nope', '--param', 'N=1'])).code).toBe(3);
     expect((await sched(['run', 'no/such/file.sched'])).code).toBe(3);

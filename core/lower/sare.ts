@@ -122,12 +122,15 @@ export function algorithmToSpec(a: CheckedAlgorithm, name: string): Spec {
   const equations: Equation[] = [];
   for (const inp of a.inputs.values()) tensors.push({ role: 'input', name: inp.name, vars: inp.args, type: inp.type, pos: NO_POS });
   const outName = a.output.func.name;
+  // The output is the region the pipeline is realised over, [0, extent) in each dimension: the
+  // spec says so, so that an implementation must produce all of it (interface rule I-ONTO).
+  const region = (f: CheckedAlgorithm['funcs'][number]): Expr | null => (f.name === outName ? andAll(f.args.flatMap((x, k) => [bin('<=', int(0n), v(x)), bin('<', v(x), tx(a.output.extents[k]!))])) : null);
   for (const f of a.funcs) {
     const isOut = f.name === outName;
     const z = f.args.map(v);
     if (f.updates.length === 0) {
       tensors.push({ role: isOut ? 'output' : 'tensor', name: f.name, vars: f.args, type: f.type, pos: NO_POS });
-      equations.push(eq(f.name, z, f.pure, null, isOut));
+      equations.push(eq(f.name, z, f.pure, region(f), isOut));
       continue;
     }
     tensors.push({ role: 'tensor', name: stageTensor(f, 0), vars: f.args, type: f.type, pos: NO_POS });
@@ -137,7 +140,7 @@ export function algorithmToSpec(a: CheckedAlgorithm, name: string): Spec {
       equations.push(...updateEquations(f, k + 1));
     });
     tensors.push({ role: isOut ? 'output' : 'tensor', name: f.name, vars: f.args, type: f.type, pos: NO_POS });
-    equations.push(eq(f.name, z, finalRead(f, f.updates.length, z), null, isOut));
+    equations.push(eq(f.name, z, finalRead(f, f.updates.length, z), region(f), isOut));
   }
   return { name, params, assumes: a.assumes, tensors, equations, pos: NO_POS };
 }
