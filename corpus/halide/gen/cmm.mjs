@@ -16,7 +16,8 @@ const spec = `spec cmm {
   tensor Prod(x, y, r): f32;
   Prod(x, y, -1) = 0.0;
   Prod(x, y, r) = Prod(x, y, r - 1) + A(x, r) * B(r, y) where 0 <= r && r < N;
-  output Out(x, y): f32 = Prod(x, y, N - 1);
+  // The N x N product.
+  output Out(x, y): f32 = Prod(x, y, N - 1) where 0 <= x && x < N && 0 <= y && y < N;
 }`;
 
 // mut: sharedStaging (A.in()/B.in() buffers at block level), shortReduction (one r block too

@@ -26,7 +26,9 @@ const spec = `spec conv_layer {
     where 0 <= rz && rz < 3 && 1 <= ry && ry < 3;
   Conv(c, x, y, n, rz, ry, rx) = Conv(c, x, y, n, rz, ry, rx - 1) + Filter(c, ry, rz, rx) * In(rx, x + ry, y + rz, n)
     where 0 <= rz && rz < 3 && 0 <= ry && ry < 3 && 1 <= rx && rx < CI;
-  output Relu(c, x, y, n): f32 = max(0.0, Conv(c, x, y, n, 2, 2, CI - 1));
+  // The CO x W x H x N output.
+  output Relu(c, x, y, n): f32 = max(0.0, Conv(c, x, y, n, 2, 2, CI - 1))
+    where 0 <= c && c < CO && 0 <= x && x < W && 0 <= y && y < H && 0 <= n && n < N;
 }`;
 
 const decls = (p) => {

@@ -37,7 +37,9 @@ const spec = `spec dsc {
   tensor Pw(o, x, y, b, rc): f32;
   Pw(o, x, y, b, -1) = Bias(o);
   Pw(o, x, y, b, rc) = Pw(o, x, y, b, rc - 1) + PwF(o, rc) * Dw(rc, x, y, b, 2, 2, 2) where 0 <= rc && rc < 3 * CI;
-  output Out(o, x, y, b): f32 = max(Pw(o, x, y, b, 3 * CI - 1), 0.0);
+  // The CO x W x H x B output.
+  output Out(o, x, y, b): f32 = max(Pw(o, x, y, b, 3 * CI - 1), 0.0)
+    where 0 <= o && o < CO && 0 <= x && x < W && 0 <= y && y < H && 0 <= b && b < B;
 }`;
 
 // mut: exactInput (input buffer of exactly CI channels), shortDw (depthwise computed on 15

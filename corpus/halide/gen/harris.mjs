@@ -52,7 +52,9 @@ function spec() {
   L.push('  Det(x, y) = Sxx(x, y) * Syy(x, y) - Sxy(x, y) * Sxy(x, y);');
   L.push('  tensor Trace(x, y): f32;');
   L.push('  Trace(x, y) = Sxx(x, y) + Syy(x, y);');
-  L.push('  output Out(x, y): f32 = Det(x, y) - 0.04 * Trace(x, y) * Trace(x, y);');
+  L.push('  // The W x H output, at [2, W + 2) x [2, H + 2): the algorithm reads the input at +-2.');
+  L.push('  output Out(x, y): f32 = Det(x, y) - 0.04 * Trace(x, y) * Trace(x, y)');
+  L.push('    where 2 <= x && x < W + 2 && 2 <= y && y < H + 2;');
   L.push('}');
   return L.join('\n');
 }

@@ -45,7 +45,9 @@ const spec = `spec nl_means {
   Nlms(x, y, c, ky, kx) = Nlms(x, y, c, ky, kx - 1) + Wt(x, y, kx - S / 2, ky - S / 2) * Cwa(x + kx - S / 2, y + ky - S / 2, c)
     where 0 <= ky && ky < S && 1 <= kx && kx < S;
   // non_local_means(x, y, c) = clamp(sum(x, y, c) / sum(x, y, 3), 0.0f, 1.0f)   (clamp = max(min(., hi), lo))
-  output Out(x, y, c): f32 = max(min(Nlms(x, y, c, S - 1, S - 1) / Nlms(x, y, 3, S - 1, S - 1), 1.0), 0.0);
+  // The W x H output with its 3 colour channels.
+  output Out(x, y, c): f32 = max(min(Nlms(x, y, c, S - 1, S - 1) / Nlms(x, y, 3, S - 1, S - 1), 1.0), 0.0)
+    where 0 <= x && x < W && 0 <= y && y < H && 0 <= c && c < 3;
 }`;
 
 const cl = (e, hi) => `min(max(${e}, 0), ${hi})`;

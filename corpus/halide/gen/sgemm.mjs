@@ -60,7 +60,9 @@ function spec(name, variant) {
   L.push('  AB(i, j, k) = AB(i, j, k - 1) + Prod(k, i, j) where 0 <= k && k < K;');
   L.push('  tensor ABt(i, j): f32;');
   L.push('  ABt(i, j) = AB(i, j, K - 1);');
-  L.push('  output Result(i, j): f32 = Alpha() * ABt(i, j) + Beta() * Cin(i, j);');
+  L.push('  // The M x N result of the BLAS call.');
+  L.push('  output Result(i, j): f32 = Alpha() * ABt(i, j) + Beta() * Cin(i, j)');
+  L.push('    where 0 <= i && i < M && 0 <= j && j < N;');
   L.push('}');
   return L.join('\n');
 }

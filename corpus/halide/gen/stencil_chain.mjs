@@ -39,7 +39,8 @@ function spec(S, name) {
     out.push(`  ${tname(k)}(x, y) =`);
     ls.forEach((l, n) => out.push(`    ${n === 0 ? '  ' : '+ '}${l}${n === ls.length - 1 ? ';' : ''}`));
   }
-  out.push(`  output Out(x, y): u16 = ${tname(S)}(x, y);`);
+  out.push('  // The W x H output image.');
+  out.push(`  output Out(x, y): u16 = ${tname(S)}(x, y) where 0 <= x && x < W && 0 <= y && y < H;`);
   out.push('}');
   return out.join('\n');
 }

@@ -37,7 +37,9 @@ function spec() {
   L.push('  Sharpen(x, y) = 2.0 * Gray(x, y) - BlurX(x, y);');
   L.push('  tensor Ratio(x, y): f32;');
   L.push('  Ratio(x, y) = Sharpen(x, y) / Gray(x, y);');
-  L.push('  output Out(x, y, c): f32 = Ratio(x, y) * In(x, y, c);');
+  L.push('  // The W x H output with its 3 colour channels.');
+  L.push('  output Out(x, y, c): f32 = Ratio(x, y) * In(x, y, c)');
+  L.push('    where 0 <= x && x < W && 0 <= y && y < H && 0 <= c && c < 3;');
   L.push('}');
   return L.join('\n');
 }
