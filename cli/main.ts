@@ -13,8 +13,9 @@ import { verifyCommand } from './commands/verify.ts';
 import { recheckCommand } from './commands/recheck.ts';
 import { lowerCommand } from './commands/lower.ts';
 import { fuzzCommand } from './commands/fuzz.ts';
+import { serveCommand } from './commands/serve.ts';
 
-const COMMANDS: readonly Command[] = [checkCommand, runCommand, stepCommand, exploreCommand, verifyCommand, recheckCommand, lowerCommand, fuzzCommand];
+const COMMANDS: readonly Command[] = [checkCommand, runCommand, stepCommand, exploreCommand, verifyCommand, recheckCommand, lowerCommand, fuzzCommand, serveCommand];
 
 function topHelp(): string {
   const lines = ['usage: sched <command> FILE… [options]', '', 'commands:'];
