@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { tmpdir } from 'node:os';
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import { writeBundle } from '../proofs/certificates.ts';
+import { checkSat } from '../smt/z3.ts';
 import * as api from './api.ts';
 import type { Cost, Example } from './protocol.ts';
 import { tarGz } from './tar.ts';
@@ -197,6 +198,8 @@ export async function startServer(o: ServeOptions): Promise<{ url: string; close
     server.once('error', ko);
     server.listen(o.port, o.host, () => ok());
   });
+  // The solver process takes a second or two to start (35 MB of WASM): start it with the server.
+  void checkSat('(assert true)', { timeoutMs: 10_000 });
   const addr = server.address();
   const port = typeof addr === 'object' && addr !== null ? addr.port : o.port;
   return {

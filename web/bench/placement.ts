@@ -1,0 +1,114 @@
+// Where should Z3 run for the playground: in the browser (z3-solver's WASM build on the page) or
+// in the serving process? Measured on the issue's scenario (verify the tiled matrix product,
+// then the same with a wrong tile shift) in Debian's Chromium:
+//
+//   browser: the engines (web/api.ts) and Z3 bundled for the page, smt/z3.ts unchanged but its
+//            solver child replaced by z3-solver on the page (web/bench/z3-child.ts); the server
+//            only sends files, with the cross-origin isolation headers SharedArrayBuffer needs;
+//   server:  the playground as shipped (sched serve), started cold for the measurement.
+//
+// Prints page weight, time to Z3 ready, time to the first verdict since navigation, and the time
+// of each verification. Usage: npx tsx web/bench/placement.ts
+
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DIST_DIR, ensureBuilt } from '../build.ts';
+import { startServer } from '../server.ts';
+import { shutdownZ3 } from '../../smt/z3.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const EXAMPLE = 'thesis/ch1-matmul-accumulator.sched';
+
+async function buildProbe(dir: string): Promise<void> {
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: { probe: join(ROOT, 'web/bench/probe.ts') },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    outdir: dir,
+    logLevel: 'warning',
+    define: { global: 'globalThis', 'process.env.SCHED_DEBUG': 'undefined' },
+    plugins: [{
+      name: 'z3-in-the-browser',
+      setup(b) {
+        b.onResolve({ filter: /^node:child_process$/ }, () => ({ path: join(ROOT, 'web/bench/z3-child.ts') }));
+        b.onResolve({ filter: /^node:url$/ }, () => ({ path: 'node-url', namespace: 'shim' }));
+        b.onLoad({ filter: /.*/, namespace: 'shim' }, () => ({ contents: 'export const fileURLToPath = (u) => String(u);', loader: 'js' }));
+      },
+    }],
+  });
+  const z3 = dirname(createRequire(import.meta.url).resolve('z3-solver/build/z3-built.js'));
+  for (const f of ['z3-built.js', 'z3-built.wasm']) copyFileSync(join(z3, f), join(dir, f));
+  copyFileSync(join(ROOT, 'corpus', EXAMPLE), join(dir, 'ch1-matmul-accumulator.sched'));
+  const html = '<!doctype html><meta charset="utf-8"><title>probe</title><script src="z3-built.js"></script><script type="module" src="probe.js"></script><body>running</body>';
+  (await import('node:fs')).writeFileSync(join(dir, 'index.html'), html);
+}
+
+async function main(): Promise<void> {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  const rows: string[] = [];
+  const load = loadavg()[0]!.toFixed(1);
+
+  // Z3 in the browser
+  const dir = mkdtempSync(join(tmpdir(), 'sched-probe-'));
+  await buildProbe(dir);
+  const files = await startServer({ port: 0, host: '127.0.0.1', dist: dir, corpus: join(ROOT, 'corpus'), headers: { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } });
+  const page = await browser.newPage();
+  page.on('pageerror', (e) => process.stderr.write(`probe page error: ${e.message}\n`));
+  page.on('console', (m) => process.stderr.write(`probe console: ${m.text()}\n`));
+  await page.goto(files.url);
+  await page.waitForFunction(() => (globalThis as unknown as { probe?: unknown }).probe !== undefined, null, { timeout: 120_000 });
+  const p = (await page.evaluate(() => (globalThis as unknown as { probe: unknown }).probe)) as { z3ReadyMs: number; checkMs: number; valid: { verdict: string; ms: number }; invalid: { verdict: string; ms: number }; firstVerdictSinceNavigationMs: number; resources: { name: string; bytes: number }[]; crossOriginIsolated: boolean };
+  const weight = statSync(join(dir, 'index.html')).size + p.resources.reduce((s, r) => s + r.bytes, 0);
+  rows.push(`| Z3 in the browser | ${(weight / 2 ** 20).toFixed(1)} MiB | ${Math.round(p.z3ReadyMs)} ms | ${Math.round(p.checkMs)} ms | ${p.valid.verdict} ${Math.round(p.valid.ms)} ms | ${p.invalid.verdict} ${Math.round(p.invalid.ms)} ms | ${Math.round(p.firstVerdictSinceNavigationMs)} ms |`);
+  process.stderr.write(`browser: ${JSON.stringify(p)}\n`);
+  await page.close();
+  await files.close();
+  rmSync(dir, { recursive: true, force: true });
+
+  // Z3 in the serving process: a fresh server, given the second it takes to start its solver.
+  await shutdownZ3();
+  await ensureBuilt();
+  const served = await startServer({ port: 0, host: '127.0.0.1', dist: DIST_DIR, corpus: join(ROOT, 'corpus') });
+  await new Promise((ok) => setTimeout(ok, 3000));
+  const page2 = await browser.newPage();
+  const t0 = Date.now();
+  await page2.goto(`${served.url}?example=${EXAMPLE}`);
+  await page2.locator('#impl option[value=corrected]').waitFor({ state: 'attached', timeout: 60_000 });
+  const tc = Date.now();
+  const times: number[] = [];
+  const verdicts: string[] = [];
+  let first = 0;
+  for (const text of ['N - 4) + i1 in {', 'N - 3) + i1 in {']) {
+    if (text.includes('N - 3')) {
+      await page2.evaluate(() => {
+        const ed = (globalThis as unknown as { schedPlayground: { editor: { text(): string; setText(t: string): void } } }).schedPlayground.editor;
+        ed.setText(ed.text().replace('min(i0 * 4, N - 4) + i1 in {\n            r[] {0.0} := 0.0;', 'min(i0 * 4, N - 3) + i1 in {\n            r[] {0.0} := 0.0;'));
+      });
+    }
+    const tv = Date.now();
+    await page2.click('#do-verify');
+    await page2.locator('#panel-verify .answer[data-verdict]').waitFor({ timeout: 60_000 });
+    times.push(Date.now() - tv);
+    verdicts.push((await page2.getAttribute('#panel-verify .answer', 'data-verdict'))!);
+    if (first === 0) first = Date.now() - t0;
+  }
+  const res2 = (await page2.evaluate(() => performance.getEntriesByType('resource').map((r) => (r as unknown as { encodedBodySize: number }).encodedBodySize).reduce((a, b) => a + b, 0))) + readFileSync(join(DIST_DIR, 'index.html')).length;
+  rows.push(`| Z3 in the serving process | ${(res2 / 2 ** 20).toFixed(2)} MiB | (server) | ${tc - t0} ms (page, example, check) | ${verdicts[0]} ${times[0]} ms | ${verdicts[1]} ${times[1]} ms | ${first} ms |`);
+  await page2.close();
+  await served.close();
+  await browser.close();
+  await shutdownZ3();
+  process.stdout.write(`Z3 placement (load average ${load} on 2 cores)\n\n| placement | page weight | Z3 ready | check | verify tiled matmul | verify wrong tile shift | first verdict since navigation |\n| --- | --- | --- | --- | --- | --- | --- |\n${rows.join('\n')}\n`);
+}
+
+await main();
