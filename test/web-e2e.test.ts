@@ -14,7 +14,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIST_DIR, ensureBuilt } from '../web/build.ts';
+import { buildStatic, DIST_DIR, ensureBuilt, ISOLATION_HEADERS } from '../web/build.ts';
 import { startServer } from '../web/server.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 
@@ -151,5 +151,28 @@ describe.skipIf(!HAVE)('playground end to end (Chromium)', () => {
     await page.locator('.cm-lintRange-error').first().waitFor({ timeout: 20_000 });
     expect(await page.textContent('#diagnostics')).toMatch(/syntax error/);
     expect(errors).toEqual([]);
+  });
+
+  it('a static copy of the page (sched serve --out) runs the engines and Z3 itself', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sched-static-'));
+    const files = await (async () => {
+      await buildStatic(dir, join(ROOT, 'corpus'));
+      return startServer({ port: 0, host: '127.0.0.1', dist: dir, corpus: join(ROOT, 'corpus'), engines: false, headers: ISOLATION_HEADERS });
+    })();
+    try {
+      await page.goto(files.url);
+      await page.selectOption('#example', 'thesis/ch1-matmul-accumulator.sched');
+      await page.locator('#impl option[value=corrected]').waitFor({ state: 'attached', timeout: 60_000 });
+      await timed('static page: verify (Z3 in the page)', '#do-verify', '#panel-verify', '.answer[data-verdict]');
+      expect(await page.textContent('#verdict')).toMatch(/^valid/);
+      await page.selectOption('#example', 'thesis/race_yxz.sched');
+      await page.locator('#impl option[value=yxz_par]').waitFor({ state: 'attached', timeout: 60_000 });
+      await timed('static page: explore', '#do-explore', '#panel-explore', '.answer[data-outcome]');
+      expect(await page.getAttribute('#panel-explore .answer', 'data-finals')).toBe('2');
+      expect(errors).toEqual([]);
+    } finally {
+      await files.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

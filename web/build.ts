@@ -3,8 +3,11 @@
 // on the first `sched serve` (and again whenever a page source is newer than the bundle), or
 // for a static folder (`sched serve --out DIR`).
 
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { BuildOptions } from 'esbuild';
+import { listExamples } from './server.ts';
 import { fileURLToPath } from 'node:url';
 
 export const PAGE_DIR = fileURLToPath(new URL('./page/', import.meta.url));
@@ -17,6 +20,52 @@ function newest(path: string): number {
   const s = statSync(path);
   if (!s.isDirectory()) return s.mtimeMs;
   return Math.max(s.mtimeMs, ...readdirSync(path).map((e) => newest(join(path, e))));
+}
+
+/**
+ * esbuild options that bundle the engines (web/api.ts and everything below it) for a browser:
+ * smt/z3.ts is kept as it is, and its solver child becomes z3-solver on the page.
+ */
+export function browserEngines(): Pick<BuildOptions, 'define' | 'plugins'> {
+  return {
+    define: { global: 'globalThis', 'process.env.SCHED_DEBUG': 'undefined' },
+    plugins: [{
+      name: 'z3-on-the-page',
+      setup(b) {
+        b.onResolve({ filter: /^node:child_process$/ }, () => ({ path: fileURLToPath(new URL('./page-engines/z3-child.ts', import.meta.url)) }));
+        b.onResolve({ filter: /^node:url$/ }, () => ({ path: 'node-url', namespace: 'shim' }));
+        b.onLoad({ filter: /.*/, namespace: 'shim' }, () => ({ contents: 'export const fileURLToPath = (u) => String(u);', loader: 'js' }));
+      },
+    }],
+  };
+}
+
+/** z3-solver's browser files (its Emscripten loader and the WASM), copied beside a page. */
+export function copyZ3(outDir: string): void {
+  const z3 = dirname(createRequire(import.meta.url).resolve('z3-solver/build/z3-built.js'));
+  for (const f of ['z3-built.js', 'z3-built.wasm']) copyFileSync(join(z3, f), join(outDir, f));
+}
+
+/** The headers a static host must send for Z3's threads (Netlify / Cloudflare Pages `_headers`). */
+export const ISOLATION_HEADERS = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } as const;
+
+/**
+ * The page and, for a static folder, the engines and Z3 it runs itself (`engines.js`,
+ * `z3-built.*`, a `_headers` file with the isolation headers).
+ */
+export async function buildStatic(outDir: string, corpus: string): Promise<{ name: string; bytes: number }[]> {
+  const { build } = await import('esbuild');
+  const files = await buildPage(outDir);
+  const examples = listExamples(corpus);
+  for (const e of examples) {
+    mkdirSync(join(outDir, 'examples', dirname(e.path)), { recursive: true });
+    copyFileSync(join(corpus, e.path), join(outDir, 'examples', e.path));
+  }
+  writeFileSync(join(outDir, 'examples.json'), JSON.stringify(examples, null, 1) + '\n');
+  await build({ entryPoints: { engines: join(PAGE_DIR, '../page-engines/engines.ts') }, bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true, legalComments: 'none', outdir: outDir, logLevel: 'silent', ...browserEngines() });
+  copyZ3(outDir);
+  writeFileSync(join(outDir, '_headers'), `/*\n${Object.entries(ISOLATION_HEADERS).map(([k, v]) => `  ${k}: ${v}`).join('\n')}\n`);
+  return [...files, ...['engines.js', 'z3-built.js', 'z3-built.wasm', 'examples.json'].map((name) => ({ name, bytes: statSync(join(outDir, name)).size }))];
 }
 
 /** Bundle the page into `outDir`; returns the files written and their sizes. */

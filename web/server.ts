@@ -26,6 +26,8 @@ export interface ServeOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Called before the page is served (rebuilds a stale bundle while the page is being worked on). */
   readonly beforePage?: () => Promise<unknown>;
+  /** Answer engine requests (default); false serves files only, as a static host would. */
+  readonly engines?: boolean;
   /** Allow pages from other origins to call the API (a static copy of the page hosted elsewhere). */
   readonly cors?: boolean;
 }
@@ -137,6 +139,7 @@ export async function startServer(o: ServeOptions): Promise<{ url: string; close
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = decodeURIComponent(url.pathname);
     if (req.method === 'OPTIONS') return send(res, 204, '', 'text/plain', base);
+    if (o.engines === false && path.startsWith('/api/')) return send(res, 404, 'not found', 'text/plain', base);
     if (req.method === 'POST' && path.startsWith('/api/')) {
       const name = path.slice(5);
       const engine = engines[name];

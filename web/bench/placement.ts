@@ -3,7 +3,7 @@
 // then the same with a wrong tile shift) in Debian's Chromium:
 //
 //   browser: the engines (web/api.ts) and Z3 bundled for the page, smt/z3.ts unchanged but its
-//            solver child replaced by z3-solver on the page (web/bench/z3-child.ts); the server
+//            solver child replaced by z3-solver on the page (web/page-engines/z3-child.ts); the server
 //            only sends files, with the cross-origin isolation headers SharedArrayBuffer needs;
 //   server:  the playground as shipped (sched serve), started cold for the measurement.
 //
@@ -11,11 +11,10 @@
 // of each verification. Usage: npx tsx web/bench/placement.ts
 
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DIST_DIR, ensureBuilt } from '../build.ts';
+import { browserEngines, copyZ3, DIST_DIR, ensureBuilt, ISOLATION_HEADERS } from '../build.ts';
 import { startServer } from '../server.ts';
 import { shutdownZ3 } from '../../smt/z3.ts';
 
@@ -35,18 +34,9 @@ async function buildProbe(dir: string): Promise<void> {
     minify: true,
     outdir: dir,
     logLevel: 'warning',
-    define: { global: 'globalThis', 'process.env.SCHED_DEBUG': 'undefined' },
-    plugins: [{
-      name: 'z3-in-the-browser',
-      setup(b) {
-        b.onResolve({ filter: /^node:child_process$/ }, () => ({ path: join(ROOT, 'web/bench/z3-child.ts') }));
-        b.onResolve({ filter: /^node:url$/ }, () => ({ path: 'node-url', namespace: 'shim' }));
-        b.onLoad({ filter: /.*/, namespace: 'shim' }, () => ({ contents: 'export const fileURLToPath = (u) => String(u);', loader: 'js' }));
-      },
-    }],
+    ...browserEngines(),
   });
-  const z3 = dirname(createRequire(import.meta.url).resolve('z3-solver/build/z3-built.js'));
-  for (const f of ['z3-built.js', 'z3-built.wasm']) copyFileSync(join(z3, f), join(dir, f));
+  copyZ3(dir);
   copyFileSync(join(ROOT, 'corpus', EXAMPLE), join(dir, 'ch1-matmul-accumulator.sched'));
   const html = '<!doctype html><meta charset="utf-8"><title>probe</title><script src="z3-built.js"></script><script type="module" src="probe.js"></script><body>running</body>';
   (await import('node:fs')).writeFileSync(join(dir, 'index.html'), html);
@@ -61,7 +51,7 @@ async function main(): Promise<void> {
   // Z3 in the browser
   const dir = mkdtempSync(join(tmpdir(), 'sched-probe-'));
   await buildProbe(dir);
-  const files = await startServer({ port: 0, host: '127.0.0.1', dist: dir, corpus: join(ROOT, 'corpus'), headers: { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } });
+  const files = await startServer({ port: 0, host: '127.0.0.1', dist: dir, corpus: join(ROOT, 'corpus'), headers: ISOLATION_HEADERS });
   const page = await browser.newPage();
   page.on('pageerror', (e) => process.stderr.write(`probe page error: ${e.message}\n`));
   page.on('console', (m) => process.stderr.write(`probe console: ${m.text()}\n`));

@@ -15,7 +15,17 @@ interface Failure {
   readonly failure: string;
 }
 
+/** In a static copy of the page (no server): the engines running in the page (web/page-engines/). */
+let local: { call(name: string, body: unknown): Promise<object> } | null = null;
+
 async function post<T>(name: string, body: object): Promise<T | Refused | Failure> {
+  if (local) {
+    try {
+      return (await local.call(name, body)) as T | Refused;
+    } catch (e) {
+      return { failure: `the engines in the page failed: ${String((e as Error).stack ?? e)}` };
+    }
+  }
   try {
     const r = await fetch(`${API}api/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const j = (await r.json()) as T | Refused | Failure;
@@ -106,11 +116,16 @@ async function loadExamples(): Promise<void> {
   let list: Example[] = [];
   let from = `${API}api/example/`;
   try {
-    list = (await (await fetch(`${API}api/examples`)).json()) as Example[];
+    const r = await fetch(`${API}api/examples`);
+    if (!r.ok) throw new Error(String(r.status));
+    list = (await r.json()) as Example[];
   } catch {
-    // A static copy of the page: its examples are files beside it.
+    // A static copy of the page: its examples are files beside it, and it runs the engines itself.
     list = (await (await fetch('examples.json')).json()) as Example[];
     from = 'examples/';
+    const url = new URL('engines.js', location.href).href;
+    local = (await import(/* a file beside the page, not bundled */ url)) as typeof local;
+    $('cost').textContent = 'engines and Z3 in this page';
   }
   const sel = $<HTMLSelectElement>('example');
   sel.replaceChildren(h('option', { value: '' }, '— pick an example —'), ...list.map((e) => h('option', { value: e.path, title: e.title }, e.path)));
@@ -319,6 +334,7 @@ async function doVerify(): Promise<void> {
     actions.append(b, h('span', { class: 'note' }, ` shows ${rp.shows}`));
   }
   if (r.bundle) actions.append(h('a', { href: `${API}${r.bundle}`, download: '', id: 'bundle', class: 'button' }, 'download the certificate bundle (.tar.gz)'));
+  else if (local) actions.append(h('span', { class: 'note' }, 'certificate bundles are written by sched serve (or sched verify --certs)'));
   out.append(actions);
   const table = h('table', { class: 'obligations' }, h('tr', {}, ...['id', 'rule', 'kind', 'line', 'what it proves', 'status', 'ms'].map((x) => h('th', {}, x))));
   for (const o of r.obligations) {

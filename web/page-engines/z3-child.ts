@@ -1,5 +1,6 @@
-// For the Z3 placement measurement (web/bench/placement.ts): `node:child_process` in a browser
-// bundle of the engines. smt/z3.ts forks smt/z3-server.mjs and talks to it over IPC; here the
+// `node:child_process` in the browser build of the engines (web/page-engines/, the static playground
+// and the Z3 placement measurement web/bench/placement.ts). In a browser
+// smt/z3.ts forks smt/z3-server.mjs and talks to it over IPC; here the
 // "child" is z3-solver's browser build on the page (cross-origin isolated: it needs
 // SharedArrayBuffer), answering the same protocol with the same script runner
 // (smt/z3-eval.mjs). The rest of smt/z3.ts — queue, time limits, batches — runs unchanged.
