@@ -42,63 +42,96 @@ async function buildProbe(dir: string): Promise<void> {
   (await import('node:fs')).writeFileSync(join(dir, 'index.html'), html);
 }
 
-async function main(): Promise<void> {
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
-  const rows: string[] = [];
-  const load = loadavg()[0]!.toFixed(1);
+type Browser = Awaited<ReturnType<(typeof import('playwright-core'))['chromium']['launch']>>;
+type Page = Awaited<ReturnType<Browser['newPage']>>;
 
-  // Z3 in the browser
+/** A network link to emulate (Chromium's DevTools protocol), or null for the loopback. */
+interface Link {
+  readonly name: string;
+  readonly bitsPerSecond: number;
+  readonly latencyMs: number;
+}
+
+/** A fresh context (an empty cache: a first visit), on `link`. */
+async function freshPage(browser: Browser, link: Link | null): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  page.on('pageerror', (e) => process.stderr.write(`page error: ${e.message}\n`));
+  if (link) {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: link.latencyMs, downloadThroughput: link.bitsPerSecond / 8, uploadThroughput: link.bitsPerSecond / 8 });
+  }
+  return page;
+}
+
+async function inTheBrowser(browser: Browser, link: Link | null): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'sched-probe-'));
   await buildProbe(dir);
   const files = await startServer({ port: 0, host: '127.0.0.1', dist: dir, corpus: join(ROOT, 'corpus'), headers: ISOLATION_HEADERS });
-  const page = await browser.newPage();
-  page.on('pageerror', (e) => process.stderr.write(`probe page error: ${e.message}\n`));
-  page.on('console', (m) => process.stderr.write(`probe console: ${m.text()}\n`));
-  await page.goto(files.url);
-  await page.waitForFunction(() => (globalThis as unknown as { probe?: unknown }).probe !== undefined, null, { timeout: 120_000 });
-  const p = (await page.evaluate(() => (globalThis as unknown as { probe: unknown }).probe)) as { z3ReadyMs: number; checkMs: number; valid: { verdict: string; ms: number }; invalid: { verdict: string; ms: number }; firstVerdictSinceNavigationMs: number; resources: { name: string; bytes: number }[]; crossOriginIsolated: boolean };
-  const weight = statSync(join(dir, 'index.html')).size + p.resources.reduce((s, r) => s + r.bytes, 0);
-  rows.push(`| Z3 in the browser | ${(weight / 2 ** 20).toFixed(1)} MiB | ${Math.round(p.z3ReadyMs)} ms | ${Math.round(p.checkMs)} ms | ${p.valid.verdict} ${Math.round(p.valid.ms)} ms | ${p.invalid.verdict} ${Math.round(p.invalid.ms)} ms | ${Math.round(p.firstVerdictSinceNavigationMs)} ms |`);
-  process.stderr.write(`browser: ${JSON.stringify(p)}\n`);
-  await page.close();
-  await files.close();
-  rmSync(dir, { recursive: true, force: true });
+  const page = await freshPage(browser, link);
+  try {
+    await page.goto(files.url, { timeout: 300_000 });
+    await page.waitForFunction(() => (globalThis as unknown as { probe?: unknown }).probe !== undefined, null, { timeout: 300_000 });
+    const p = (await page.evaluate(() => (globalThis as unknown as { probe: unknown }).probe)) as { z3ReadyMs: number; checkMs: number; valid: { verdict: string; ms: number }; invalid: { verdict: string; ms: number }; firstVerdictSinceNavigationMs: number; resources: { name: string; bytes: number }[] };
+    const weight = statSync(join(dir, 'index.html')).size + p.resources.reduce((s, r) => s + r.bytes, 0);
+    return `| Z3 in the browser | ${link?.name ?? 'loopback'} | ${(weight / 2 ** 20).toFixed(1)} MiB | ${Math.round(p.z3ReadyMs)} ms | ${Math.round(p.checkMs)} ms | ${p.valid.verdict} ${Math.round(p.valid.ms)} ms | ${p.invalid.verdict} ${Math.round(p.invalid.ms)} ms | ${Math.round(p.firstVerdictSinceNavigationMs)} ms |`;
+  } finally {
+    await page.context().close();
+    await files.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
-  // Z3 in the serving process: a fresh server, given the second it takes to start its solver.
+async function inTheServer(browser: Browser, link: Link | null): Promise<string> {
+  // A fresh server, given the second it takes to start its solver.
   await shutdownZ3();
   await ensureBuilt();
   const served = await startServer({ port: 0, host: '127.0.0.1', dist: DIST_DIR, corpus: join(ROOT, 'corpus') });
   await new Promise((ok) => setTimeout(ok, 3000));
-  const page2 = await browser.newPage();
-  const t0 = Date.now();
-  await page2.goto(`${served.url}?example=${EXAMPLE}`);
-  await page2.locator('#impl option[value=corrected]').waitFor({ state: 'attached', timeout: 60_000 });
-  const tc = Date.now();
-  const times: number[] = [];
-  const verdicts: string[] = [];
-  let first = 0;
-  for (const text of ['N - 4) + i1 in {', 'N - 3) + i1 in {']) {
-    if (text.includes('N - 3')) {
-      await page2.evaluate(() => {
-        const ed = (globalThis as unknown as { schedPlayground: { editor: { text(): string; setText(t: string): void } } }).schedPlayground.editor;
-        ed.setText(ed.text().replace('min(i0 * 4, N - 4) + i1 in {\n            r[] {0.0} := 0.0;', 'min(i0 * 4, N - 3) + i1 in {\n            r[] {0.0} := 0.0;'));
-      });
+  const page = await freshPage(browser, link);
+  try {
+    const t0 = Date.now();
+    await page.goto(`${served.url}?example=${EXAMPLE}`);
+    await page.locator('#impl option[value=corrected]').waitFor({ state: 'attached', timeout: 60_000 });
+    const tc = Date.now();
+    const times: number[] = [];
+    const verdicts: string[] = [];
+    let first = 0;
+    for (const shift of ['N - 4', 'N - 3']) {
+      if (shift === 'N - 3') {
+        await page.evaluate(() => {
+          const ed = (globalThis as unknown as { schedPlayground: { editor: { text(): string; setText(t: string): void } } }).schedPlayground.editor;
+          ed.setText(ed.text().replace('min(i0 * 4, N - 4) + i1 in {\n            r[] {0.0} := 0.0;', 'min(i0 * 4, N - 3) + i1 in {\n            r[] {0.0} := 0.0;'));
+        });
+      }
+      const tv = Date.now();
+      await page.click('#do-verify');
+      await page.locator('#panel-verify .answer[data-verdict]').waitFor({ timeout: 60_000 });
+      times.push(Date.now() - tv);
+      verdicts.push((await page.getAttribute('#panel-verify .answer', 'data-verdict'))!);
+      if (first === 0) first = Date.now() - t0;
     }
-    const tv = Date.now();
-    await page2.click('#do-verify');
-    await page2.locator('#panel-verify .answer[data-verdict]').waitFor({ timeout: 60_000 });
-    times.push(Date.now() - tv);
-    verdicts.push((await page2.getAttribute('#panel-verify .answer', 'data-verdict'))!);
-    if (first === 0) first = Date.now() - t0;
+    const weight = (await page.evaluate(() => performance.getEntriesByType('resource').map((r) => (r as unknown as { encodedBodySize: number }).encodedBodySize).reduce((a, b) => a + b, 0))) + readFileSync(join(DIST_DIR, 'index.html')).length;
+    return `| Z3 in the serving process | ${link?.name ?? 'loopback'} | ${(weight / 2 ** 20).toFixed(2)} MiB | (at server start) | ${tc - t0} ms (page, example, check) | ${verdicts[0]} ${times[0]} ms | ${verdicts[1]} ${times[1]} ms | ${first} ms |`;
+  } finally {
+    await page.context().close();
+    await served.close();
   }
-  const res2 = (await page2.evaluate(() => performance.getEntriesByType('resource').map((r) => (r as unknown as { encodedBodySize: number }).encodedBodySize).reduce((a, b) => a + b, 0))) + readFileSync(join(DIST_DIR, 'index.html')).length;
-  rows.push(`| Z3 in the serving process | ${(res2 / 2 ** 20).toFixed(2)} MiB | (server) | ${tc - t0} ms (page, example, check) | ${verdicts[0]} ${times[0]} ms | ${verdicts[1]} ${times[1]} ms | ${first} ms |`);
-  await page2.close();
-  await served.close();
+}
+
+async function main(): Promise<void> {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  const load0 = loadavg()[0]!;
+  const rows: string[] = [];
+  const links: (Link | null)[] = [null, { name: '50 Mbit/s, 20 ms', bitsPerSecond: 50e6, latencyMs: 20 }];
+  for (const link of links) {
+    rows.push(await inTheBrowser(browser, link));
+    rows.push(await inTheServer(browser, link));
+  }
   await browser.close();
   await shutdownZ3();
-  process.stdout.write(`Z3 placement (load average ${load} on 2 cores)\n\n| placement | page weight | Z3 ready | check | verify tiled matmul | verify wrong tile shift | first verdict since navigation |\n| --- | --- | --- | --- | --- | --- | --- |\n${rows.join('\n')}\n`);
+  process.stdout.write(`Z3 placement (load average ${load0.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end, on 2 cores; first visits, empty cache)\n\n| placement | link | page weight | Z3 ready | check | verify tiled matmul | verify wrong tile shift | first verdict since navigation |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n${rows.join('\n')}\n`);
 }
 
 await main();

@@ -120,10 +120,11 @@ export function graph(nodes: readonly GraphNode[], edges: readonly GraphEdge[]):
   for (const n of nodes) layers.set(n.depth, [...(layers.get(n.depth) ?? []), n]);
   const maxLayer = Math.max(1, ...[...layers.values()].map((l) => l.length));
   const depthMax = Math.max(0, ...nodes.map((n) => n.depth));
-  const W = Math.max(260, maxLayer * 44);
-  const H = (depthMax + 1) * 46 + 20;
+  const W = Math.max(260, maxLayer * 40);
+  const ROW = depthMax > 12 || nodes.length > 40 ? 28 : 40;
+  const H = (depthMax + 1) * ROW + 24;
   const pos = new Map<number, [number, number]>();
-  for (const [d, l] of layers) l.forEach((n, i) => pos.set(n.id, [((i + 1) * W) / (l.length + 1), 18 + d * 46]));
+  for (const [d, l] of layers) l.forEach((n, i) => pos.set(n.id, [((i + 1) * W) / (l.length + 1), 14 + d * ROW]));
   const svg = document.createElementNS(NS, 'svg');
   svg.setAttribute('width', String(W));
   svg.setAttribute('height', String(H));
