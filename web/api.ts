@@ -6,7 +6,7 @@
 
 import { checkSource } from '../core/check.ts';
 import { diag, type Diagnostic, SchedInputError } from '../core/diagnostics.ts';
-import { printCmd } from '../core/printer.ts';
+import { printCmd, printExpr } from '../core/printer.ts';
 import type { CheckedImpl, CheckedProgram } from '../core/typecheck.ts';
 import type { ElimEntry } from '../core/presburger/elimlog.ts';
 import { eliminationLog } from '../core/presburger/elimlog.ts';
@@ -109,6 +109,21 @@ function directives(source: string): { kind: string; impl: string | null; text: 
   return out;
 }
 
+/** Least parameter values by assumptions (the page re-checks the text at every pause in typing). */
+const leastCache = new Map<string, Record<string, string>>();
+
+/** The least parameter values the assumptions allow (the replay's search, proofs/replay.ts). */
+async function leastParameters(ci: CheckedImpl): Promise<Record<string, string>> {
+  const key = JSON.stringify([ci.spec.params, [...ci.spec.spec.assumes, ...ci.impl.assumes].map(printExpr)]);
+  const hit = leastCache.get(key);
+  if (hit) return hit;
+  const least = (await smallParameters(ci, 1, null).catch(() => []))[0];
+  const out = Object.fromEntries(ci.spec.params.map((p) => [p, (least?.get(p) ?? 1n).toString()]));
+  if (leastCache.size > 500) leastCache.clear();
+  if (least !== undefined) leastCache.set(key, out);
+  return out;
+}
+
 /** Diagnostics and the implementations of a text, with parameter values to start from. */
 export async function check(source: string, file: string): Promise<NoCost<P.CheckAnswer>> {
   const t0 = performance.now();
@@ -128,11 +143,7 @@ export async function check(source: string, file: string): Promise<NoCost<P.Chec
         break;
       }
     }
-    if (ci.spec.params.some((p) => defaults[p] === undefined)) {
-      // The least parameter values the assumptions allow (the replay's search, proofs/replay.ts).
-      const least = (await smallParameters(ci, 1, null).catch(() => []))[0];
-      for (const p of ci.spec.params) defaults[p] = (least?.get(p) ?? 1n).toString();
-    }
+    if (ci.spec.params.some((p) => defaults[p] === undefined)) Object.assign(defaults, await leastParameters(ci));
     const named = expects.find((e) => e.impl === name);
     const positional = expects.filter((e) => e.impl === null)[k];
     impls.push({ name, spec: ci.spec.spec.name, line: ci.impl.pos.line, params: ci.spec.params, defaults, expect: named?.text ?? positional?.text ?? null });

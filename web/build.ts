@@ -3,7 +3,7 @@
 // on the first `sched serve` (and again whenever a page source is newer than the bundle), or
 // for a static folder (`sched serve --out DIR`).
 
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { BuildOptions } from 'esbuild';
@@ -91,6 +91,14 @@ export async function buildPage(outDir: string = DIST_DIR): Promise<{ name: stri
 export async function ensureBuilt(): Promise<boolean> {
   const out = join(DIST_DIR, 'app.js');
   if (existsSync(out) && existsSync(join(DIST_DIR, 'index.html')) && statSync(out).mtimeMs >= Math.max(...SOURCES.map(newest))) return false;
-  await buildPage(DIST_DIR);
+  // Built aside and renamed into place: another process (a parallel test file, a second serve)
+  // may be serving or building the same folder.
+  mkdirSync(DIST_DIR, { recursive: true });
+  const tmp = mkdtempSync(join(DIST_DIR, '.build-'));
+  try {
+    for (const f of await buildPage(tmp)) renameSync(join(tmp, f.name), join(DIST_DIR, f.name));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
   return true;
 }

@@ -338,7 +338,7 @@ async function doVerify(): Promise<void> {
   out.append(actions);
   const table = h('table', { class: 'obligations' }, h('tr', {}, ...['id', 'rule', 'kind', 'line', 'what it proves', 'status', 'ms'].map((x) => h('th', {}, x))));
   for (const o of r.obligations) {
-    const tr = h('tr', { class: `status-${o.status}` }, h('td', {}, o.id), h('td', {}, o.rule), h('td', {}, o.kind), h('td', {}, o.line ? String(o.line) : ''), h('td', {}, o.description, o.reason ? h('div', { class: 'note' }, o.reason) : null), h('td', { class: 'status' }, o.status), h('td', {}, o.ms.toFixed(0)));
+    const tr = h('tr', { class: `status-${o.status}` }, h('td', {}, o.id), h('td', {}, o.rule), h('td', {}, o.kind), h('td', {}, o.line ? String(o.line) : ''), h('td', {}, o.description, o.reason ? h('div', { class: 'note' }, o.reason) : null), h('td', { class: 'status', title: o.reason ?? '' }, o.status === 'unknown' && o.reason === 'not yet decided' ? 'not reached' : o.status), h('td', {}, o.ms.toFixed(0)));
     if (o.line) tr.addEventListener('mouseenter', () => onLine(o.line));
     table.append(tr);
   }
