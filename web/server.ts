@@ -52,16 +52,19 @@ export function listExamples(corpus: string): Example[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Cost: wall clock and CPU (this process, all threads; plus the Z3 child processes, from /proc)
+// Cost: wall clock and CPU (this process, all threads; plus its Z3 child process, from /proc)
 
 const TICK_MS = 10; // Linux USER_HZ is 100 on every architecture Node supports
 
+/** CPU milliseconds of each solver child (smt/z3-server.mjs) of this process, by pid. */
 function childCpuMs(): Map<number, number> {
   const out = new Map<number, number>();
   try {
     for (const t of readdirSync('/proc/self/task')) {
       const kids = readFileSync(`/proc/self/task/${t}/children`, 'utf8').trim();
       for (const k of kids ? kids.split(/\s+/) : []) {
+        // Only the solver: a browser driven by the same process (the end-to-end test) is not ours.
+        if (!readFileSync(`/proc/${k}/cmdline`, 'utf8').includes('z3-server')) continue;
         const stat = readFileSync(`/proc/${k}/stat`, 'utf8');
         const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         out.set(Number(k), (Number(f[11]) + Number(f[12])) * TICK_MS);
