@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mutantArb, mutate } from '../proofs/gen/mutate.ts';
 import * as api from '../web/api.ts';
 import type { ExploreAnswer, Refused, RunAnswer, StepAnswer, VerifyAnswer } from '../web/protocol.ts';
 import { DIST_DIR, ensureBuilt } from '../web/build.ts';
@@ -109,6 +111,30 @@ describe('web/api: the views are what the engines compute', () => {
     const z = por.witnesses.map((w) => w.memory.find((m) => m.name === 'z')!.cells[0]);
     expect(z[0]).not.toEqual(z[1]);
     expect(por.bigStep).toMatch(/no derivation/);
+  });
+});
+
+describe('web/api: broken text never breaks an engine', () => {
+  it('mutants of corpus files: every engine answers or refuses with located diagnostics', async () => {
+    const sources = [RACE, read('thesis/which_thread_wrote_x.sched'), read('runtime/race.sched'), read('examples/matmul.sched')];
+    const lines = sources.flatMap((t) => t.split('\n'));
+    const located = (r: object): void => {
+      if ('refused' in r) for (const d of (r as Refused).diagnostics) expect(d.line).toBeGreaterThanOrEqual(1);
+    };
+    await fc.assert(
+      fc.asyncProperty(mutantArb(sources.length), async ({ src, muts }) => {
+        const text = mutate(sources[src]!, muts, lines);
+        const c = await api.check(text, 'mutant.sched');
+        for (const d of c.diagnostics) expect(d.line).toBeGreaterThanOrEqual(1);
+        const impl = c.impls[0];
+        if (impl === undefined) return;
+        const q = { source: text, file: 'mutant.sched', impl: impl.name, params: impl.defaults };
+        located(await api.run(q));
+        located(await api.step({ ...q, choices: [0, 0, 0, 0, 0] }));
+        located(await api.exploreStates({ ...q, por: true, maxStates: 2000 }));
+      }),
+      { numRuns: 40, seed: 18 },
+    );
   });
 });
 
