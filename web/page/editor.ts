@@ -157,7 +157,7 @@ export interface Editor {
   reveal(line: number): void;
 }
 
-export function createEditor(parent: HTMLElement, onChange: () => void): Editor {
+export function createEditor(parent: HTMLElement, onChange: () => void, onSubmit: () => void = () => undefined): Editor {
   const extensions: Extension[] = [
     lineNumbers(),
     highlightActiveLineGutter(),
@@ -165,7 +165,7 @@ export function createEditor(parent: HTMLElement, onChange: () => void): Editor 
     drawSelection(),
     history(),
     bracketMatching(),
-    keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
+    keymap.of([{ key: 'Mod-Enter', run: () => (onSubmit(), true) }, ...defaultKeymap, ...historyKeymap, indentWithTab]),
     sched,
     syntaxHighlighting(style),
     lintGutter(),

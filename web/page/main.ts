@@ -48,11 +48,16 @@ const state = {
 // Editor, examples, impls and parameters
 
 let checkTimer: ReturnType<typeof setTimeout> | undefined;
-const editor = createEditor($('editor'), () => {
-  clearTimeout(checkTimer);
-  checkTimer = setTimeout(() => void check(), 500);
-  state.choices = [];
-});
+const editor = createEditor(
+  $('editor'),
+  () => {
+    clearTimeout(checkTimer);
+    checkTimer = setTimeout(() => void check(), 500);
+    state.choices = [];
+  },
+  // Ctrl/Cmd-Enter: the action of the panel shown.
+  () => document.getElementById(`do-${panels.find((p) => $(`panel-${p}`).classList.contains('active')) ?? 'verify'}`)?.click(),
+);
 
 function showDiagnostics(ds: readonly Diag[]): void {
   editor.diagnose(ds);
@@ -380,7 +385,7 @@ function actionsBar(): void {
   });
   add('explore', 'do-explore', doExplore);
   add('verify', 'do-verify', doVerify);
-  bar.append(h('label', {}, ' solver timeout ', h('input', { id: 'timeout', value: '10000', size: '6' }), ' ms'));
+  bar.append(h('label', {}, ' solver timeout ', h('input', { id: 'timeout', value: '10000', size: '6' }), ' ms'), h('span', { class: 'note' }, ' · Ctrl-Enter in the editor: the panel shown'));
   $('tabs').after(bar);
 }
 
