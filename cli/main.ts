@@ -17,8 +17,9 @@ import { lowerCommand } from './commands/lower.ts';
 import { fuzzCommand } from './commands/fuzz.ts';
 import { corpusCommand } from './commands/corpus.ts';
 import { derivationCommand } from './commands/derivation.ts';
+import { serveCommand } from './commands/serve.ts';
 
-const COMMANDS: readonly Command[] = [checkCommand, runCommand, stepCommand, exploreCommand, verifyCommand, corpusCommand, recheckCommand, derivationCommand, lowerCommand, fuzzCommand];
+const COMMANDS: readonly Command[] = [checkCommand, runCommand, stepCommand, exploreCommand, verifyCommand, corpusCommand, recheckCommand, derivationCommand, lowerCommand, fuzzCommand, serveCommand];
 
 function topHelp(): string {
   const lines = ['usage: sched <command> FILE… [options]', '', 'commands:'];

@@ -336,6 +336,11 @@ export interface ExploreOptions {
   readonly progressEvery?: number;
   /** Stop at the first two distinct final memories (default false: count them all). */
   readonly stopAtNondeterminism?: boolean;
+  /**
+   * Called for every transition taken, with the canonical keys of its source and target states
+   * (the explored state graph, e.g. to draw it); the target may have been visited before.
+   */
+  readonly onTransition?: (from: string, to: string, step: Step) => void;
 }
 
 function scheduleStep(prog: SmallProgram, s: Step): ScheduleStep {
@@ -401,11 +406,12 @@ export function explore(prog: SmallProgram, space: Space, init: SmallState, glob
     readonly steps: Step[];
     next: number;
     readonly via: Step | null;
+    readonly key: string;
   }
   const path = (stack: readonly Frame_[], last: Step): ScheduleStep[] => [...stack.map((f) => f.via).filter((x): x is Step => x !== null), last].map((s) => scheduleStep(prog, s));
 
   const stack: Frame_[] = [];
-  const visit = (s: SmallState, via: Step | null): void => {
+  const visit = (s: SmallState, via: Step | null, key: string): void => {
     if (s.term.k === 'skip') {
       const key = memoryKey(s.store, globals);
       if (!finals.has(key)) {
@@ -421,12 +427,13 @@ export function explore(prog: SmallProgram, space: Space, init: SmallState, glob
       if (stuck === null) stuck = { schedule: via ? path(stack, via) : [], blocked: blocked.map((b) => b.error) };
       return;
     }
-    stack.push({ steps, next: 0, via });
+    stack.push({ steps, next: 0, via, key });
   };
 
   try {
-    visited.add(canon.key(init, globals));
-    visit(init, null);
+    const initKey = canon.key(init, globals);
+    visited.add(initKey);
+    visit(init, null, initKey);
     while (stack.length > 0) {
       const top = stack[stack.length - 1]!;
       if (top.next >= top.steps.length) {
@@ -436,6 +443,7 @@ export function explore(prog: SmallProgram, space: Space, init: SmallState, glob
       const step = top.steps[top.next++]!;
       transitions++;
       const key = canon.key(step.next, globals);
+      opts.onTransition?.(top.key, key, step);
       if (visited.has(key)) continue;
       visited.add(key);
       if (visited.size % every === 0) opts.onProgress?.(visited.size, finals.size);
@@ -443,7 +451,7 @@ export function explore(prog: SmallProgram, space: Space, init: SmallState, glob
         limit = `more than ${maxStates} states`;
         break;
       }
-      visit(step.next, step);
+      visit(step.next, step, key);
       if (opts.stopAtNondeterminism && finals.size >= 2) break;
     }
   } catch (e) {
