@@ -8,7 +8,7 @@ import { explore, type ExploreResult, namedMemoryKey, smallSetup } from '../../s
 import { runImpl } from '../../semantics/run.ts';
 import type { ParsedArgs } from '../args.ts';
 import type { Command } from '../command.ts';
-import { emitJson, exitFor, IMPL_OPTION, interfaceError, jsonOption, loadImpls, ModelCache, numberOption, PARAM_OPTION, paramsOption, SEED_OPTION, seedJson, seedOption } from './run.ts';
+import { emitJson, exitFor, IMPL_OPTION, interfaceError, jsonOption, loadImpls, ModelCache, numberOption, PARAM_OPTION, paramsOption, type RefusedReport, SEED_OPTION, seedJson, seedOption } from './run.ts';
 import { SPEC_OPTION } from '../io.ts';
 
 interface ExploreReport extends Omit<ExploreResult, 'witnesses'> {
@@ -50,7 +50,7 @@ export const exploreCommand: Command = {
     const show = numberOption(args, 'schedules', 0) ?? 60;
     const loaded = loadImpls(args, 'explore');
     const models = new ModelCache();
-    const reports: ExploreReport[] = [];
+    const reports: (ExploreReport | RefusedReport)[] = [];
     const outcomes: ('ok' | 'found' | 'limit')[] = [];
     const progress = !json && process.stderr.isTTY === true;
     for (const l of loaded) {
@@ -59,7 +59,7 @@ export const exploreCommand: Command = {
         const refused = await interfaceError(ci, params);
         if (refused !== null) {
           // The declarations break the spec's interface (proofs/interface.ts): nothing to compare.
-          reports.push({ impl: ci.impl.name, spec: ci.spec.spec.name, params: Object.fromEntries([...params].map(([k, v]) => [k, seedJson(v)])), seed: seedJson(seed), outcome: 'error', error: refused } as never);
+          reports.push({ impl: ci.impl.name, spec: ci.spec.spec.name, params: Object.fromEntries([...params].map(([k, v]) => [k, seedJson(v)])), seed: seedJson(seed), outcome: 'interface', error: refused });
           outcomes.push('found');
           if (!json) process.stdout.write(`${l.file}: impl ${ci.impl.name}: error (interface)\n  ${formatRunError(l.file, refused)}\n`);
           continue;

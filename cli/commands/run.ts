@@ -60,6 +60,16 @@ export async function interfaceError(ci: CheckedImpl, params: ReadonlyMap<string
   return runError('interface', v.rule, { line: v.line, col: v.col }, null, v.message);
 }
 
+/** What step and explore report for an implementation they refuse (an interface error). */
+export interface RefusedReport {
+  readonly impl: string;
+  readonly spec: string;
+  readonly params: Record<string, number | string>;
+  readonly seed: number | string;
+  readonly outcome: 'interface';
+  readonly error: RunError;
+}
+
 /** The report of a run refused before it started (an interface error). */
 export function refusedReport(ci: CheckedImpl, params: ReadonlyMap<string, bigint>, seed: bigint, family: InputFamily, error: RunError): RunReport {
   return {

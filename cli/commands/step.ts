@@ -8,7 +8,7 @@ import { finalMemory, runSmallStep, type ScheduleStep, smallSetup } from '../../
 import { compareOutputs, type Mismatch } from '../../semantics/run.ts';
 import { type ParsedArgs, single, UsageError } from '../args.ts';
 import type { Command } from '../command.ts';
-import { emitJson, exitFor, IMPL_OPTION, interfaceError, jsonOption, loadImpls, ModelCache, numberOption, PARAM_OPTION, paramsOption, SEED_OPTION, seedJson, seedOption } from './run.ts';
+import { emitJson, exitFor, IMPL_OPTION, interfaceError, jsonOption, loadImpls, ModelCache, numberOption, PARAM_OPTION, paramsOption, type RefusedReport, SEED_OPTION, seedJson, seedOption } from './run.ts';
 import { SPEC_OPTION } from '../io.ts';
 
 interface StepReport {
@@ -53,7 +53,7 @@ export const stepCommand: Command = {
     const traceLimit = numberOption(args, 'trace-limit', 0) ?? 1000;
     const loaded = loadImpls(args, 'step');
     const models = new ModelCache();
-    const reports: StepReport[] = [];
+    const reports: (StepReport | RefusedReport)[] = [];
     const outcomes: ('ok' | 'found' | 'limit')[] = [];
     for (const l of loaded) {
       for (const ci of l.impls) {
@@ -61,7 +61,7 @@ export const stepCommand: Command = {
         const refused = await interfaceError(ci, params);
         if (refused !== null) {
           // The declarations break the spec's interface (proofs/interface.ts): nothing to compare.
-          reports.push({ impl: ci.impl.name, spec: ci.spec.spec.name, params: Object.fromEntries([...params].map(([k, v]) => [k, seedJson(v)])), seed: seedJson(seed), outcome: 'error', error: refused } as never);
+          reports.push({ impl: ci.impl.name, spec: ci.spec.spec.name, params: Object.fromEntries([...params].map(([k, v]) => [k, seedJson(v)])), seed: seedJson(seed), outcome: 'interface', error: refused });
           outcomes.push('found');
           if (!json) process.stdout.write(`${l.file}: impl ${ci.impl.name}: error (interface)\n  ${formatRunError(l.file, refused)}\n`);
           continue;
