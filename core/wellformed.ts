@@ -1,4 +1,4 @@
-// Well-formedness of a spec (digest thesis-ch2-3 §1.4, W2 and W5). An ill-formed SARE turned into
+// Well-formedness of a spec (thesis §2.2). An ill-formed SARE turned into
 // SMT axioms is inconsistent and would "prove" anything, so both checks are exact or fail:
 // - W2: the domains of two equations of one tensor are disjoint for every parameter value
 //   allowed by the assumptions (one emptiness check per pair, with a witness when they overlap);

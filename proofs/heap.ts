@@ -226,7 +226,7 @@ function bounds(x: string, lo: Term, hi: Term): Formula {
 
 /**
  * The iterated update ▶_{lo ≤ x < hi} h (Def. 5.2.4): each location keeps the value of the last
- * iteration that writes it. Written as the digest's SMT form (thesis-ch2-3 §4.9):
+ * iteration that writes it. Written in SMT form:
  *   {t → s : ∃x. lo ≤ x < hi ∧ φ(t, s, x) ∧ ¬∃x'. x < x' < hi ∧ t ∈ dom(h)[x := x']}
  * which is h[x := lexmax(bind_{lo≤x<hi}(dom h))]; the Presburger layer eliminates the inner
  * quantifier with its closed forms (location independent of x, injective in x, congruences).

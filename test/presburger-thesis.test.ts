@@ -1,5 +1,5 @@
 // The thesis's worked examples (§5.2 Examples 8 and 9, Fig. 5.5), as printed there — with the
-// digest's erratum on Example 9 (the domain is 0 ≤ i < min(N, 4), not ≤) — and proved equal to
+// erratum on Example 9 (the domain is 0 ≤ i < min(N, 4), not ≤) — and proved equal to
 // our closed forms with Z3.
 
 import { afterAll, describe, expect, it } from 'vitest';

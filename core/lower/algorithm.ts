@@ -1,6 +1,6 @@
 // Halide-style algorithms, the input of the reference scheduling compiler (`sched lower`): integer
 // parameters, input tensors, and Funcs with one pure definition over all of ℤⁿ followed by update
-// definitions over reduction domains (thesis §2.4.1, digest §3.1). Expressions are written in the
+// definitions over reduction domains (thesis §2.4.1). Expressions are written in the
 // SCHED expression syntax; Func and input reads are tensor reads `F(x + 1, y)`.
 //
 // The JSON shape (also what `--compiler CMD` external compilers receive) is `Algorithm` below; the

@@ -1,4 +1,4 @@
-// The reduction of an affine Halide algorithm to a SARE (thesis §2.4.4, digest §3.4): a Func F
+// The reduction of an affine Halide algorithm to a SARE (thesis §2.4.4): a Func F
 // without updates is one tensor F; with updates 1..m it becomes F_0 (the pure definition), one
 // tensor F_s per update with one extra index per reduction variable (outermost first, so the
 // innermost RDom dimension varies fastest, as Halide iterates), and F itself, the final value

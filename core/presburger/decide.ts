@@ -1,4 +1,4 @@
-// Decisions (thesis Defs. 3.3.2, 3.3.4, 3.5.2, §4.10 of the digest): each is one satisfiability
+// Decisions (thesis Defs. 3.3.2, 3.3.4, 3.5.2): each is one satisfiability
 // question "Γ ∧ (a counter-example exists)", asked after exact elimination and simplification —
 // often answered without Z3 at all — and otherwise as one `check-sat` through the solver queue.
 // Universal quantifiers that remain are first handed to Z3's qe (checked), else to

@@ -21,7 +21,7 @@ interface LexState {
   annot: number;
 }
 
-/** SCHED-LANGUAGE.md §1 tokens. */
+/** Tokens of the language (docs/language.md §1). */
 const sched = StreamLanguage.define<LexState>({
   name: 'sched',
   startState: () => ({ comment: false, annot: 0 }),
