@@ -9,21 +9,38 @@
 import type { CheckedImpl } from '../core/typecheck.ts';
 import type { FloatMode } from '../smt/values.ts';
 import { REPLAY_INPUTS, replay, type ReplayFinding, smallParameters } from './replay.ts';
-import type { SymbolicEvaluator } from './symbolic.ts';
+import type { PendingObligation, SymbolicEvaluator } from './symbolic.ts';
+import type { ObligationOutcome } from './verify.ts';
+import { checkSatBatch } from '../smt/z3.ts';
 
 export const REASSOCIATION_CLASS = 'reassociation';
 export const REASSOCIATION_QUALIFIER = 'up to reassociation';
 
-/** The reductions the body accumulates whose operator is not exact at their type: `T into a`. */
-export function inexactReductions(ev: SymbolicEvaluator): string[] {
+/**
+ * The reductions the body accumulates whose operator is not exact at their type and that are not
+ * accumulated in the spec's order (every accumulation after the positions already in its cell,
+ * lexicographically, no transfer): `+-reduction T (f32) accumulated into 'a'`. The order
+ * obligations of the in-order ones are returned with their outcomes (they are part of the proof).
+ */
+export async function inexactReductions(ev: SymbolicEvaluator, timeoutMs: number): Promise<{ reordered: string[]; order: ObligationOutcome[] }> {
   const out: string[] = [];
+  const order: ObligationOutcome[] = [];
   for (const [array, tensors] of ev.accumulated) {
     for (const t of tensors) {
       const info = ev.reductions.get(t);
-      if (info && !info.exact) out.push(`${info.def.op}-reduction ${t} (${info.type}) accumulated into '${ev.source(array)}'`);
+      if (!info || info.exact) continue;
+      const obs = ev.inOrder.get(t);
+      let ordered = obs !== undefined && obs !== 'transferred';
+      if (ordered) {
+        const rendered = (obs as PendingObligation[]).map((p) => p.render('ieee'));
+        const answers = await checkSatBatch(rendered.map((o) => o.script), { timeoutMs });
+        ordered = answers.every((a) => a.status === 'unsat');
+        if (ordered) rendered.forEach((o, k) => order.push({ obligation: o, status: 'proved', ms: answers[k]!.ms, reason: null }));
+      }
+      if (!ordered) out.push(`${info.def.op}-reduction ${t} (${info.type}) accumulated into '${ev.source(array)}'`);
     }
   }
-  return [...new Set(out)];
+  return { reordered: [...new Set(out)], order };
 }
 
 export type ReassociationVerdict =

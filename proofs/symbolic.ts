@@ -134,6 +134,13 @@ export class SymbolicEvaluator {
   readonly reductions: ReadonlyMap<string, ReductionInfo>;
   /** Array → the reduction tensors accumulated into it somewhere in the body. */
   readonly accumulated = new Map<string, Set<string>>();
+  /**
+   * Per reduction tensor: obligations that each accumulation comes after every live position
+   * of its cell in lexicographic order (so the cell folds in the spec's order, exactly even on
+   * IEEE floats); a tensor with a transfer is never in order. Not verdict obligations: when they
+   * fail, the reduction is only proved up to reassociation (proofs/reduction-verdict.ts).
+   */
+  readonly inOrder = new Map<string, PendingObligation[] | 'transferred'>();
   /** Per transfer: the positions it moves, as the prophetic evaluation saw them (re-checked). */
   private readonly transfers = new Map<Cmd, { ks: string[]; moved: Formula }>();
 
@@ -478,12 +485,23 @@ export class SymbolicEvaluator {
     this.valueObligation({ ...c, annot: initExpr, rhs: self }, h, notCont, self, [self], { rule: 'RED-INIT', description: `${where} starts from ${r.kind === 'part' ? `the neutral element of ${r.info.def.op}` : `the initial value of ${r.tensor}(…)`} when it does not continue an accumulation of the same reduction` });
     if (r.kT !== null) {
       this.validity('reduction', 'RED-ONCE', c, `${where} contributes a position not already accumulated into the cell`, g, not(holds(h, ghost, [...loc, ...r.cT, ...r.kT], liveKey, [])));
+      if (this.inOrder.get(r.tensor) !== 'transferred') {
+        const ks = r.info.def.dims.map((d) => fresh(d.var));
+        const kk = ks.map((k) => variable(k));
+        const kT0 = r.kT;
+        const before = orAll(kT0.map((kd, d) => andAll([...kT0.slice(0, d).map((ke, e) => eqT(kk[e]!, ke)), ltT(kk[d]!, kd)])));
+        this.validity('reduction', 'RED-ORDER', c, `${where} comes after every position already in the cell, in lexicographic order (the spec's order)`, { ...g, vars: [...g.vars, ...ks] }, implies(holds(h, ghost, [...loc, ...r.cT, ...kk], liveKey, []), before));
+        const list = this.inOrder.get(r.tensor);
+        const ob = this.obligations.pop()!;
+        if (list === undefined) this.inOrder.set(r.tensor, [ob]);
+        else if (list !== 'transferred') list.push(ob);
+      }
       const body = substExpr(r.info.def.body, new Map([...xsTo, ...r.info.def.dims.map((d, k) => [d.var, inlineLets(a.at![k]!)] as const)]));
       const elem = inlineLets(a.elem);
       this.valueObligation({ ...c, annot: body, rhs: elem }, h, g, elem, collectReads(elem), { rule: 'RED-ELEMENT', description: `the value ${where} contributes is the reduction's element at its position` });
     } else {
-      const dh0 = this.propheticOf(c, g, h);
-      void dh0;
+      this.inOrder.set(r.tensor, 'transferred');
+      this.propheticOf(c, g, h);
       const t = this.transfers.get(c)!;
       const srcLoc = src!.indices.map((i) => termOf(inlineLets(i), this.env));
       const kT = t.ks.map((k) => variable(k));

@@ -393,9 +393,11 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
     const r0 = performance.now();
     const shown = await confirm(ci, s.p, model, withModel.output, timeoutMs);
     replayMs += performance.now() - r0;
-    if (s.o.kind === 'reduction' && shown === null) {
+    if ((s.o.kind === 'reduction' || (ev.usesReductions && !s.p.usesValues)) && shown === null) {
       // A reduction side condition is sufficient, not necessary (a position accumulated twice
-      // with `max` changes nothing): without a run showing a wrong result it decides nothing.
+      // with `max` changes nothing), and the reduction rules add ghost writes a run does not make
+      // (a transfer marks its source as moved): with accumulations in the program, a Presburger
+      // refutation without a run showing a wrong result decides nothing.
       return done({ verdict: 'unknown', class: UNCONFIRMED_CLASS, reason: `${s.o.id} (${s.o.description}) does not hold${at ? ` (${at})` : ''}, and no concrete run showed a wrong result`, counterexample: null }, slots);
     }
     // A value refutation shown by a run is the class the run shows (wrong outputs, or right
@@ -478,7 +480,8 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
   }
   // Every obligation is proved. A reduction whose operator does not reorder exactly (IEEE float
   // `+`, `*`, `min`, `max`) is proved up to reassociation only (proofs/reduction-verdict.ts).
-  const inexact = inexactReductions(ev);
+  const { reordered: inexact, order } = await inexactReductions(ev, timeoutMs);
+  slots.push(...order.map((o) => ({ p: ev.obligations[0]!, o: o.obligation, answer: { status: 'unsat' as const, output: 'unsat', ms: o.ms, reason: null } })));
   if (inexact.length > 0) {
     const r0 = performance.now();
     const gate = await reassociationVerdict(ci, float, inexact);
@@ -488,7 +491,7 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
       return done({
         verdict: 'invalid', class: f.class,
         reason: `${f.detail} (concrete run with ${Object.entries(f.params).map(([k, v]) => `${k} = ${v}`).join(', ')}, input seed ${f.seed}: the reordered ${gate.what} rounds differently from the spec's order)`,
-        counterexample: { values: f.params, line: f.line, col: f.col, obligation: 'reassociation', description: gate.what },
+        counterexample: { values: f.params, line: f.line || ci.impl.pos.line, col: f.line ? f.col : ci.impl.pos.col, obligation: 'reassociation', description: gate.what },
         replay: replayOf(f),
       }, slots);
     }
