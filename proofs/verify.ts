@@ -394,6 +394,14 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
     const shown = await confirm(ci, s.p, model, withModel.output, timeoutMs);
     replayMs += performance.now() - r0;
     if ((s.o.kind === 'reduction' || (ev.usesReductions && !s.p.usesValues)) && shown === null) {
+      // The refutation's least parameters may be too small to show it (no element accumulated
+      // at all): a wider search over small parameters and the replay inputs.
+      const r1 = performance.now();
+      const wider = await replay(ci, await smallParameters(ci, 6, null), REPLAY_INPUTS);
+      replayMs += performance.now() - r1;
+      if (wider !== null) {
+        return done({ verdict: 'invalid', class: wider.class, reason: `${wider.detail} (concrete run with ${Object.entries(wider.params).map(([k, v]) => `${k} = ${v}`).join(', ')}, input seed ${wider.seed}; obligation ${s.o.id}: ${s.o.description})`, counterexample: { values: wider.params, line: wider.line || s.o.line, col: wider.line ? wider.col : s.o.col, obligation: s.o.id, description: s.o.description }, replay: replayOf(wider) }, slots);
+      }
       // A reduction side condition is sufficient, not necessary (a position accumulated twice
       // with `max` changes nothing), and the reduction rules add ghost writes a run does not make
       // (a transfer marks its source as moved): with accumulations in the program, a Presburger
