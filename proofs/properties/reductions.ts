@@ -59,7 +59,7 @@ export function reductionArb(): fc.Arbitrary<ReductionCase> {
       const elemSpec = bool ? 'A(i) > 0' : 'A(i)';
       const n0 = neutral(op, int);
       const other: Op = bool ? (op === 'any' ? 'all' : 'any') : op === 'sum' ? 'max' : 'sum';
-      const wrongInit = bool ? (op === 'any' ? 'true' : 'false') : '1';
+      const wrongInit = bool ? (op === 'any' ? 'true' : 'false') : op === 'prod' ? '2' : op === 'sum' ? '1' : '0';
       const read = (pos: string): string => {
         const at = mutation === 'wrong element' ? `min(${pos} + 1, N - 1)` : pos;
         return bool ? `a[${at}] > 0` : `a[${at}]`;
