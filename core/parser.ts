@@ -475,7 +475,7 @@ class Parser {
       this.next();
       if (opTok.kind === 'ident') this.next();
       const elem = this.expr();
-      if (at === null && elem.kind !== 'array') this.fail(opTok, `an accumulation needs the position it contributes, '{T(…)@(k)}'; without it, it transfers a partial accumulator and its right-hand side is an array cell`, "'@(k)' in the annotation");
+      if (annot !== null && at === null && elem.kind !== 'array') this.fail(opTok, `an accumulation needs the position it contributes, '{T(…)@(k)}'; without it, it transfers a partial accumulator and its right-hand side is an array cell`, "'@(k)' in the annotation");
       const self: Expr = { kind: 'array', name, indices, pos };
       const rhs: Expr = assignOp.op === 'min' || assignOp.op === 'max' ? { kind: 'call', fn: assignOp.op, args: [self, elem], pos } : { kind: 'binary', op: assignOp.op, left: self, right: elem, pos };
       const accum: Accumulation = { op: assignOp.op, at, elem, partial };
