@@ -53,6 +53,8 @@ export interface Row {
   readonly col: number;
   /** The `sched run` command that replays an invalid verdict, or null. */
   readonly replay: string | null;
+  /** The class the verdict says its replay shows (`the run shows: …`), or null. */
+  readonly replayShows: string | null;
 }
 
 function show(e: Expectation | undefined): string {
@@ -114,7 +116,7 @@ export async function runCorpus(paths: readonly string[], opts: CorpusOptions): 
         if (!(e instanceof SchedInputError)) throw e;
         rejected = true;
       }
-      const row: Row = { file: rel, impl: '-', expected: 'input error', got: rejected ? 'input error' : 'accepted', class: null, ms: performance.now() - t0, ok: rejected, incomplete: false, unsound: false, reason: null, line: 1, col: 1, replay: null };
+      const row: Row = { file: rel, impl: '-', expected: 'input error', got: rejected ? 'input error' : 'accepted', class: null, ms: performance.now() - t0, ok: rejected, incomplete: false, unsound: false, reason: null, line: 1, col: 1, replay: null, replayShows: null };
       rows.push(row);
       opts.progress?.(row);
       continue;
@@ -126,7 +128,7 @@ export async function runCorpus(paths: readonly string[], opts: CorpusOptions): 
     } catch (e) {
       if (!(e instanceof SchedInputError)) throw e;
       const d = e.diagnostics[0];
-      const row: Row = { file: rel, impl: '-', expected: 'well-formed', got: 'input error', class: null, ms: performance.now() - t0, ok: false, incomplete: false, unsound: false, reason: e.message.split('\n')[0] ?? null, line: d?.line ?? 1, col: d?.col ?? 1, replay: null };
+      const row: Row = { file: rel, impl: '-', expected: 'well-formed', got: 'input error', class: null, ms: performance.now() - t0, ok: false, incomplete: false, unsound: false, reason: e.message.split('\n')[0] ?? null, line: d?.line ?? 1, col: d?.col ?? 1, replay: null, replayShows: null };
       rows.push(row);
       opts.progress?.(row);
       continue;
@@ -149,6 +151,7 @@ export async function runCorpus(paths: readonly string[], opts: CorpusOptions): 
         line: r.counterexample?.line ?? ci.impl.pos.line,
         col: r.counterexample?.col ?? ci.impl.pos.col,
         replay: r.replay ? replayCommand(rel, ci.impl.name, r.replay) : null,
+        replayShows: r.replay?.class ?? null,
       };
       rows.push(row);
       opts.progress?.(row);
