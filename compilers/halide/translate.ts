@@ -163,6 +163,7 @@ class Translator {
   readonly usedParams = new Map<string, string>();
   readonly assumes: string[] = [];
   stores = 0;
+  metaAsserts = 0;
 
   constructor(
     readonly d: DriverOutput,
@@ -564,6 +565,12 @@ class Translator {
 
   assert(s: Extract<HStmt, { k: 'assert' }>, sc: Scope, top: boolean): void {
     const kind = s.msg.k === 'call' ? s.msg.name : 'assert';
+    if (BUFFER_META.has(kind)) {
+      // Facts about the buffer objects (type, dimensions, stride 0 = 1, size limits, host pointer,
+      // device state) that hold of the arrays SCHED models; not assuming them is conservative.
+      this.metaAsserts++;
+      return;
+    }
     if (!top) {
       this.notes.push(`assert ${kind} (line ${s.line}) inside a loop or branch: not assumed`);
       return;
@@ -692,6 +699,7 @@ class Translator {
     if (!this.d.traced.pass21) throw new Unsupported('lowering', "Halide printed no IR after 'bounding small realizations'");
     const stmt = parseHStmt(this.d.traced.pass21);
     const body = this.block(stmt, new Scope(null, '', { k: 'produce' }), true);
+    if (this.metaAsserts > 0) this.notes.unshift(`${this.metaAsserts} assert(s) on buffer metadata (type, dimensions, stride, size limits, host, device) not assumed`);
     const alg = this.algorithm(stmt);
     const spec = algorithmToSpec(checkAlgorithm(alg), this.names.get(`${this.name}.spec`));
     const outF = this.funcs.get(this.d.output)!;
@@ -715,6 +723,11 @@ class Translator {
     return { text, specName: spec.name, implName, notes: this.notes, stores: this.stores, params: [...this.usedParams].map(([sched, halide]) => ({ sched, halide })), inputs, outputArray: this.outputArray() };
   }
 }
+
+const BUFFER_META = new Set([
+  'halide_error_bad_type', 'halide_error_bad_dimensions', 'halide_error_constraint_violated', 'halide_error_buffer_allocation_too_large',
+  'halide_error_buffer_extents_too_large', 'halide_error_device_dirty_with_no_device_support', 'halide_error_host_is_null',
+]);
 
 /** Driver type names are already SCHED's (u16, f32); Halide's own spelling is accepted too. */
 const SCHED_INV: Record<string, string> = { u8: 'uint8', u16: 'uint16', u32: 'uint32', u64: 'uint64', i8: 'int8', i16: 'int16', i32: 'int32', i64: 'int64', f32: 'float32', f64: 'float64', bool: 'bool' };
