@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { checkSource } from '../../core/check.ts';
 import { SchedInputError, formatDiagnostic } from '../../core/diagnostics.ts';
-import { HalideError, halideCase, halideMissing, jitOracle, type HalideCase, type JitReport } from '../../compilers/halide/run.ts';
+import { HalideError, halideCase, halideMissing, jitOracle, TOLERANCE, type HalideCase, type JitReport } from '../../compilers/halide/run.ts';
 import { Unsupported } from '../../compilers/halide/translate.ts';
 import { intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_INPUT, EXIT_OK, JSON_OPTION } from '../command.ts';
@@ -73,10 +73,10 @@ export const halideCommand: Command = {
       }
       if (text) {
         const ps = Object.entries(jit.params).map(([k, v]) => `${k} = ${v}`).join(', ');
-        process.stdout.write(`  jit oracle (${ps}; seed ${jit.seed}): big-step ${jit.bigstep}${jit.bigstepError ? ` (${jit.bigstepError})` : ''}; Halide's realize and the big-step run ${jit.differences === 0 ? 'agree' : 'DIFFER'} on ${jit.cells - jit.differences}/${jit.cells} output cells (JIT ${jit.jitMs.toFixed(0)} ms)\n`);
+        process.stdout.write(`  jit oracle (${ps}; seed ${jit.seed}): big-step ${jit.bigstep}${jit.bigstepError ? ` (${jit.bigstepError})` : ''}; ${jit.differences === 0 ? `Halide's realize and the big-step run agree on all ${jit.cells} output cells` : jit.beyondTolerance === 0 ? `Halide's realize and the big-step run agree within ${TOLERANCE} (relative, absolute below 1) on all ${jit.cells} output cells, bit for bit on ${jit.cells - jit.differences}` : `Halide's realize and the big-step run DIFFER on ${jit.beyondTolerance}/${jit.cells} output cells`} (JIT ${jit.jitMs.toFixed(0)} ms)\n`);
         for (const x of jit.examples) process.stdout.write(`    at [${x.index.join(', ')}]: Halide ${String(x.halide)}, big-step ${String(x.bigstep)}\n`);
       }
-      if (jit.differences > 0 || jit.bigstep !== 'match') code = EXIT_FOUND;
+      if (jit.beyondTolerance > 0 || jit.bigstep !== 'match') code = EXIT_FOUND;
     }
     const halide = {
       halide: {

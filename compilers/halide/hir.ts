@@ -215,6 +215,12 @@ class ExprParser {
       if (this.isP('[')) {
         this.i++;
         const index = this.expr();
+        const al = this.peek();
+        if (al && al.t === 'id' && al.s === 'aligned') {
+          // an alignment hint `aligned(modulus, remainder)`: no meaning of its own
+          this.i++;
+          this.args();
+        }
         this.eat(']');
         return { k: 'load', name: t.s, index };
       }

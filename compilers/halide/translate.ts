@@ -17,7 +17,7 @@ import { checkAlgorithm, type Algorithm, type AlgFunc } from '../../core/lower/a
 import { algorithmToSpec } from '../../core/lower/sare.ts';
 import { floatText, printSpec } from '../../core/printer.ts';
 import { KEYWORDS } from '../../core/lexer.ts';
-import { type HExpr, type HStmt, isTraceCall, parseHExpr, parseHStmt } from './hir.ts';
+import { type HExpr, type HStmt, isTraceCall, parseHExpr, parseHStmt, printHExpr } from './hir.ts';
 
 /** What compilers/halide/driver.py prints. */
 export interface DriverFunc {
@@ -99,6 +99,8 @@ type Binding =
   | { readonly k: 'idx'; readonly sched: string; readonly e: HExpr | null; readonly scope: Scope | null; used: boolean }
   | { readonly k: 'lazy'; readonly e: HExpr; readonly scope: Scope }
   | { readonly k: 'buffer'; readonly buf: Buffer }
+  /** A fused loop variable t = outer * div + inner, read only as `t % div` and `t / div`. */
+  | { readonly k: 'fused'; readonly inner: string; readonly outer: string; readonly div: string }
   | { readonly k: 'produce' };
 
 class Scope {
@@ -146,6 +148,8 @@ export interface Translation {
   /** Spec parameter ↔ Halide name (`blur_y_extent_0` ↔ `blur_y.extent.0`, `h` ↔ Param h). */
   readonly params: readonly { readonly sched: string; readonly halide: string }[];
   readonly inputs: readonly { readonly name: string; readonly array: string; readonly type: string; readonly extents: readonly string[] }[];
+  /** Non-integer Params, as 0-dimensional input arrays. */
+  readonly scalarInputs: readonly { readonly name: string; readonly array: string }[];
   readonly outputArray: string;
 }
 
@@ -164,6 +168,8 @@ class Translator {
   readonly assumes: string[] = [];
   stores = 0;
   metaAsserts = 0;
+  /** Non-integer Params read by the program or the spec (0-dimensional inputs). */
+  readonly scalarInputs = new Set<string>();
 
   constructor(
     readonly d: DriverOutput,
@@ -173,6 +179,10 @@ class Translator {
     this.inputs = new Map(d.inputs.map((i) => [i.name, i]));
     this.intParams = new Set(d.params.filter((p) => /^[iu](8|16|32|64)$/.test(p.type)).map((p) => p.name));
     this.otherParams = new Set(d.params.filter((p) => !this.intParams.has(p.name)).map((p) => p.name));
+  }
+
+  scalars(): DriverOutput['params'][number][] {
+    return this.d.params.filter((p) => this.scalarInputs.has(p.name));
   }
 
   /** A spec parameter for a buffer field or a Param; `null` for names that are not global. */
@@ -190,7 +200,7 @@ class Translator {
       this.usedParams.set(p, n);
       return p;
     }
-    if (this.otherParams.has(n)) throw new Unsupported('non-integer Param', `'${n}' (SCHED parameters are integers)`);
+    if (this.otherParams.has(n)) throw new NotIndex(`'${n}' is a ${this.d.params.find((p) => p.name === n)?.type} Param, not an index`);
     return null;
   }
 
@@ -218,12 +228,24 @@ class Translator {
           return b.sched;
         }
         if (b.k === 'lazy') return this.idx(b.e, b.scope, cx);
+        if (b.k === 'fused') throw new NotIndex(`fused loop variable ${e.name} used other than as t % extent or t / extent`);
         throw new NotIndex(`'${e.name}' is not an index`);
       }
       case 'neg':
         return `(-${this.idx(e.a, sc, cx)})`;
       case 'bin': {
         if (!['+', '-', '*', '/', '%'].includes(e.op)) throw new NotIndex(`'${e.op}' in an index`);
+        if ((e.op === '%' || e.op === '/') && e.a.k === 'var') {
+          const f = sc.find(e.a.name);
+          if (f?.k === 'fused') {
+            if (this.idx(e.b, sc, { ...IDX, expand: true }) !== f.div) throw new NotIndex(`fused loop variable ${e.a.name} ${e.op} a divisor other than its inner extent`);
+            return e.op === '%' ? f.inner : f.outer;
+          }
+        }
+        if (e.op === '/' && !(e.b.k === 'int' && e.b.v > 0n)) {
+          const q = this.exactQuotient(e.a, e.b, sc, cx);
+          if (q !== null) return q;
+        }
         const a = this.idx(e.a, sc, cx);
         const b = this.idx(e.b, sc, cx);
         const isConst = (x: HExpr): boolean => x.k === 'int' || (x.k === 'neg' && x.a.k === 'int');
@@ -255,6 +277,28 @@ class Translator {
       default:
         throw new NotIndex(`${e.k} in an index`);
     }
+  }
+
+  /**
+   * `(d * y + c) / d` with d not a constant and c ∈ {0, -1} (bounds inference divides the last
+   * value of a fused loop, x * y - 1, by one of its extents): Euclidean division gives y + c when
+   * d ≥ 1, y - c when d ≤ -1 (for c = -1), and 0 when d = 0 (Halide's x / 0).
+   */
+  exactQuotient(num: HExpr, d: HExpr, sc: Scope, cx: Ctx): string | null {
+    let c = 0n;
+    let prod = num;
+    if (num.k === 'bin' && num.op === '+' && num.b.k === 'int' && num.b.t === null) {
+      c = num.b.v;
+      prod = num.a;
+    }
+    if (c !== 0n && c !== -1n) return null;
+    if (prod.k !== 'bin' || prod.op !== '*') return null;
+    const dt = printHExpr(d);
+    const y = printHExpr(prod.a) === dt ? prod.b : printHExpr(prod.b) === dt ? prod.a : null;
+    if (y === null) return null;
+    const ys = this.idx(y, sc, cx);
+    const ds = this.idx(d, sc, cx);
+    return c === 0n ? `select(${ds} == 0, 0, ${ys})` : `select(${ds} >= 1, ${ys} - 1, select(${ds} == 0, 0, ${ys} + 1))`;
   }
 
   /** A condition that is constant whatever the parameters: bounds queries never happen. */
@@ -303,6 +347,9 @@ class Translator {
         break;
       case 'call':
         if (e.name === 'likely' || e.name === 'likely_if_innermost') return this.cond(e.args[0]!, sc, cx);
+        // bitwise operations on booleans (uint1), as the simplifier writes some conjunctions
+        if ((e.name === 'bitwise_and' || e.name === 'bitwise_or') && e.args.length === 2) return `(${this.cond(e.args[0]!, sc, cx)} ${e.name === 'bitwise_and' ? '&&' : '||'} ${this.cond(e.args[1]!, sc, cx)})`;
+        if (e.name === 'bitwise_not' && e.args.length === 1) return `!${this.cond(e.args[0]!, sc, cx)}`;
         break;
       case 'var': {
         const b = sc.find(e.name);
@@ -330,6 +377,11 @@ class Translator {
       case 'var': {
         const b = sc.find(e.name);
         if (b?.k === 'lazy') return this.val(b.e, b.scope, cx);
+        if (b === undefined && this.otherParams.has(e.name)) {
+          // A non-integer Param is a 0-dimensional input (SCHED parameters are integers).
+          this.scalarInputs.add(e.name);
+          return cx.spec ? `${this.tensor(e.name)}()` : `${this.inputArray(e.name)}[]`;
+        }
         return `i32(${this.idx(e, sc, cx)})`;
       }
       case 'neg':
@@ -502,7 +554,15 @@ class Translator {
         const kind = { for: 'for', parallel: 'par', vectorized: 'par', unrolled: 'for' }[s.type];
         if (kind === undefined) throw new Unsupported(`For(${s.type})`, `loop ${s.name} (line ${s.line})`);
         const min = this.must(() => this.idx(s.min, sc), `the min of loop ${s.name}`);
-        const ext = this.must(() => this.idx(s.extent, sc), `the extent of loop ${s.name}`);
+        let ext: string;
+        try {
+          ext = this.idx(s.extent, sc);
+        } catch (err) {
+          if (!(err instanceof NotIndex)) throw err;
+          const fused = this.fused(s, sc, kind, min);
+          if (fused === null) throw new Unsupported('non-affine index', `the extent of loop ${s.name}: ${err.message}`);
+          return fused;
+        }
         const v = this.names.get(s.name);
         if (min === '0') {
           const body = this.block(s.body, sc.bind(s.name, { k: 'idx', sched: v, e: null, scope: null, used: false }), false);
@@ -554,6 +614,63 @@ class Translator {
     }
   }
 
+  /**
+   * A loop made by `fuse`: its extent is a product a * b of two non-constant extents and its body
+   * reads the variable as t % d and t / d with d one of them. It becomes two nested loops.
+   */
+  fused(s: Extract<HStmt, { k: 'for' }>, sc: Scope, kind: string, min: string): string | null {
+    if (min !== '0') return null;
+    let e: HExpr = s.extent;
+    let esc = sc;
+    for (let guard = 0; e.k === 'var' && guard < 100; guard++) {
+      const b = esc.find(e.name);
+      if (b?.k !== 'lazy') return null;
+      e = b.e;
+      esc = b.scope;
+    }
+    if (e.k !== 'bin' || e.op !== '*') return null;
+    const X = { ...IDX, expand: true };
+    const a = this.idx(e.a, esc, X);
+    const b = this.idx(e.b, esc, X);
+    const divisors = new Set<string>();
+    const scan = (x: HExpr): void => {
+      if (x.k === 'bin') {
+        if ((x.op === '%' || x.op === '/') && x.a.k === 'var' && x.a.name === s.name) divisors.add(this.idx(x.b, sc, X));
+        scan(x.a);
+        scan(x.b);
+      } else if (x.k === 'call') x.args.forEach(scan);
+      else if (x.k === 'let') {
+        scan(x.value);
+        scan(x.body);
+      } else if (x.k === 'cast' || x.k === 'not' || x.k === 'neg') scan(x.a);
+    };
+    const walk = (ss: readonly HStmt[]): void => {
+      for (const t of ss) {
+        if (t.k === 'let') scan(t.value);
+        else if (t.k === 'for') [t.min, t.extent].forEach(scan);
+        else if (t.k === 'if') scan(t.cond);
+        else if (t.k === 'provide') [...t.args, t.value].forEach(scan);
+        else if (t.k === 'realize') t.bounds.forEach(([m, x]) => [m, x].forEach(scan));
+        if ('body' in t) walk(t.body);
+        if (t.k === 'if') {
+          walk(t.then);
+          if (t.else) walk(t.else);
+        }
+      }
+    };
+    walk(s.body);
+    if (divisors.size !== 1) return null;
+    const div = [...divisors][0]!;
+    if (div !== a && div !== b) return null;
+    const [innerE, outerE] = div === a ? [e.a, e.b] : [e.b, e.a];
+    const innerExt = this.must(() => this.idx(innerE, esc), `the inner extent of fused loop ${s.name}`);
+    const outerExt = this.must(() => this.idx(outerE, esc), `the outer extent of fused loop ${s.name}`);
+    const inner = this.names.get(`${s.name}.inner`);
+    const outer = this.names.get(`${s.name}.outer`);
+    const body = this.block(s.body, sc.bind(s.name, { k: 'fused', inner, outer, div }), false);
+    return `${kind} ${outer} < ${outerExt} do\n${indent(`${kind} ${inner} < ${innerExt} do\n${indent(body)}`)}`;
+  }
+
   must(f: () => string, what: string, kind = 'non-affine index'): string {
     try {
       return f();
@@ -565,6 +682,16 @@ class Translator {
 
   assert(s: Extract<HStmt, { k: 'assert' }>, sc: Scope, top: boolean): void {
     const kind = s.msg.k === 'call' ? s.msg.name : 'assert';
+    if (kind === 'halide_error_constraint_violated' && top) {
+      // set_bounds/set_stride constraints: assumed when affine (bounds), metadata otherwise (strides).
+      try {
+        const c = this.cond(s.cond, sc, { ...IDX, expand: true });
+        if (c !== 'true') this.assumes.push(c);
+        return;
+      } catch (err) {
+        if (!(err instanceof NotIndex) && !(err instanceof Unsupported)) throw err;
+      }
+    }
     if (BUFFER_META.has(kind)) {
       // Facts about the buffer objects (type, dimensions, stride 0 = 1, size limits, host pointer,
       // device state) that hold of the arrays SCHED models; not assuming them is conservative.
@@ -689,7 +816,10 @@ class Translator {
     return {
       name: this.name,
       params: [...this.usedParams.keys()],
-      inputs: this.d.inputs.map((i) => ({ name: this.tensor(i.name), args: Array.from({ length: i.dims }, (_, k) => `i${k}`), type: schedType(SCHED_INV[i.type] ?? i.type) as AlgFunc['type'] })),
+      inputs: [
+        ...this.d.inputs.map((i) => ({ name: this.tensor(i.name), args: Array.from({ length: i.dims }, (_, k) => `i${k}`), type: schedType(SCHED_INV[i.type] ?? i.type) as AlgFunc['type'] })),
+        ...this.scalars().map((p) => ({ name: this.tensor(p.name), args: [], type: schedType(SCHED_INV[p.type] ?? p.type) as AlgFunc['type'] })),
+      ],
       funcs,
       output: { func: this.tensor(this.d.output), extents },
     };
@@ -712,6 +842,7 @@ class Translator {
       decls.push(`input ${array}: ${schedType(SCHED_INV[i.type] ?? i.type)}[${extents.join(', ')}] = ${this.tensor(i.name)};`);
       return { name: i.name, array, type: i.type, extents };
     });
+    for (const p of this.scalars()) decls.push(`input ${this.inputArray(p.name)}: ${schedType(SCHED_INV[p.type] ?? p.type)}[] = ${this.tensor(p.name)};`);
     const outExt = outF.args.map((_, k) => this.global(`${this.d.output}.extent.${k}`)!);
     decls.push(`output ${this.outputArray()}: ${outF.type}[${outExt.join(', ')}] = ${this.tensor(this.d.output)};`);
     const header = [
@@ -720,7 +851,7 @@ class Translator {
       ...this.notes.map((n) => `// note: ${n}`),
     ];
     const text = `${header.join('\n')}\n${printSpec(spec)}\n\nimpl ${implName} of ${spec.name} {\n${indent([...decls, body].join('\n'))}\n}\n`;
-    return { text, specName: spec.name, implName, notes: this.notes, stores: this.stores, params: [...this.usedParams].map(([sched, halide]) => ({ sched, halide })), inputs, outputArray: this.outputArray() };
+    return { text, specName: spec.name, implName, notes: this.notes, stores: this.stores, params: [...this.usedParams].map(([sched, halide]) => ({ sched, halide })), inputs, scalarInputs: this.scalars().map((p) => ({ name: p.name, array: this.inputArray(p.name) })), outputArray: this.outputArray() };
   }
 }
 
@@ -766,7 +897,7 @@ function topoOrder(funcs: readonly DriverFunc[], inputs: ReadonlyMap<string, unk
   return out;
 }
 
-const KNOWN_CALLS = new Set(['min', 'max', 'select', 'abs', 'likely', 'likely_if_innermost', 'sqrt_f32', 'sqrt_f64', 'exp_f32', 'exp_f64', 'log_f32', 'log_f64', 'pow_f32', 'pow_f64', 'floor_f32', 'floor_f64', 'ceil_f32', 'ceil_f64']);
+const KNOWN_CALLS = new Set(['min', 'max', 'select', 'abs', 'bitwise_and', 'bitwise_or', 'bitwise_not', 'likely', 'likely_if_innermost', 'sqrt_f32', 'sqrt_f64', 'exp_f32', 'exp_f64', 'log_f32', 'log_f64', 'pow_f32', 'pow_f64', 'floor_f32', 'floor_f64', 'ceil_f32', 'ceil_f64']);
 
 function collectCalls(e: HExpr, out: Set<string>): void {
   switch (e.k) {
