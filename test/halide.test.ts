@@ -65,7 +65,7 @@ describe('Halide IR text', () => {
 
   it("rejects every node kind it does not translate with 'unsupported: <kind>'", () => {
     const cases: [string, string][] = [
-      [COPY(STORE).replace('for (g.s0.x', 'gpu_block (g.s0.x'), 'unsupported: For(gpu_block)'],
+      [COPY(STORE).replace('for (g.s0.x', 'extern (g.s0.x'), 'unsupported: For(extern)'],
       [COPY(`  allocate tmp[int32 * 8]\n${STORE}`), 'unsupported: allocate'],
       [COPY(`  fork {\n${STORE}\n  }`), 'unsupported: fork'],
       [COPY('  g(g.s0.x) = input(g.s0.x) + 1'), 'unsupported: store without its trace'],

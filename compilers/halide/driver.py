@@ -2,13 +2,15 @@
 """sched's Halide 14 driver: lower a user's pipeline script with the real compiler and print, as one
 JSON document on stdout, what the TypeScript translator (compilers/halide/translate.ts) needs.
 
-    /usr/bin/python3 compilers/halide/driver.py SCRIPT.py [--jit JSON]
+    /usr/bin/python3 compilers/halide/driver.py SCRIPT.py [--jit JSON|-]
 
 The script defines `pipeline()`, returning a dict (docs/halide.md):
     output: the output Func;
     funcs:  every Func of the algorithm (the output too; boundary-condition Funcs as well);
     args:   the ImageParams and Params of the pipeline;
-    example (optional): sizes for the JIT oracle: {"output": [W, H], "<input>": [w, h], "<param>": v}.
+    example (optional): sizes for the JIT oracle: {"output": [W, H], "<input>": [w, h], "<param>": v};
+    target (optional): a Halide target string (default x86-64-linux-sse41-avx-avx2-fma-f16c);
+    assume (optional): conditions the verdict is restricted to, in Halide's names ("A.extent.0 >= 512").
 `pipeline()` is called twice: once for the traced lowering, once for the plain one.
 
 What is printed: the Func definitions (as Halide prints their Exprs), the lowered statement after
@@ -29,6 +31,7 @@ import halide as hl  # noqa: E402
 
 # A fixed target: the lowered code does not depend on the host.
 TARGET = hl.Target("x86-64-linux-sse41-avx-avx2-fma-f16c")
+ASSUME = []  # pipeline()'s 'assume': conditions on buffer fields and Params, in Halide's names
 SECTIONS = {"pass21": "bounding small realizations", "final": "final simplification", "initial": "creating initial loop nests"}
 
 
@@ -63,6 +66,10 @@ def build(mod):
     for a in args:
         if not isinstance(a, (hl.ImageParam, hl.Param)):
             fail(f"pipeline(): 'args' holds {a!r}, neither an ImageParam nor a Param")
+    global ASSUME, TARGET
+    ASSUME = [str(a) for a in (p.get("assume") or [])]
+    if p.get("target"):
+        TARGET = hl.Target(p["target"])
     return p["output"], funcs, args, p.get("example")
 
 
@@ -155,7 +162,7 @@ def main():
     script = sys.argv[1]
     mod = load(script)
     if len(sys.argv) > 3 and sys.argv[2] == "--jit":
-        return jit(mod, json.loads(sys.argv[3]))
+        return jit(mod, json.loads(sys.stdin.read() if sys.argv[3] == "-" else sys.argv[3]))
     out, funcs, args, example = build(mod)
     if len(sys.argv) > 2 and sys.argv[2] == "--plain":
         plain, ms = lower(out, args, out.name())
@@ -173,7 +180,7 @@ def main():
         fail(f"the untraced lowering failed: {r.stdout.strip()} {r.stderr.strip()[-2000:]}")
     pl = json.loads(r.stdout)
     plain, plain_ms = pl["plain"], pl["ms"]
-    info.update({"halide": "14", "target": str(TARGET), "example": example, "traced": traced, "plain": plain, "ms": {"traced": traced_ms, "plain": plain_ms}})
+    info.update({"assume": ASSUME, "halide": "14", "target": str(TARGET), "example": example, "traced": traced, "plain": plain, "ms": {"traced": traced_ms, "plain": plain_ms}})
     print(json.dumps(info))
 
 
@@ -185,14 +192,16 @@ def jit(mod, req):
             spec = req["inputs"][a.name()]
             ext = spec["extents"]
             buf = hl.Buffer(a.type(), ext)
+            mins = spec.get("mins") or [0] * len(ext)
+            buf.set_min(mins)
             data = spec["data"]
             n = 1
             for e in ext:
                 n *= e
             for i in range(n):
                 idx, rest = [], i
-                for e in ext:
-                    idx.append(rest % e)
+                for e, m in zip(ext, mins):
+                    idx.append(rest % e + m)
                     rest //= e
                 buf[idx] = data[i]
             a.set(buf)

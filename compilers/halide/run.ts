@@ -46,10 +46,10 @@ export function halideMissing(): string | null {
   return available;
 }
 
-function runDriver(args: readonly string[]): unknown {
+function runDriver(args: readonly string[], input?: string): unknown {
   const missing = halideMissing();
   if (missing !== null) throw new HalideError(missing);
-  const r = spawnSync(halidePython(), [DRIVER, ...args], { encoding: 'utf8', timeout: 300_000, maxBuffer: 1 << 28 });
+  const r = spawnSync(halidePython(), [DRIVER, ...args], { encoding: 'utf8', timeout: 300_000, maxBuffer: 1 << 28, input });
   if (r.error) throw new HalideError(`the Halide driver did not run: ${r.error.message}`);
   let out: { error?: string } | null = null;
   try {
@@ -131,7 +131,7 @@ export interface JitReport {
 
 /**
  * Parameter values for the oracle from the script's `example` ({"output": [W, H], "<input>": [w, h],
- * "<param>": v}); buffer extents not given default to the output's.
+ * "<input>.min": [x0, y0] (default 0), "<param>": v}).
  */
 export function exampleParams(c: HalideCase): Map<string, bigint> {
   const ex = c.driver.example ?? {};
@@ -139,10 +139,14 @@ export function exampleParams(c: HalideCase): Map<string, bigint> {
   for (const { sched, halide } of c.translation.params) {
     const m = /^(.+)\.extent\.(\d+)$/.exec(halide);
     let v: number | undefined;
+    const mm = /^(.+)\.min\.(\d+)$/.exec(halide);
     if (m) {
       const key = m[1] === c.driver.output ? 'output' : m[1]!;
       const e = ex[key];
       v = Array.isArray(e) ? e[Number(m[2])] : undefined;
+    } else if (mm) {
+      const e = ex[`${mm[1]!}.min`];
+      v = Array.isArray(e) ? e[Number(mm[2])] : 0;
     } else {
       const e = ex[halide];
       v = typeof e === 'number' ? e : undefined;
@@ -159,7 +163,7 @@ export function jitOracle(c: HalideCase, ci: CheckedImpl, seed = 0): JitReport {
   // Halide's simplifier reassociates float sums and its IR printer rounds float constants to 6
   // decimals: float outputs are compared with a relative tolerance too (exact differences counted).
   const run = runImpl(ci, params, { seed, tolerance: TOLERANCE });
-  const inputs: Record<string, { extents: number[]; data: unknown[] }> = {};
+  const inputs: Record<string, { extents: number[]; mins: number[]; data: unknown[] }> = {};
   for (const i of c.translation.inputs) {
     const m = run.initial.get(i.array);
     if (!m) throw new HalideError(`internal: no input array ${i.array}`);
@@ -177,7 +181,8 @@ export function jitOracle(c: HalideCase, ci: CheckedImpl, seed = 0): JitReport {
       const v = getCell(m.cells, m.ref.elem, off);
       data.push(typeof v === 'bigint' ? Number(v) : v ?? 0);
     }
-    inputs[i.name] = { extents: [...dims], data };
+    const mins = dims.map((_, k) => Number(params.get(c.translation.params.find((p) => p.halide === `${i.name}.min.${k}`)?.sched ?? '') ?? 0n));
+    inputs[i.name] = { extents: [...dims], mins, data };
   }
   const paramValues: Record<string, unknown> = {};
   for (const p of c.translation.scalarInputs) {
@@ -185,11 +190,11 @@ export function jitOracle(c: HalideCase, ci: CheckedImpl, seed = 0): JitReport {
     if (!m) throw new HalideError(`internal: no input array ${p.array}`);
     paramValues[p.name] = getCell(m.cells, m.ref.elem, 0);
   }
-  for (const p of c.translation.params) if (!/\.extent\.\d+$/.test(p.halide)) paramValues[p.halide] = Number(params.get(p.sched)!);
+  for (const p of c.translation.params) if (!/\.(extent|min)\.\d+$/.test(p.halide)) paramValues[p.halide] = Number(params.get(p.sched)!);
   const outRef = run.memory.get(c.translation.outputArray);
   if (!outRef) throw new HalideError('internal: no output array');
   const dims = [...outRef.ref.dims];
-  const jit = runDriver([c.script, '--jit', JSON.stringify({ output: dims, inputs, params: paramValues })]) as { values: unknown[]; ms: number };
+  const jit = runDriver([c.script, '--jit', '-'], JSON.stringify({ output: dims, inputs, params: paramValues })) as { values: unknown[]; ms: number };
   let differences = 0;
   let beyond = 0;
   const examples: JitReport['examples'] = [];

@@ -6,9 +6,9 @@
 // from the names of the enclosing loops and lets (`f.s1.r$x`). Every node kind is translated or
 // rejected with `unsupported: <kind>`; nothing is dropped without a note.
 //
-// Conventions (docs/halide.md): buffer mins are 0 (the pipeline is realised over [0, extent) in
-// each dimension and inputs start at 0); buffer extents and integer Params are the spec's
-// parameters; index arithmetic is on unbounded integers (Halide asserts that buffers are smaller
+// Conventions (docs/halide.md): the output's mins are 0 (the pipeline is realised over
+// [0, extent) in each dimension); the inputs' mins and extents, the output's extents and integer
+// Params are the spec's parameters; index arithmetic is on unbounded integers (Halide asserts that buffers are smaller
 // than 2^31); the top-level asserts Halide inserts (required regions inside the buffers, extents
 // non-negative) are the implementation's assumptions, since the pipeline fails instead of running
 // when one does not hold.
@@ -38,6 +38,8 @@ export interface DriverOutput {
   readonly plain: { readonly pass21: string | null; readonly final: string | null; readonly initial: string | null };
   readonly ms: { readonly traced: number; readonly plain: number };
   readonly example?: Record<string, number | number[]> | null;
+  /** pipeline()'s `assume`: conditions over buffer fields and Params, in Halide's names. */
+  readonly assume?: readonly string[];
 }
 
 /** A construct the translator does not handle: the message starts with `unsupported: <kind>`. */
@@ -189,7 +191,7 @@ class Translator {
   global(n: string): string | null {
     let m: RegExpExecArray | null;
     if ((m = /^(.+)\.(min|extent|stride)\.(\d+)$/.exec(n)) && (m[1] === this.d.output || this.inputs.has(m[1]!))) {
-      if (m[2] === 'min') return '0';
+      if (m[2] === 'min' && m[1] === this.d.output) return '0';
       if (m[2] === 'stride') throw new NotIndex(`buffer stride ${n}`);
       const p = this.names.get(n);
       this.usedParams.set(p, n);
@@ -490,7 +492,7 @@ class Translator {
       const is = wrap(ix);
       return `${b.buf.array}[${is.map((x, k) => (b.buf.mins[k] === '0' ? x : `${x} - ${b.buf.mins[k]}`)).join(', ')}]`;
     }
-    if (this.inputs.has(e.name)) return `${this.inputArray(e.name)}[${wrap(ix).join(', ')}]`;
+    if (this.inputs.has(e.name)) return `${this.inputArray(e.name)}[${wrap(ix).map((x, k) => `${x} - ${this.global(`${e.name}.min.${k}`)!}`).join(', ')}]`;
     if (e.name === this.d.output) return `${this.outputArray()}[${wrap(ix).join(', ')}]`;
     if (this.funcs.has(e.name)) throw new Unsupported('read of an unrealized Func', e.name);
     throw new Unsupported(`Call ${e.name}`, 'an extern or intrinsic call this translator does not know');
@@ -551,7 +553,8 @@ class Translator {
       case 'pc':
         return this.block(s.body, s.produce ? sc.bind(s.name, { k: 'produce' }) : sc, top);
       case 'for': {
-        const kind = { for: 'for', parallel: 'par', vectorized: 'par', unrolled: 'for' }[s.type];
+        // GPU blocks, threads and lanes run in parallel and may not communicate (as `par`).
+        const kind = { for: 'for', parallel: 'par', vectorized: 'par', unrolled: 'for', gpu_block: 'par', gpu_thread: 'par', gpu_lane: 'par' }[s.type];
         if (kind === undefined) throw new Unsupported(`For(${s.type})`, `loop ${s.name} (line ${s.line})`);
         const min = this.must(() => this.idx(s.min, sc), `the min of loop ${s.name}`);
         let ext: string;
@@ -812,7 +815,7 @@ class Translator {
     });
     const out = this.funcs.get(this.d.output)!;
     const extents = out.args.map((_, k) => this.global(`${this.d.output}.extent.${k}`)!);
-    for (const i of this.d.inputs) for (let k = 0; k < i.dims; k++) this.global(`${i.name}.extent.${k}`);
+    for (const i of this.d.inputs) for (let k = 0; k < i.dims; k++) for (const f of ['min', 'extent']) this.global(`${i.name}.${f}.${k}`);
     return {
       name: this.name,
       params: [...this.usedParams.keys()],
@@ -828,7 +831,12 @@ class Translator {
   run(): Translation {
     if (!this.d.traced.pass21) throw new Unsupported('lowering', "Halide printed no IR after 'bounding small realizations'");
     const stmt = parseHStmt(this.d.traced.pass21);
-    const body = this.block(stmt, new Scope(null, '', { k: 'produce' }), true);
+    const top = new Scope(null, '', { k: 'produce' });
+    for (const a of this.d.assume ?? []) {
+      this.assumes.push(this.must(() => this.cond(parseHExpr(a), top, { ...IDX, expand: true }), `pipeline()'s assumption '${a}'`));
+      this.notes.push(`assumed by pipeline(): ${a}`);
+    }
+    const body = this.block(stmt, top, true);
     if (this.metaAsserts > 0) this.notes.unshift(`${this.metaAsserts} assert(s) on buffer metadata (type, dimensions, stride, size limits, host, device) not assumed`);
     const alg = this.algorithm(stmt);
     const spec = algorithmToSpec(checkAlgorithm(alg), this.names.get(`${this.name}.spec`));
@@ -838,8 +846,10 @@ class Translator {
     for (const a of [...new Set(this.assumes)]) decls.push(`assume ${a};`);
     const inputs = this.d.inputs.map((i) => {
       const extents = Array.from({ length: i.dims }, (_, k) => this.global(`${i.name}.extent.${k}`)!);
+      const mins = Array.from({ length: i.dims }, (_, k) => this.global(`${i.name}.min.${k}`)!);
       const array = this.inputArray(i.name);
-      decls.push(`input ${array}: ${schedType(SCHED_INV[i.type] ?? i.type)}[${extents.join(', ')}] = ${this.tensor(i.name)};`);
+      const ix = extents.map((_, k) => `i${k}`);
+      decls.push(`input ${array}[${ix.join(', ')}]: ${schedType(SCHED_INV[i.type] ?? i.type)}[${extents.join(', ')}] = ${this.tensor(i.name)}(${ix.map((x, k) => `${x} + ${mins[k]}`).join(', ')});`);
       return { name: i.name, array, type: i.type, extents };
     });
     for (const p of this.scalars()) decls.push(`input ${this.inputArray(p.name)}: ${schedType(SCHED_INV[p.type] ?? p.type)}[] = ${this.tensor(p.name)};`);
@@ -847,7 +857,7 @@ class Translator {
     decls.push(`output ${this.outputArray()}: ${outF.type}[${outExt.join(', ')}] = ${this.tensor(this.d.output)};`);
     const header = [
       `// Translated by sched from Halide 14's lowering of ${this.name} (IR after "bounding small realizations",`,
-      '// trace_stores() annotations). Buffer mins are 0; buffer extents and integer Params are parameters.',
+      '// trace_stores() annotations). Output mins are 0; input mins, buffer extents and integer Params are parameters.',
       ...this.notes.map((n) => `// note: ${n}`),
     ];
     const text = `${header.join('\n')}\n${printSpec(spec)}\n\nimpl ${implName} of ${spec.name} {\n${indent([...decls, body].join('\n'))}\n}\n`;

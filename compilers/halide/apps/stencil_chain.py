@@ -26,4 +26,4 @@ def pipeline(stencils=None):
     for s in stages[1:]:
         s.store_at(output, t).compute_at(output, yi).vectorize(s.args()[0], 16)
     output.compute_root().tile(x, y, xo, yo, xi, yi, 512, 512).fuse(xo, yo, t).parallel(t).vectorize(xi, 16)
-    return {"output": output, "funcs": stages + [output], "args": [inp], "example": {"output": [512, 512], "input": [512 + 4 * n, 512 + 4 * n]}}
+    return {"output": output, "funcs": stages + [output], "args": [inp], "example": {"output": [512, 512], "input": [512 + 4 * n, 512 + 4 * n], "input.min": [-2 * n, -2 * n]}}
