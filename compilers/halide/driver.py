@@ -29,6 +29,8 @@ import time
 os.environ["HL_DEBUG_CODEGEN"] = "2"  # read once, at the first lowering: every pass's IR on stderr
 import halide as hl  # noqa: E402
 
+EXACT = None  # whether float constants print exactly (exact_floats())
+
 # A fixed target: the lowered code does not depend on the host.
 TARGET = hl.Target("x86-64-linux-sse41-avx-avx2-fma-f16c")
 ASSUME = []  # pipeline()'s 'assume': conditions on buffer fields and Params, in Halide's names
@@ -93,22 +95,52 @@ def section(log, title):
     return out
 
 
+def exact_floats():
+    """Make Halide's IR printer, which writes to std::cerr in fixed notation with the stream's
+    precision (6 decimals by default: 1.0f/12 becomes 0.083333f), print every float constant exactly:
+    set std::cerr's precision (ios_base::_M_precision, found through the ostream's virtual base
+    offset, Itanium C++ ABI) to 160 decimals, enough for the exact value of any float32."""
+    import ctypes
+    lib = ctypes.CDLL("libstdc++.so.6")
+    addr = ctypes.addressof(ctypes.c_void_p.in_dll(lib, "_ZSt4cerr"))
+    vptr = ctypes.c_void_p.from_address(addr).value
+    ios = addr + ctypes.c_long.from_address(vptr - 3 * ctypes.sizeof(ctypes.c_long)).value
+    prec = ctypes.c_long.from_address(ios + ctypes.sizeof(ctypes.c_void_p))
+    if prec.value != 6:  # not the layout expected: leave it alone (constants stay rounded)
+        return False
+    prec.value = 160
+    return True
+
+
 def lower(out, args, name):
     """Lower with every pass's IR on stderr (captured through a temporary file): the sections and ms."""
+    global EXACT
+    if EXACT is None:
+        EXACT = exact_floats()
     sys.stderr.flush()
     saved = os.dup(2)
     with tempfile.TemporaryFile(mode="w+b") as tmp:
         os.dup2(tmp.fileno(), 2)
+        err = None
+        t = time.perf_counter()
         try:
-            t = time.perf_counter()
             out.compile_to_module(args, name, TARGET)
-            ms = (time.perf_counter() - t) * 1000
+        except RuntimeError as e:
+            # Code generation after lowering can fail where lowering did not (a trace call inside a
+            # CUDA kernel has no device runtime): the lowered IR printed so far is still Halide's.
+            err = str(e)
         finally:
+            ms = (time.perf_counter() - t) * 1000
             os.dup2(saved, 2)
             os.close(saved)
         tmp.seek(0)
         log = tmp.read().decode("utf-8", "replace")
-    return {k: section(log, v) for k, v in SECTIONS.items()}, ms
+    out = {k: section(log, v) for k, v in SECTIONS.items()}
+    if err is not None:
+        if out["pass21"] is None:
+            fail(f"Halide failed before lowering ended: {err.strip()[-1500:]}")
+        out["error"] = err.strip()[-1500:]
+    return out, ms
 
 
 def expr_text(e):
@@ -180,7 +212,7 @@ def main():
         fail(f"the untraced lowering failed: {r.stdout.strip()} {r.stderr.strip()[-2000:]}")
     pl = json.loads(r.stdout)
     plain, plain_ms = pl["plain"], pl["ms"]
-    info.update({"assume": ASSUME, "halide": "14", "target": str(TARGET), "example": example, "traced": traced, "plain": plain, "ms": {"traced": traced_ms, "plain": plain_ms}})
+    info.update({"exactFloats": EXACT, "assume": ASSUME, "halide": "14", "target": str(TARGET), "example": example, "traced": traced, "plain": plain, "ms": {"traced": traced_ms, "plain": plain_ms}})
     print(json.dumps(info))
 
 

@@ -34,7 +34,7 @@ export interface DriverOutput {
   readonly funcs: readonly DriverFunc[];
   readonly inputs: readonly { readonly name: string; readonly dims: number; readonly type: string }[];
   readonly params: readonly { readonly name: string; readonly type: string }[];
-  readonly traced: { readonly pass21: string | null; readonly final: string | null; readonly initial: string | null };
+  readonly traced: { readonly pass21: string | null; readonly final: string | null; readonly initial: string | null; readonly error?: string };
   readonly plain: { readonly pass21: string | null; readonly final: string | null; readonly initial: string | null };
   readonly ms: { readonly traced: number; readonly plain: number };
   readonly example?: Record<string, number | number[]> | null;
@@ -186,6 +186,33 @@ class Translator {
   scalars(): DriverOutput['params'][number][] {
     return this.d.params.filter((p) => this.scalarInputs.has(p.name));
   }
+
+  /**
+   * The exact value of a float constant of a Func definition. Python prints Exprs with 6 decimals
+   * (1.0f/12 as 0.083333f); the driver makes the lowering log print them exactly, so the constant is
+   * the one value of the first lowering pass (the definitions as written, before simplification)
+   * that rounds to the same 6 decimals. None or several: the printed value, and a note.
+   */
+  exactConstant(e: Extract<HExpr, { k: 'float' }>): number {
+    if (!/^-?\d+\.\d{6}$/.test(e.text)) return e.v;
+    if (this.exactFloats === null) {
+      this.exactFloats = new Map();
+      for (const m of (this.d.traced.initial ?? '').matchAll(/(\d+\.\d{7,})f/g)) {
+        const v = Number(m[1]);
+        for (const x of [v, -v]) {
+          const key = x.toFixed(6);
+          const set = this.exactFloats.get(key) ?? new Set<number>();
+          set.add(x);
+          this.exactFloats.set(key, set);
+        }
+      }
+    }
+    const c = this.exactFloats.get(e.v.toFixed(6));
+    if (c !== undefined && c.size === 1) return [...c][0]!;
+    if (Math.fround(e.v) !== e.v || !Number.isInteger(e.v * 1e6)) this.notes.push(`float constant ${e.text} of a Func definition: ${c === undefined ? 'not found' : 'ambiguous'} in the lowering log, used as printed (6 decimals)`);
+    return e.v;
+  }
+  exactFloats: Map<string, Set<number>> | null = null;
 
   /** A spec parameter for a buffer field or a Param; `null` for names that are not global. */
   global(n: string): string | null {
@@ -373,7 +400,7 @@ class Translator {
       case 'int':
         return e.t === null || e.t === 'int32' ? (e.v < 0n ? `(${e.v})` : String(e.v)) : `${schedType(e.t)}(${e.v})`;
       case 'float':
-        return `${schedType(e.t)}(${floatText(e.v)})`;
+        return `${schedType(e.t)}(${floatText(cx.spec ? this.exactConstant(e) : e.v)})`;
       case 'str':
         throw new Unsupported('StringImm', `"${e.v}" in a value`);
       case 'var': {
@@ -554,7 +581,7 @@ class Translator {
         return this.block(s.body, s.produce ? sc.bind(s.name, { k: 'produce' }) : sc, top);
       case 'for': {
         // GPU blocks, threads and lanes run in parallel and may not communicate (as `par`).
-        const kind = { for: 'for', parallel: 'par', vectorized: 'par', unrolled: 'for', gpu_block: 'par', gpu_thread: 'par', gpu_lane: 'par' }[s.type];
+        const kind = { for: 'for', parallel: 'par', vectorized: 'par', unrolled: 'for', gpu_block: 'par', gpu_thread: 'par', gpu_lane: 'par' }[s.type.replace(/<.*>$/, '')];
         if (kind === undefined) throw new Unsupported(`For(${s.type})`, `loop ${s.name} (line ${s.line})`);
         const min = this.must(() => this.idx(s.min, sc), `the min of loop ${s.name}`);
         let ext: string;
@@ -608,7 +635,7 @@ class Translator {
       case 'provide':
         return this.provide(s, sc);
       case 'eval':
-        if (isTraceCall(s.e)) return null;
+        if (isTraceCall(s.e) || s.e.k === 'int') return null; // trace events; `0` is a no-op Halide leaves
         throw new Unsupported(`Evaluate ${s.e.k === 'call' ? s.e.name : s.e.k}`, `line ${s.line}`);
       case 'store':
         throw new Unsupported('Store', `${s.name}[…] (line ${s.line}): flattened storage is not translated`);
@@ -832,6 +859,7 @@ class Translator {
     if (!this.d.traced.pass21) throw new Unsupported('lowering', "Halide printed no IR after 'bounding small realizations'");
     const stmt = parseHStmt(this.d.traced.pass21);
     const top = new Scope(null, '', { k: 'produce' });
+    if (this.d.traced.error) this.notes.push(`Halide failed after lowering (code generation of the traced pipeline): ${this.d.traced.error.split('\n').pop()}`);
     for (const a of this.d.assume ?? []) {
       this.assumes.push(this.must(() => this.cond(parseHExpr(a), top, { ...IDX, expand: true }), `pipeline()'s assumption '${a}'`));
       this.notes.push(`assumed by pipeline(): ${a}`);
