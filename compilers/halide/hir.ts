@@ -317,7 +317,8 @@ export function parseHStmt(src: string): HStmt[] {
       return { k: 'for', type: m[1]!, name: e.args[0].name, min: e.args[1]!, extent: e.args[2]!, body: opened(l), line: l.no };
     }
     if ((m = /^if \((.*)\) \{$/.exec(s))) return ifChain(l, m[1]!);
-    if ((m = /^realize ([^ (]+)\((.*)\)( if (.*))? \{$/.exec(s))) {
+    // `realize f(bounds) [in MemoryType] [if cond] {`: the memory type has no meaning here.
+    if ((m = /^realize ([^ (]+)\((.*?)\)(?: in [A-Za-z]+)?( if (.*))? \{$/.exec(s))) {
       const bounds = parseHExpr(`__r(${m[2]!.replace(/\[/g, '__b(').replace(/\]/g, ')')})`);
       if (bounds.k !== 'call') throw new HirParseError(`line ${l.no}: cannot read the realize bounds`);
       const bs = bounds.args.map((b) => {

@@ -53,7 +53,8 @@ function runDriver(args: readonly string[], input?: string): unknown {
   if (r.error) throw new HalideError(`the Halide driver did not run: ${r.error.message}`);
   let out: { error?: string } | null = null;
   try {
-    out = JSON.parse(r.stdout) as { error?: string };
+    // The document is the last line: Halide prints its warnings on stdout before it.
+    out = JSON.parse(r.stdout.trim().split('\n').pop() ?? '') as { error?: string };
   } catch {
     const err = r.stderr.split('\n').filter((l) => !/^Section: |^Debugging sections/.test(l)).join('\n').trim();
     throw new HalideError(`the Halide driver failed (exit ${r.status}): ${err.slice(-3000) || r.stdout.slice(-2000)}`);

@@ -103,7 +103,7 @@ type Binding =
   | { readonly k: 'buffer'; readonly buf: Buffer }
   /** A fused loop variable t = outer * div + inner, read only as `t % div` and `t / div`. */
   | { readonly k: 'fused'; readonly inner: string; readonly outer: string; readonly div: string }
-  | { readonly k: 'produce' };
+  | { readonly k: 'produce'; readonly count: { n: number } };
 
 class Scope {
   constructor(
@@ -135,6 +135,8 @@ interface Ctx {
   readonly traces: Trace[] | null;
   /** Let bindings read, marked used only if the whole translation succeeds. */
   readonly marks?: Binding[];
+  /** Spec mode: the Func being defined (a 0-dimensional Func reads itself at its unit variable). */
+  readonly self?: string;
 }
 
 const IDX: Ctx = { expand: false, spec: false, traces: null };
@@ -213,6 +215,8 @@ class Translator {
     return e.v;
   }
   exactFloats: Map<string, Set<number>> | null = null;
+  /** Funcs whose pure definition is undef() (their stage-0 tensor has no equation). */
+  readonly undefPure: string[] = [];
 
   /** A spec parameter for a buffer field or a Param; `null` for names that are not global. */
   global(n: string): string | null {
@@ -277,9 +281,12 @@ class Translator {
         }
         const a = this.idx(e.a, sc, cx);
         const b = this.idx(e.b, sc, cx);
-        const isConst = (x: HExpr): boolean => x.k === 'int' || (x.k === 'neg' && x.a.k === 'int');
-        if (e.op === '*' && !isConst(e.a) && !isConst(e.b)) throw new NotIndex(`product of two variables (${a} * ${b})`);
-        if ((e.op === '/' || e.op === '%') && !(e.b.k === 'int' && e.b.v > 0n)) throw new NotIndex(`'${e.op}' by a non-constant`);
+        const ca = this.constValue(e.a, sc);
+        const cb = this.constValue(e.b, sc);
+        if (e.op === '*' && ca === null && cb === null) throw new NotIndex(`product of two variables (${a} * ${b})`);
+        if (e.op === '*') return ca !== null ? `(${ca < 0n ? `(${ca})` : ca} * ${b})` : `(${a} * ${cb! < 0n ? `(${cb})` : cb})`;
+        if ((e.op === '/' || e.op === '%') && !(cb !== null && cb > 0n)) throw new NotIndex(`'${e.op}' by a non-constant`);
+        if (e.op === '/' || e.op === '%') return `(${a} ${e.op} ${cb})`;
         return `(${a} ${e.op} ${b})`;
       }
       case 'cast':
@@ -328,6 +335,36 @@ class Translator {
     const ys = this.idx(y, sc, cx);
     const ds = this.idx(d, sc, cx);
     return c === 0n ? `select(${ds} == 0, 0, ${ys})` : `select(${ds} >= 1, ${ys} - 1, select(${ds} == 0, 0, ${ys} + 1))`;
+  }
+
+  /** The value of an integer expression that is a constant once lets are expanded (`f.extent.0.constrained = 3`). */
+  constValue(e: HExpr, sc: Scope, depth = 0): bigint | null {
+    if (depth > 50) return null;
+    switch (e.k) {
+      case 'int':
+        return e.t === null || e.t === 'int32' ? e.v : null;
+      case 'neg': {
+        const a = this.constValue(e.a, sc, depth + 1);
+        return a === null ? null : -a;
+      }
+      case 'var': {
+        const b = sc.find(e.name);
+        if (b?.k === 'lazy') return this.constValue(b.e, b.scope, depth + 1);
+        if (b?.k === 'idx' && b.e !== null && b.scope !== null) return this.constValue(b.e, b.scope, depth + 1);
+        return null;
+      }
+      case 'bin': {
+        const a = this.constValue(e.a, sc, depth + 1);
+        const b = a === null ? null : this.constValue(e.b, sc, depth + 1);
+        if (a === null || b === null) return null;
+        if (e.op === '+') return a + b;
+        if (e.op === '-') return a - b;
+        if (e.op === '*') return a * b;
+        return null;
+      }
+      default:
+        return null;
+    }
   }
 
   /** A condition that is constant whatever the parameters: bounds queries never happen. */
@@ -511,6 +548,7 @@ class Translator {
     };
     if (cx.spec) {
       const input = e.name.endsWith('_im') ? e.name.slice(0, -3) : e.name;
+      if (this.funcs.has(e.name) && e.args.length === 0) return `${this.tensor(e.name)}(${e.name === cx.self ? UNIT : '0'})`;
       if (this.inputs.has(input) || this.funcs.has(e.name)) return `${this.tensor(this.funcs.has(e.name) ? e.name : input)}(${wrap(ix).join(', ')})`;
       throw new Unsupported(`Call ${e.name}`, 'not a Func of pipeline().funcs, an input or a known intrinsic');
     }
@@ -578,7 +616,7 @@ class Translator {
         this.assert(s, sc, top);
         return null;
       case 'pc':
-        return this.block(s.body, s.produce ? sc.bind(s.name, { k: 'produce' }) : sc, top);
+        return this.block(s.body, s.produce ? sc.bind(s.name, { k: 'produce', count: { n: 0 } }) : sc, top);
       case 'for': {
         // GPU blocks, threads and lanes run in parallel and may not communicate (as `par`).
         const kind = { for: 'for', parallel: 'par', vectorized: 'par', unrolled: 'for', gpu_block: 'par', gpu_thread: 'par', gpu_lane: 'par' }[s.type.replace(/<.*>$/, '')];
@@ -764,10 +802,22 @@ class Translator {
       }
     }
     if (stage === null) {
-      if (f.updates.length === 0) stage = 0;
-      else throw new Unsupported('store of an unknown stage', `${s.name} at line ${s.line}: no ${s.name}.s<k> loop or let encloses it`);
+      // No loop names a stage: the pure definition of a Func without updates, or the one stage of a
+      // 0-dimensional Func without loops (every update of it has RVars, hence loops).
+      if (f.updates.length === 0 || (f.args.length === 0 && f.updates.every((u) => u.rvars.length > 0))) stage = 0;
+      else if (isUndef(f.pure) || f.args.length === 0) {
+        // Stages without loops (no RVars, constant left-hand sides) run in order: the k-th such
+        // store of `produce f` is the k-th such stage.
+        const loopless = [...(f.args.length === 0 ? [0] : []), ...f.updates.flatMap((u, k) => (u.rvars.length === 0 && u.args.every((a) => /^-?\d+$/.test(a)) ? [k + 1] : []))];
+        const pc = sc.find(s.name, 'produce');
+        const n = pc?.k === 'produce' ? pc.count.n++ : 0;
+        if (n < loopless.length) stage = loopless[n]!;
+      }
+      if (stage === null) throw new Unsupported('store of an unknown stage', `${s.name} at line ${s.line}: no ${s.name}.s<k> loop or let encloses it`);
     }
     let ann: string;
+    // A 0-dimensional Func is a tensor over one unit coordinate, always 0 (core/lower's algorithms have no 0-dimensional Funcs).
+    if (coords.length === 0) coords.push('0');
     if (f.updates.length === 0) ann = `${this.tensor(s.name)}(${coords.join(', ')})`;
     else if (stage === 0) ann = `${this.tensor(s.name)}_0(${coords.join(', ')})`;
     else {
@@ -808,19 +858,21 @@ class Translator {
 
   algorithm(stmt: readonly HStmt[]): Algorithm {
     const lets = this.rdomLets(stmt);
-    const top = new Scope(null, '', { k: 'produce' });
+    const top = new Scope(null, '', { k: 'produce', count: { n: 0 } });
     const specCx: Ctx = { expand: false, spec: true, traces: null };
     const paramIdx = (e: HExpr, what: string): string => this.must(() => this.idx(e, top, { ...IDX, expand: true }), what);
     const order = topoOrder(this.d.funcs, this.inputs);
     const funcs: AlgFunc[] = order.map((f) => {
       let sc = top;
       for (const a of f.args) sc = sc.bind(a, { k: 'idx', sched: this.names.get(a, 'v_'), e: null, scope: null, used: false });
-      const pv = (text: string, scope: Scope): string => this.val(parseHExpr(text), scope, specCx);
+      const cx: Ctx = { ...specCx, self: f.name };
+      const pv = (text: string, scope: Scope): string => this.val(parseHExpr(text), scope, cx);
       return {
         name: this.tensor(f.name),
-        args: f.args.map((a) => this.names.get(a, 'v_')),
+        args: f.args.length === 0 ? [UNIT] : f.args.map((a) => this.names.get(a, 'v_')),
         type: schedType(SCHED_INV[f.type] ?? f.type) as AlgFunc['type'],
-        pure: pv(f.pure, sc),
+        // `f(x) = undef()`: no pure value; the stage tensor gets no equation (unconstrained) below.
+        pure: isUndef(f.pure) ? (this.undefPure.push(this.tensor(f.name)), '0') : pv(f.pure, sc),
         updates: f.updates.map((u, k) => {
           let usc = sc;
           const rdom = u.rvars.map((r) => {
@@ -833,7 +885,7 @@ class Translator {
             return { var: n, min: lo, extent: `(${paramIdx(mx, `the max of RVar ${r}`)}) - (${lo}) + 1` };
           });
           return {
-            lhs: u.args.map((a) => this.must(() => this.idx(parseHExpr(a), usc, specCx), `the left-hand side of ${f.name}'s update ${k}`)),
+            lhs: u.args.length === 0 ? [UNIT] : u.args.map((a) => this.must(() => this.idx(parseHExpr(a), usc, specCx), `the left-hand side of ${f.name}'s update ${k}`)),
             rhs: pv(u.value, usc),
             rdom,
           };
@@ -858,7 +910,7 @@ class Translator {
   run(): Translation {
     if (!this.d.traced.pass21) throw new Unsupported('lowering', "Halide printed no IR after 'bounding small realizations'");
     const stmt = parseHStmt(this.d.traced.pass21);
-    const top = new Scope(null, '', { k: 'produce' });
+    const top = new Scope(null, '', { k: 'produce', count: { n: 0 } });
     if (this.d.traced.error) this.notes.push(`Halide failed after lowering (code generation of the traced pipeline): ${this.d.traced.error.split('\n').pop()}`);
     for (const a of this.d.assume ?? []) {
       this.assumes.push(this.must(() => this.cond(parseHExpr(a), top, { ...IDX, expand: true }), `pipeline()'s assumption '${a}'`));
@@ -867,7 +919,10 @@ class Translator {
     const body = this.block(stmt, top, true);
     if (this.metaAsserts > 0) this.notes.unshift(`${this.metaAsserts} assert(s) on buffer metadata (type, dimensions, stride, size limits, host, device) not assumed`);
     const alg = this.algorithm(stmt);
-    const spec = algorithmToSpec(checkAlgorithm(alg), this.names.get(`${this.name}.spec`));
+    const spec0 = algorithmToSpec(checkAlgorithm(alg), this.names.get(`${this.name}.spec`));
+    const undefStages = new Set(this.undefPure.map((t) => `${t}_0`));
+    // An undef pure stage is any value: an input tensor of the spec (no array is bound to it).
+    const spec = { ...spec0, tensors: spec0.tensors.map((t) => (undefStages.has(t.name) ? { ...t, role: 'input' as const } : t)), equations: spec0.equations.filter((e) => !undefStages.has(e.tensor)) };
     const outF = this.funcs.get(this.d.output)!;
     const implName = this.names.get(`${this.name}.halide`);
     const decls: string[] = [];
@@ -891,6 +946,13 @@ class Translator {
     const text = `${header.join('\n')}\n${printSpec(spec)}\n\nimpl ${implName} of ${spec.name} {\n${indent([...decls, body].join('\n'))}\n}\n`;
     return { text, specName: spec.name, implName, notes: this.notes, stores: this.stores, params: [...this.usedParams].map(([sched, halide]) => ({ sched, halide })), inputs, scalarInputs: this.scalars().map((p) => ({ name: p.name, array: this.inputArray(p.name) })), outputArray: this.outputArray() };
   }
+}
+
+/** The coordinate of 0-dimensional Funcs in the spec. */
+const UNIT = 'unit';
+
+function isUndef(text: string): boolean {
+  return /^(\([a-z0-9]+\))?undef\(\)$/.test(text.trim());
 }
 
 const BUFFER_META = new Set([
@@ -935,7 +997,7 @@ function topoOrder(funcs: readonly DriverFunc[], inputs: ReadonlyMap<string, unk
   return out;
 }
 
-const KNOWN_CALLS = new Set(['min', 'max', 'select', 'abs', 'bitwise_and', 'bitwise_or', 'bitwise_not', 'likely', 'likely_if_innermost', 'sqrt_f32', 'sqrt_f64', 'exp_f32', 'exp_f64', 'log_f32', 'log_f64', 'pow_f32', 'pow_f64', 'floor_f32', 'floor_f64', 'ceil_f32', 'ceil_f64']);
+const KNOWN_CALLS = new Set(['undef', 'min', 'max', 'select', 'abs', 'bitwise_and', 'bitwise_or', 'bitwise_not', 'likely', 'likely_if_innermost', 'sqrt_f32', 'sqrt_f64', 'exp_f32', 'exp_f64', 'log_f32', 'log_f64', 'pow_f32', 'pow_f64', 'floor_f32', 'floor_f64', 'ceil_f32', 'ceil_f64']);
 
 function collectCalls(e: HExpr, out: Set<string>): void {
   switch (e.k) {
