@@ -4,6 +4,8 @@
 // the JIT oracle agrees with the big-step run, and a broken translation is caught by both.
 
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkSource } from '../core/check.ts';
@@ -104,6 +106,24 @@ describe.skipIf(MISSING !== null)('apps/blur through real Halide 14', () => {
     const r = await verifyImpl(prog.impls[0]!, {});
     expect(r.verdict).toBe('valid');
   }, 300_000);
+
+  it('rejects an update with an RDom predicate, which Python cannot read into the spec', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sched-halide-'));
+    const file = join(dir, 'pred.py');
+    const text = (where: boolean): string => `import halide as hl
+def pipeline():
+    inp = hl.ImageParam(hl.UInt(16), 2, "input"); x = hl.Var("x")
+    r = hl.RDom([(0, 8), (2, 3)], "r")
+${where ? '    r.where(r.x < r.y + 5)\n' : ''}    f = hl.Func("colsum")
+    f[x] = hl.u32(0)
+    f[x] = f[x] + hl.u32(inp[x, r.x + r.y])
+    return {"output": f, "funcs": [f], "args": [inp]}
+`;
+    writeFileSync(file, text(true));
+    expect(() => halideCase(file, 'pred')).toThrow(/^unsupported: RDom predicate/);
+    writeFileSync(file, text(false));
+    expect(halideCase(file, 'pred').translation.stores).toBe(2);
+  }, 120_000);
 
   it("Halide's JIT and the big-step run of the translation agree; a wrong fold factor is caught by both oracles and the verifier", async () => {
     const c = halideCase(script, 'blur');

@@ -843,6 +843,34 @@ class Translator {
 
   // ---- the spec ----------------------------------------------------------------------------
 
+  /**
+   * RDom predicates (`RDom.where`) are not visible from Python: the first lowering pass shows them
+   * as an `if` on RVar loop variables around the update's store. A pipeline with one is rejected
+   * rather than given a spec without it.
+   */
+  checkPredicates(): void {
+    if (!this.d.traced.initial) return;
+    const walk = (ss: readonly HStmt[], conds: readonly HExpr[]): void => {
+      for (const t of ss) {
+        if (t.k === 'if') {
+          walk(t.then, [...conds, t.cond]);
+          if (t.else) walk(t.else, conds);
+        } else if (t.k === 'provide') {
+          const f = this.funcs.get(t.name);
+          if (!f) continue;
+          for (const c of conds) {
+            const text = printHExpr(c);
+            if (/^likely/.test(text)) continue;
+            f.updates.forEach((u, k) => {
+              if (u.rvars.some((r) => text.includes(`${t.name}.s${k + 1}.${r}`))) throw new Unsupported('RDom predicate', `update ${k} of ${t.name} is guarded by ${text.slice(0, 120)} (RDom.where cannot be read from Python, so the spec would lack it)`);
+            });
+          }
+        } else if ('body' in t) walk(t.body, conds);
+      }
+    };
+    walk(parseHStmt(this.d.traced.initial), []);
+  }
+
   /** The RDom bounds of update k of f: bounds inference binds `f.s<k>.<r>.min/max` from the RDom. */
   rdomLets(ss: readonly HStmt[], out = new Map<string, HExpr>()): Map<string, HExpr> {
     for (const s of ss) {
@@ -918,6 +946,7 @@ class Translator {
     }
     const body = this.block(stmt, top, true);
     if (this.metaAsserts > 0) this.notes.unshift(`${this.metaAsserts} assert(s) on buffer metadata (type, dimensions, stride, size limits, host, device) not assumed`);
+    this.checkPredicates();
     const alg = this.algorithm(stmt);
     const spec0 = algorithmToSpec(checkAlgorithm(alg), this.names.get(`${this.name}.spec`));
     const undefStages = new Set(this.undefPure.map((t) => `${t}_0`));
