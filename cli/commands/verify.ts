@@ -48,78 +48,86 @@ export const verifyCommand: Command = {
     JSON_OPTION,
   ],
   async run(args: ParsedArgs): Promise<number> {
-    const format = formatOption(args);
-    const text = format === 'text';
-    const float = (single(args, 'float') ?? 'ieee') as FloatMode;
-    if (!FLOAT_MODES.includes(float)) throw new UsageError(`--float must be one of ${FLOAT_MODES.join(', ')}, got '${float}'`);
-    const timeoutMs = intOption(args, 'timeout-ms', 10_000, 1);
-    const only = single(args, 'impl');
-    const certs = single(args, 'certs');
     const files = expandFiles(args.positional);
     if (files.length === 0) throw new UsageError('no .sched files given');
-    const t0 = performance.now();
-    const results: (VerifyResult & { file: string })[] = [];
-    const inputErrors: Diagnostic[] = [];
-    let matched = false;
-    // Counted up front (parsing is cheap) for the progress line.
-    const progress = new Progress(countImpls(files, only), !text);
-    for (const path of files) {
-      const file = displayName(path);
-      let checked;
-      try {
-        checked = await loadChecked(path, single(args, 'spec'));
-      } catch (e) {
-        if (!(e instanceof SchedInputError)) throw e;
-        inputErrors.push(...e.diagnostics);
-        for (const d of e.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
-        continue;
-      }
-      for (const ci of checked.impls) {
-        if (only !== undefined && ci.impl.name !== only) continue;
-        matched = true;
-        progress.start(`${file}: ${ci.impl.name}`);
-        const log = args.flags.has('log') && text ? (depth: number, line: string) => process.stdout.write(`${'  '.repeat(depth)}// ${line}\n`) : undefined;
-        // A bundle holds exactly this verification's eliminations, byte-identically.
-        if (certs !== undefined) startFromScratch();
-        const r = await verifyImpl(ci, { float, timeoutMs, log });
-        progress.step();
-        results.push({ ...r, file });
-        if (certs !== undefined) {
-          const dir = bundleDir(certs, path, ci.impl.name);
-          writeBundle(dir, { name: path === '-' ? '-' : relativeName(path), text: checked.text }, r, eliminationLog());
-          if (text) process.stdout.write(`  certificates: ${dir}\n`);
-        }
-        if (text) printResult(file, r);
-      }
-    }
-    progress.end();
-    if (only !== undefined && !matched && inputErrors.length === 0) {
-      const names = files.flatMap((f) => { try { return loadProgram(f).impls.map((i) => i.name); } catch { return []; } });
-      throw new UsageError(`no implementation named '${only}'${didYouMean(only, names)}`);
-    }
-    const ms = performance.now() - t0;
-    if (format === 'json') {
-      const out = results.map((r) => ({
-        file: r.file, impl: r.impl, spec: r.spec, verdict: r.verdict, class: r.class, reason: r.reason,
-        assumptions: r.assumptions, counterexample: r.counterexample ? { ...r.counterexample, values: jsonValues(r.counterexample.values) } : null,
-        replay: r.replay ? { ...r.replay, command: replayCommand(r.file, r.impl, r.replay) } : null, vcs: r.vcs, ms: Math.round(r.ms), float: r.float,
-      }));
-      process.stdout.write(toJson({ results: out, inputErrors, summary: summaryLine(results, inputErrors.length, ms) }) + '\n');
-    } else if (format === 'sarif' || format === 'junit') {
-      const items: ReportItem[] = [
-        ...results.map((r) => ({ file: r.file, impl: r.impl, verdict: r.verdict, class: r.class, message: r.verdict === 'valid' ? (r.assumptions ? `valid for ${r.assumptions}` : 'valid') : r.reason ?? '', line: r.counterexample?.line ?? 1, col: r.counterexample?.col ?? 1, ms: r.ms, asExpected: null, replay: r.replay ? replayCommand(r.file, r.impl, r.replay) : null })),
-        ...inputErrors.map((d) => ({ file: d.file, impl: '(input)', verdict: 'input error', class: d.phase, message: d.message, line: d.line, col: d.col, ms: 0, asExpected: null, replay: null })),
-      ];
-      process.stdout.write((format === 'sarif' ? sarif(items) : junit(items)) + '\n');
-    } else if (results.length + inputErrors.length > 1) {
-      process.stdout.write(`${summaryLine(results, inputErrors.length, ms)}\n`);
-    }
-    if (inputErrors.length > 0) return EXIT_INPUT;
-    if (results.some((r) => r.verdict === 'invalid')) return EXIT_FOUND;
-    if (results.some((r) => r.verdict === 'unknown')) return EXIT_UNKNOWN;
-    return EXIT_OK;
+    return verifyFiles(args, files);
   },
 };
+
+/**
+ * Verify the implementations of `files` with verify's options in `args` and print the verdicts as
+ * `sched verify` does (also for `sched halide`, whose JSON adds `extraJson`); the exit code.
+ */
+export async function verifyFiles(args: ParsedArgs, files: readonly string[], extraJson: Record<string, unknown> = {}): Promise<number> {
+  const format = formatOption(args);
+  const text = format === 'text';
+  const float = (single(args, 'float') ?? 'ieee') as FloatMode;
+  if (!FLOAT_MODES.includes(float)) throw new UsageError(`--float must be one of ${FLOAT_MODES.join(', ')}, got '${float}'`);
+  const timeoutMs = intOption(args, 'timeout-ms', 10_000, 1);
+  const only = single(args, 'impl');
+  const certs = single(args, 'certs');
+  const t0 = performance.now();
+  const results: (VerifyResult & { file: string })[] = [];
+  const inputErrors: Diagnostic[] = [];
+  let matched = false;
+  // Counted up front (parsing is cheap) for the progress line.
+  const progress = new Progress(countImpls(files, only), !text);
+  for (const path of files) {
+    const file = displayName(path);
+    let checked;
+    try {
+      checked = await loadChecked(path, single(args, 'spec'));
+    } catch (e) {
+      if (!(e instanceof SchedInputError)) throw e;
+      inputErrors.push(...e.diagnostics);
+      for (const d of e.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
+      continue;
+    }
+    for (const ci of checked.impls) {
+      if (only !== undefined && ci.impl.name !== only) continue;
+      matched = true;
+      progress.start(`${file}: ${ci.impl.name}`);
+      const log = args.flags.has('log') && text ? (depth: number, line: string) => process.stdout.write(`${'  '.repeat(depth)}// ${line}\n`) : undefined;
+      // A bundle holds exactly this verification's eliminations, byte-identically.
+      if (certs !== undefined) startFromScratch();
+      const r = await verifyImpl(ci, { float, timeoutMs, log });
+      progress.step();
+      results.push({ ...r, file });
+      if (certs !== undefined) {
+        const dir = bundleDir(certs, path, ci.impl.name);
+        writeBundle(dir, { name: path === '-' ? '-' : relativeName(path), text: checked.text }, r, eliminationLog());
+        if (text) process.stdout.write(`  certificates: ${dir}\n`);
+      }
+      if (text) printResult(file, r);
+    }
+  }
+  progress.end();
+  if (only !== undefined && !matched && inputErrors.length === 0) {
+    const names = files.flatMap((f) => { try { return loadProgram(f).impls.map((i) => i.name); } catch { return []; } });
+    throw new UsageError(`no implementation named '${only}'${didYouMean(only, names)}`);
+  }
+  const ms = performance.now() - t0;
+  if (format === 'json') {
+    const out = results.map((r) => ({
+      file: r.file, impl: r.impl, spec: r.spec, verdict: r.verdict, class: r.class, reason: r.reason,
+      assumptions: r.assumptions, counterexample: r.counterexample ? { ...r.counterexample, values: jsonValues(r.counterexample.values) } : null,
+      replay: r.replay ? { ...r.replay, command: replayCommand(r.file, r.impl, r.replay) } : null, vcs: r.vcs, ms: Math.round(r.ms), float: r.float,
+    }));
+    process.stdout.write(toJson({ results: out, inputErrors, summary: summaryLine(results, inputErrors.length, ms), ...extraJson }) + '\n');
+  } else if (format === 'sarif' || format === 'junit') {
+    const items: ReportItem[] = [
+      ...results.map((r) => ({ file: r.file, impl: r.impl, verdict: r.verdict, class: r.class, message: r.verdict === 'valid' ? (r.assumptions ? `valid for ${r.assumptions}` : 'valid') : r.reason ?? '', line: r.counterexample?.line ?? 1, col: r.counterexample?.col ?? 1, ms: r.ms, asExpected: null, replay: r.replay ? replayCommand(r.file, r.impl, r.replay) : null })),
+      ...inputErrors.map((d) => ({ file: d.file, impl: '(input)', verdict: 'input error', class: d.phase, message: d.message, line: d.line, col: d.col, ms: 0, asExpected: null, replay: null })),
+    ];
+    process.stdout.write((format === 'sarif' ? sarif(items) : junit(items)) + '\n');
+  } else if (results.length + inputErrors.length > 1) {
+    process.stdout.write(`${summaryLine(results, inputErrors.length, ms)}\n`);
+  }
+  if (inputErrors.length > 0) return EXIT_INPUT;
+  if (results.some((r) => r.verdict === 'invalid')) return EXIT_FOUND;
+  if (results.some((r) => r.verdict === 'unknown')) return EXIT_UNKNOWN;
+  return EXIT_OK;
+}
 
 /** `--format`, with `--json` as `--format json`. */
 export function formatOption(args: ParsedArgs): Format {
