@@ -154,7 +154,25 @@ export interface Assign {
   readonly array: string;
   readonly indices: readonly Expr[];
   readonly annot: Expr | null;
+  /** For an accumulation `a[ι] {T(c)@(κ)} += e` the desugared `a[ι] + e` (what runs). */
   readonly rhs: Expr;
+  /** Present for an accumulation or a transfer (core/reductions.ts); absent for `:=`. */
+  readonly accum?: Accumulation;
+}
+
+/** The reduction operators of the registry (core/reductions.ts). */
+export type ReduceOp = '+' | '*' | 'min' | 'max' | '&&' | '||';
+
+/**
+ * `a[ι] {[partial] T(c)@(κ)} op= e` (an accumulation: `at` is κ, `elem` is e) or
+ * `a[ι] {[partial] T(c)} op= b[ι']` (a transfer of the partial accumulator b[ι']: `at` is null).
+ */
+export interface Accumulation {
+  readonly op: ReduceOp;
+  readonly at: readonly Expr[] | null;
+  readonly elem: Expr;
+  /** Started from the operator's neutral element rather than from T's initial value. */
+  readonly partial: boolean;
 }
 export interface If {
   readonly kind: 'if';
@@ -223,7 +241,37 @@ export interface Spec {
   readonly params: readonly ParamDecl[];
   readonly assumes: readonly Expr[];
   readonly tensors: readonly TensorDecl[];
+  /** Includes the recurrences a reduction equation is desugared to (core/reductions.ts). */
   readonly equations: readonly Equation[];
+  readonly pos: Pos;
+  /** The reduction equations as written (absent or empty: none). */
+  readonly reductions?: readonly ReductionDef[];
+}
+
+/** One dimension `lo <= j < hi` of a reduction domain. */
+export interface ReductionDim {
+  readonly var: string;
+  readonly lo: Expr;
+  readonly hi: Expr;
+}
+
+/**
+ * `T(x…) = [init op] red{lo <= j < hi, … | φ}(body) [where ψ];` as written. It is desugared to
+ * a hidden tensor `acc` (a left fold in lexicographic order of j, from init or the neutral
+ * element) and `T(x…) = acc(x…, last j…)`; see core/reductions.ts.
+ */
+export interface ReductionDef {
+  readonly tensor: string;
+  readonly vars: readonly string[];
+  readonly op: ReduceOp;
+  readonly init: Expr | null;
+  readonly dims: readonly ReductionDim[];
+  readonly filter: Expr | null;
+  readonly body: Expr;
+  readonly where: Expr | null;
+  readonly inline: boolean;
+  /** The hidden tensor holding the fold (a reserved name). */
+  readonly acc: string;
   readonly pos: Pos;
 }
 

@@ -17,12 +17,25 @@ import {
   type TensorDecl,
   type TensorRole,
   type ValueType,
+  type ReductionDef,
+  type ReduceOp,
+  type Accumulation,
   isBuiltinFunction,
   isValueTypeName,
   RESERVED_PREFIX,
 } from './ast.ts';
 import { diag, SchedInputError } from './diagnostics.ts';
 import { describeToken, lex, type Token } from './lexer.ts';
+import { desugarReduction, operatorByKeyword, REDUCE_OPERATORS } from './reductions.ts';
+
+/** A reduction parsed inside an expression, before its equation takes it apart. */
+interface PendingReduction {
+  readonly op: ReduceOp;
+  readonly dims: ReductionDef['dims'];
+  readonly filter: Expr | null;
+  readonly body: Expr;
+  readonly pos: Pos;
+}
 
 const COMPARISONS: ReadonlySet<string> = new Set(['==', '!=', '<', '<=', '>', '>=']);
 
@@ -47,6 +60,8 @@ class Parser {
   private depth = 0;
   /** Height of every expression node built so far (leaves are absent: height 1). */
   private readonly heights = new WeakMap<Expr, number>();
+  /** Placeholder expressions standing for a reduction until its equation is read. */
+  private readonly pendingReductions = new Map<Expr, PendingReduction>();
   constructor(
     private readonly file: string,
     private readonly toks: readonly Token[],
@@ -162,6 +177,7 @@ class Parser {
     const assumes: Expr[] = [];
     const tensors: TensorDecl[] = [];
     const equations: Equation[] = [];
+    const reductions: ReductionDef[] = [];
     while (!this.is('}')) {
       const t = this.tok;
       if (this.accept('param')) {
@@ -189,7 +205,7 @@ class Parser {
           const rhs = this.expr();
           const where = this.accept('where') ? this.expr() : null;
           const lhs: Expr[] = vars.map((v) => ({ kind: 'var', name: v, pos: id.pos }));
-          equations.push({ tensor: id.name, lhs, rhs, where, inline: true, pos: t.pos });
+          this.equation({ tensor: id.name, lhs, rhs, where, inline: true, pos: t.pos }, tensors, equations, reductions);
         }
         this.expect(';', `after the declaration of '${id.name}'`);
       } else if (t.kind === 'ident' && this.peek().kind === 'punct' && this.peek().text === '(') {
@@ -201,13 +217,100 @@ class Parser {
         const rhs = this.expr();
         const where = this.accept('where') ? this.expr() : null;
         this.expect(';', 'after an equation');
-        equations.push({ tensor: id.name, lhs, rhs, where, inline: false, pos: t.pos });
+        this.equation({ tensor: id.name, lhs, rhs, where, inline: false, pos: t.pos }, tensors, equations, reductions);
       } else {
         this.fail(t, `syntax error in spec '${name}'`, "'param', 'assume', 'input', 'tensor', 'output', an equation or '}'");
       }
     }
     this.next();
-    return { name, params, assumes, tensors, equations, pos };
+    return reductions.length > 0 ? { name, params, assumes, tensors, equations, pos, reductions } : { name, params, assumes, tensors, equations, pos };
+  }
+
+  /** Record an equation; a reduction equation is desugared (core/reductions.ts). */
+  private equation(eq: Equation, tensors: TensorDecl[], equations: Equation[], reductions: ReductionDef[]): void {
+    const placeholders = (e: Expr, out: Expr[]): Expr[] => {
+      if (this.pendingReductions.has(e)) out.push(e);
+      switch (e.kind) {
+        case 'array':
+        case 'tensor':
+          e.indices.forEach((x) => placeholders(x, out));
+          break;
+        case 'call':
+          e.args.forEach((x) => placeholders(x, out));
+          break;
+        case 'unary':
+          placeholders(e.arg, out);
+          break;
+        case 'binary':
+          placeholders(e.left, out);
+          placeholders(e.right, out);
+          break;
+        case 'select':
+          [e.cond, e.then, e.else].forEach((x) => placeholders(x, out));
+          break;
+        case 'let':
+          placeholders(e.value, out);
+          placeholders(e.body, out);
+          break;
+        default:
+          break;
+      }
+      return out;
+    };
+    const found = [...placeholders(eq.rhs, []), ...(eq.where ? placeholders(eq.where, []) : []), ...eq.lhs.flatMap((x) => placeholders(x, []))];
+    if (found.length === 0) {
+      equations.push(eq);
+      return;
+    }
+    const e = eq.rhs;
+    let red: Expr | null = null;
+    let init: Expr | null = null;
+    if (this.pendingReductions.has(e)) red = e;
+    else if (e.kind === 'binary' && this.pendingReductions.has(e.right) && this.pendingReductions.get(e.right)!.op === e.op) [init, red] = [e.left, e.right];
+    else if (e.kind === 'call' && e.args.length === 2 && this.pendingReductions.has(e.args[1]!) && this.pendingReductions.get(e.args[1]!)!.op === e.fn) [init, red] = [e.args[0]!, e.args[1]!];
+    const at = this.pendingReductions.get(found[0]!)!.pos;
+    const fail = (msg: string): never => {
+      throw new SchedInputError([diag(this.file, at, 'syntax', msg, "'T(x) = sum{0 <= j < N}(e);' or 'T(x) = init + sum{…}(e);'", 'a reduction elsewhere')]);
+    };
+    if (red === null || found.length !== 1) fail('a reduction must be the whole right-hand side of its equation, or `init op red` with the same operator');
+    const vars = eq.lhs.map((x) => (x.kind === 'var' ? x.name : null));
+    if (vars.some((x) => x === null) || new Set(vars).size !== vars.length) fail(`the left-hand side of a reduction equation of '${eq.tensor}' must be distinct variables`);
+    const pr = this.pendingReductions.get(red!)!;
+    const decl = tensors.find((t) => t.name === eq.tensor);
+    if (!decl) fail(`declare '${eq.tensor}' (with its type) before its reduction equation`);
+    for (const d of pr.dims) if (vars.includes(d.var)) fail(`the reduction variable '${d.var}' is also an argument of '${eq.tensor}'`);
+    const k = reductions.filter((r) => r.tensor === eq.tensor).length;
+    const def: ReductionDef = {
+      tensor: eq.tensor, vars: vars as string[], op: pr.op, init, dims: pr.dims, filter: pr.filter, body: pr.body, where: eq.where, inline: eq.inline,
+      acc: `${RESERVED_PREFIX}red_${eq.tensor}${k === 0 ? '' : `_${k}`}`, pos: pr.pos,
+    };
+    reductions.push(def);
+    const d = desugarReduction(def, decl!.type);
+    tensors.push(d.tensor);
+    equations.push(...d.equations);
+  }
+
+  /** `red{lo <= j < hi, … [where φ]}(body)` after its keyword. */
+  private reduction(op: ReduceOp, pos: Pos): Expr {
+    this.expect('{', 'after a reduction keyword');
+    const dims: { var: string; lo: Expr; hi: Expr }[] = [];
+    do {
+      const lo = this.add();
+      this.expect('<=', "in a reduction domain (written 'lo <= j < hi')");
+      const x = this.ident('a reduction variable', "in a reduction domain (written 'lo <= j < hi')").name;
+      this.expect('<', "in a reduction domain (written 'lo <= j < hi')");
+      const hi = this.add();
+      dims.push({ var: x, lo, hi });
+    } while (this.accept(','));
+    let filter: Expr | null = null;
+    if (this.accept('where')) filter = this.expr();
+    this.expect('}', 'at the end of a reduction domain');
+    this.expect('(', "before the body of a reduction (written 'sum{0 <= j < N}(e)')");
+    const body = this.expr();
+    this.expect(')', 'after the body of a reduction');
+    const placeholder: Expr = { kind: 'tensor', name: `${RESERVED_PREFIX}reduce`, indices: [], pos };
+    this.pendingReductions.set(placeholder, { op, dims, filter, body, pos });
+    return placeholder;
   }
 
   // -- implementations ----------------------------------------------------------------------
@@ -333,12 +436,36 @@ class Parser {
       const indices = this.is(']') ? [] : this.exprList();
       this.expect(']', `in the indices of '${name}'`);
       let annot: Expr | null = null;
+      let partial = false;
+      let at: Expr[] | null = null;
       if (this.accept('{')) {
+        if (this.tok.kind === 'ident' && this.tok.text === 'partial' && this.peek().kind === 'ident') {
+          this.next();
+          partial = true;
+        }
         annot = this.expr();
+        if (this.accept('@')) {
+          this.expect('(', "after '@' (the position of the contribution: '@(k)')");
+          at = this.is(')') ? [] : this.exprList();
+          this.expect(')', "after the position of '@(…)'");
+        }
         this.expect('}', 'after the prophetic annotation');
       }
-      this.expect(':=', `in the assignment to '${name}[…]'`);
-      return { kind: 'assign', pos, array: name, indices, annot, rhs: this.expr() };
+      const opTok = this.tok;
+      const assignOp = REDUCE_OPERATORS.find((o) => (o.assign.length > 2 && o.assign.endsWith('=') && opTok.kind === 'ident' && opTok.text === o.assign.slice(0, -1) && this.peek().kind === 'punct' && this.peek().text === '=') || (opTok.kind === 'punct' && opTok.text === o.assign));
+      if (assignOp === undefined) {
+        if (partial || at !== null) this.fail(this.tok, `an annotation with '${partial ? 'partial' : '@'}' belongs to an accumulation`, "'+=', '*=', 'min=', 'max=', '&&=' or '||='");
+        this.expect(':=', `in the assignment to '${name}[…]'`);
+        return { kind: 'assign', pos, array: name, indices, annot, rhs: this.expr() };
+      }
+      this.next();
+      if (opTok.kind === 'ident') this.next();
+      const elem = this.expr();
+      if (at === null && elem.kind !== 'array') this.fail(opTok, `an accumulation needs the position it contributes, '{T(…)@(k)}'; without it, it transfers a partial accumulator and its right-hand side is an array cell`, "'@(k)' in the annotation");
+      const self: Expr = { kind: 'array', name, indices, pos };
+      const rhs: Expr = assignOp.op === 'min' || assignOp.op === 'max' ? { kind: 'call', fn: assignOp.op, args: [self, elem], pos } : { kind: 'binary', op: assignOp.op, left: self, right: elem, pos };
+      const accum: Accumulation = { op: assignOp.op, at, elem, partial };
+      return { kind: 'assign', pos, array: name, indices, annot, rhs, accum };
     }
     return this.fail(t, `syntax error ${context}`, "a command ('skip', an assignment, 'if', 'let', 'allocate', 'for', 'par' or '{')");
   }
@@ -489,6 +616,8 @@ class Parser {
           ]);
         }
         this.next();
+        const redOp = operatorByKeyword(name);
+        if (redOp && this.is('{')) return this.reduction(redOp.op, t.pos);
         if (this.is('[')) {
           this.next();
           const indices = this.is(']') ? [] : this.exprList();

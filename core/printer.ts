@@ -3,6 +3,7 @@
 // sequence or a dangling `else` would otherwise be read differently.
 
 import type { ArrayDecl, Cmd, Equation, Expr, Impl, Program, Spec, TensorDecl } from './ast.ts';
+import { isHiddenTensor, operatorOf } from './reductions.ts';
 
 const PREC_LET = 0;
 const PREC_OR = 1;
@@ -134,6 +135,12 @@ export function printCmd(c: Cmd, depth = 0): string {
     case 'seq':
       return c.cmds.map((x) => printSeqItem(x, depth)).join(';\n');
     case 'assign': {
+      if (c.accum) {
+        const a = c.accum;
+        const at = a.at === null ? '' : `@(${list(a.at)})`;
+        const annot = c.annot === null ? '' : ` {${a.partial ? 'partial ' : ''}${printExpr(c.annot)}${at}}`;
+        return `${pad}${c.array}[${list(c.indices)}]${annot} ${operatorOf(a.op).assign} ${printExpr(a.elem)}`;
+      }
       const annot = c.annot === null ? '' : ` {${printExpr(c.annot)}}`;
       return `${pad}${c.array}[${list(c.indices)}]${annot} := ${printExpr(c.rhs)}`;
     }
@@ -163,8 +170,19 @@ function whereText(w: Expr | null): string {
   return w === null ? '' : ` where ${printExpr(w)}`;
 }
 
-function tensorDeclText(t: TensorDecl, inline: Equation | null): string {
-  const def = inline === null ? '' : ` = ${printExpr(inline.rhs)}${whereText(inline.where)}`;
+/** The right-hand side of an equation as written: a reduction equation prints its reduction. */
+function rhsText(s: Spec, e: Equation): string {
+  const r = e.rhs.kind === 'tensor' && isHiddenTensor(e.rhs.name) ? s.reductions?.find((x) => x.acc === (e.rhs as { name: string }).name && x.tensor === e.tensor) : undefined;
+  if (!r) return printExpr(e.rhs);
+  const dims = r.dims.map((d) => `${printExpr(d.lo)} <= ${d.var} < ${printExpr(d.hi)}`).join(', ');
+  const red = `${operatorOf(r.op).keyword}{${dims}${r.filter ? ` where ${printExpr(r.filter)}` : ''}}(${printExpr(r.body)})`;
+  if (r.init === null) return red;
+  if (r.op === 'min' || r.op === 'max') return `${r.op}(${printExpr(r.init)}, ${red})`;
+  return `${printExpr(r.init)} ${r.op} ${red}`;
+}
+
+function tensorDeclText(s: Spec, t: TensorDecl, inline: Equation | null): string {
+  const def = inline === null ? '' : ` = ${rhsText(s, inline)}${whereText(inline.where)}`;
   return `  ${t.role} ${t.name}(${t.vars.join(', ')}): ${t.type}${def};`;
 }
 
@@ -178,8 +196,9 @@ export function printSpec(s: Spec): string {
   let ei = 0;
   const eqs = s.equations;
   const eqText = (e: Equation): string =>
-    `  ${e.tensor}(${list(e.lhs)}) = ${printExpr(e.rhs)}${whereText(e.where)};`;
+    isHiddenTensor(e.tensor) ? '' : `  ${e.tensor}(${list(e.lhs)}) = ${rhsText(s, e)}${whereText(e.where)};`;
   for (const t of s.tensors) {
+    if (isHiddenTensor(t.name)) continue;
     let inlineIdx = -1;
     if (t.role === 'output') {
       for (let k = ei; k < eqs.length; k++) {
@@ -191,15 +210,15 @@ export function printSpec(s: Spec): string {
     }
     if (inlineIdx >= 0) {
       while (ei < inlineIdx) lines.push(eqText(eqs[ei++]!));
-      lines.push(tensorDeclText(t, eqs[inlineIdx]!));
+      lines.push(tensorDeclText(s, t, eqs[inlineIdx]!));
       ei = inlineIdx + 1;
-    } else lines.push(tensorDeclText(t, null));
+    } else lines.push(tensorDeclText(s, t, null));
   }
   // Equations after the last declaration (an inline equation left over, which no parse
   // produces, is printed as an ordinary equation rather than lost).
   while (ei < eqs.length) lines.push(eqText(eqs[ei++]!));
   lines.push('}');
-  return lines.join('\n');
+  return lines.filter((l) => l !== '').join('\n');
 }
 
 function arrayDeclText(d: ArrayDecl): string {

@@ -5,6 +5,7 @@
 // resolves names, and normalises spec equations (a left-hand-side index expression becomes a
 // fresh variable plus an equality in the guard). All errors of a file are collected.
 
+import { operatorOf } from './reductions.ts';
 import {
   type ArrayDecl,
   type Cmd,
@@ -843,6 +844,12 @@ function checkCmd(c: Checker, cmd: Cmd, env: Env): void {
       } else for (const ix of cmd.indices) c.affine(ix, env, 'index');
       if (cmd.annot !== null) c.value(cmd.annot, env, 'prophetic', a.elem);
       c.value(cmd.rhs, env, 'semantic', a.elem);
+      if (cmd.accum) {
+        const o = operatorOf(cmd.accum.op);
+        if (!o.accepts(a.elem)) c.err(cmd.pos, `'${o.assign}' does not apply to '${cmd.array}' of type ${a.elem}`, o.op === '&&' || o.op === '||' ? 'a bool array' : 'a numeric array', a.elem);
+        for (const ix of cmd.accum.at ?? []) c.affine(ix, env, 'index');
+        if (cmd.annot !== null && cmd.annot.kind !== 'tensor') c.err(cmd.annot.pos, 'the annotation of an accumulation names the reduction it contributes to', "a reduction tensor 'T(…)'", 'another expression');
+      }
       return;
     }
     case 'if':

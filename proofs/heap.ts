@@ -130,6 +130,36 @@ export function singleWrite(array: string, loc: readonly Term[], tmpl: Template,
   return tracked([withDeps({ dom: flat(array, xs), ran: flat(tmpl.key, ys), guard }, holeDeps(loc, holes))], new Map([[array, dom]]));
 }
 
+/**
+ * {a⟨x⟩ → E⟨holes⟩ : x_k = loc_k where loc_k is given}: a write to every location matching a
+ * pattern (a null position is any index). The reduction rules use it to mark a cell's
+ * contributions, for every reduction point and position at once, as no longer live.
+ */
+export function patternWrite(array: string, loc: readonly (Term | null)[], tmpl: Template, holes: readonly Term[]): PRel {
+  const xs = loc.map(() => fresh('x'));
+  const ys = holes.map(() => fresh('y'));
+  const eqs = (vs: readonly string[]): Formula[] => loc.flatMap((t, k) => (t === null ? [] : [eqT(variable(vs[k]!), t)]));
+  const guard = andAll([...eqs(xs), ...holes.map((t, k) => eqT(variable(ys[k]!), t))]);
+  const dv = loc.map(() => fresh('x'));
+  const dom: Dom = { vars: dv, f: andAll(eqs(dv)) };
+  return tracked([withDeps({ dom: flat(array, xs), ran: flat(tmpl.key, ys), guard }, holeDeps(loc.filter((t): t is Term => t !== null), holes))], new Map([[array, dom]]));
+}
+
+/**
+ * {a⟨prefix, v…⟩ → E : cond(v…)}: a write to the locations whose first indices are `prefix` and
+ * whose last ones satisfy `cond` over the variables `vars` (a transfer of a set of positions).
+ */
+export function setWrite(array: string, prefix: readonly Term[], vars: readonly string[], cond: Formula, tmpl: Template): PRel {
+  const make = (): { xs: string[]; f: Formula } => {
+    const xs = [...prefix, ...vars].map(() => fresh('x'));
+    const ren = new Map(vars.map((v, k) => [v, variable(xs[prefix.length + k]!)] as const));
+    return { xs, f: andAll([...prefix.map((t, k) => eqT(variable(xs[k]!), t)), substFormula(cond, ren)]) };
+  };
+  const w = make();
+  const d = make();
+  return tracked([withDeps({ dom: flat(array, w.xs), ran: flat(tmpl.key, []), guard: norm(w.f) }, new Set())], new Map([[array, { vars: d.xs, f: norm(d.f) }]]));
+}
+
 /** {a⟨x⟩ → E⟨holes(x)⟩ : φ(x)} for input declarations; `vars` are the declaration's names. */
 export function declaredHeap(array: string, vars: readonly string[], guard: Formula, tmpl: Template, holes: readonly Term[]): PRel {
   const xs = vars.map((v) => fresh(v));

@@ -22,7 +22,13 @@ export type ObligationKind =
   /** An equivalence used by the Presburger layer (a quantifier elimination), re-checkable. */
   | 'elimination'
   /** The impl's interface against the spec (proofs/interface.ts: I-ONTO, I-WITHIN, I-ASSUME). */
-  | 'interface';
+  | 'interface'
+  /**
+   * A side condition of the reduction rules (proofs/symbolic.ts, sAccumulate): a position
+   * accumulated once, the initial value, the operator, a transfer's source, a reduction complete
+   * where its value is read. Its refutation is reported only with a concrete run showing it.
+   */
+  | 'reduction';
 
 export interface Obligation {
   /** Stable identifier within one verification (`vc003`). */
@@ -66,5 +72,7 @@ export function failureClass(k: ObligationKind): string {
       return 'internal';
     case 'interface':
       return 'interface';
+    case 'reduction':
+      return 'output-mismatch';
   }
 }

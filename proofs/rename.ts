@@ -62,6 +62,7 @@ export function renameBinders(body: Cmd, taken: Iterable<string>): Renaming {
           indices: c.indices.map(ex),
           rhs: ex(c.rhs),
           annot: c.annot === null ? null : ex(c.annot),
+          ...(c.accum ? { accum: { ...c.accum, at: c.accum.at === null ? null : c.accum.at.map(ex), elem: ex(c.accum.elem) } } : {}),
         };
       case 'if':
         return { ...c, cond: ex(c.cond), then: walk(c.then, vars, arrays), else: c.else === null ? null : walk(c.else, vars, arrays) };

@@ -5,9 +5,12 @@
 // scripts that must be unsat. Bounds and definedness side conditions of S-ASSIGN, rw-safe and
 // ww-covered of S-PARLOOP, and the output check of §5.4 are obligations too.
 
-import type { ArrayRead, Cmd, Expr, Loop, ValueType } from '../core/ast.ts';
+import type { ArrayRead, Assign, Cmd, Expr, Loop, ValueType } from '../core/ast.ts';
+import { T_INDEX, tValue } from '../core/ast.ts';
+import { neutralElement, substExpr } from '../core/reductions.ts';
+import { ghostLiteral, ghostName, holds, inReductionDomain, markerPrefix, type MarkerKind, type ReductionInfo, reductionInfos } from './reduction-heap.ts';
 import type { Formula, PRel, PSet, RelPiece, Term } from '../core/presburger/types.ts';
-import { and, andAll, eqT, exists, geT, implies, ltT, neT, not, orAll, TRUE } from '../core/presburger/formula.ts';
+import { and, andAll, eqT, exists, FALSE, geT, iff, implies, ltT, neT, not, orAll, TRUE } from '../core/presburger/formula.ts';
 import { constant, variable } from '../core/presburger/term.ts';
 import { fresh } from '../core/presburger/names.ts';
 import { tupleVars } from '../core/presburger/tuple.ts';
@@ -20,7 +23,7 @@ import type { CheckedImpl } from '../core/typecheck.ts';
 import { type AffineEnv, formulaOf, termOf } from './affine.ts';
 import {
   domainSet, EMPTY_HEAP, EMPTY_SET, inDomain, iterUnionSet, iterUpdate, declaredHeap, norm, renameHeapVar,
-  restrict, restrictSet, setWithoutArray, singleRead, singleWrite, substHeap, substSet, unionHeaps, unionSets,
+  patternWrite, restrict, restrictSet, setWithoutArray, setWrite, singleRead, singleWrite, substHeap, substSet, unionHeaps, unionSets,
   update, withoutArray,
 } from './heap.ts';
 import { HOLE_PREFIX, TemplateTable } from './template.ts';
@@ -127,6 +130,19 @@ export class SymbolicEvaluator {
   private readonly params: readonly string[];
   private readonly sourceName: Map<string, string>;
   readonly body: Cmd;
+  /** The spec's reduction tensors (core/reductions.ts). */
+  readonly reductions: ReadonlyMap<string, ReductionInfo>;
+  /** Array → the reduction tensors accumulated into it somewhere in the body. */
+  readonly accumulated = new Map<string, Set<string>>();
+  /**
+   * Per reduction tensor: obligations that each accumulation comes after every live position
+   * of its cell in lexicographic order (so the cell folds in the spec's order, exactly even on
+   * IEEE floats); a tensor with a transfer is never in order. Not verdict obligations: when they
+   * fail, the reduction is only proved up to reassociation (proofs/reduction-verdict.ts).
+   */
+  readonly inOrder = new Map<string, PendingObligation[] | 'transferred'>();
+  /** Per transfer: the positions it moves, as the prophetic evaluation saw them (re-checked). */
+  private readonly transfers = new Map<Cmd, { ks: string[]; moved: Formula }>();
 
   constructor(
     readonly ci: CheckedImpl,
@@ -136,6 +152,37 @@ export class SymbolicEvaluator {
     const r = renameBinders(ci.impl.body, [...this.params, ...ci.arrays.keys()]);
     this.body = r.body;
     this.sourceName = new Map(r.sourceName);
+    this.reductions = reductionInfos(ci.spec.spec);
+    const scan = (c: Cmd): void => {
+      switch (c.kind) {
+        case 'assign':
+          if (c.accum && c.annot?.kind === 'tensor') {
+            const add = (a: string): void => void (this.accumulated.get(a) ?? this.accumulated.set(a, new Set()).get(a)!).add((c.annot as { name: string }).name);
+            add(c.array);
+            if (c.accum.at === null && c.accum.elem.kind === 'array') add(c.accum.elem.name);
+          }
+          return;
+        case 'seq':
+          return c.cmds.forEach(scan);
+        case 'if':
+          scan(c.then);
+          if (c.else) scan(c.else);
+          return;
+        case 'let':
+        case 'allocate':
+        case 'for':
+        case 'par':
+          return scan(c.body);
+        case 'skip':
+          return;
+      }
+    };
+    scan(this.body);
+  }
+
+  /** Whether the body accumulates into arrays (the reduction rules are in use). */
+  get usesReductions(): boolean {
+    return this.accumulated.size > 0;
   }
 
   /** The source name of a (renamed) variable or array. */
@@ -255,8 +302,12 @@ export class SymbolicEvaluator {
 
   // -- prophetic evaluation (Fig. 5.3) ------------------------------------------------------------
 
-  /** Γ ⊢ c : Δh — the writes of c as its annotations claim them; memoised per command. */
-  propheticOf(c: Cmd, g: Gamma): PRel {
+  /**
+   * Γ ⊢ c : Δh — the writes of c as its annotations claim them; memoised per command. `hb` is
+   * the heap known before c (textually earlier writes): a transfer of a partial accumulator
+   * looks up there which positions it moves (§7.3.3), and the symbolic evaluation re-checks it.
+   */
+  propheticOf(c: Cmd, g: Gamma, hb: PRel = EMPTY_HEAP): PRel {
     const hit = this.prophetic.get(c);
     if (hit) return hit;
     let r: PRel;
@@ -265,32 +316,33 @@ export class SymbolicEvaluator {
         r = EMPTY_HEAP; // T-SKIP
         break;
       case 'seq':
-        r = c.cmds.reduce((acc, x) => update(acc, this.propheticOf(x, g)), EMPTY_HEAP); // T-SEQ
+        r = c.cmds.reduce((acc, x) => update(acc, this.propheticOf(x, g, update(hb, acc))), EMPTY_HEAP); // T-SEQ
         break;
       case 'assign':
-        r = this.assignWrite(c); // T-ASSIGN
+        r = c.accum ? this.accumulationWrite(c, hb) : this.assignWrite(c); // T-ASSIGN, P-OPASSIGN
         break;
       case 'if': {
         // T-IF
         const b = formulaOf(c.cond, this.env);
-        const t = restrict(this.propheticOf(c.then, g), b);
-        const e = c.else ? restrict(this.propheticOf(c.else, g), not(b)) : EMPTY_HEAP;
+        const t = restrict(this.propheticOf(c.then, g, hb), b);
+        const e = c.else ? restrict(this.propheticOf(c.else, g, hb), not(b)) : EMPTY_HEAP;
         r = unionHeaps(t, e);
         break;
       }
       case 'let': {
         const v = termOf(c.value, this.env);
-        r = substHeap(this.propheticOf(c.body, g), c.name, v);
+        r = substHeap(this.propheticOf(c.body, g, hb), c.name, v);
         break;
       }
       case 'allocate':
-        r = withoutArray(this.propheticOf(c.body, this.withAllocation(g, c)), c.name); // T-ALLOCATE
+        r = withoutArray(this.propheticOf(c.body, this.withAllocation(g, c), withoutArray(hb, c.name)), c.name); // T-ALLOCATE
+        for (const t of this.accumulated.get(c.name) ?? []) r = withoutArray(r, ghostName(c.name, t));
         break;
       case 'for':
       case 'par':
         // T-SEQLOOP: iterated update; T-PARLOOP: v(⋃) — one writer chosen per location, here the
         // last one, which is exactly the iterated update.
-        r = iterUpdate(this.propheticOf(c.body, g), c.var, constant(0n), termOf(c.bound, this.env));
+        r = iterUpdate(this.propheticOf(c.body, g, hb), c.var, constant(0n), termOf(c.bound, this.env));
         break;
     }
     this.prophetic.set(c, r);
@@ -305,7 +357,176 @@ export class SymbolicEvaluator {
     }
     const loc = c.indices.map((i) => termOf(i, this.env));
     const d = this.templates.decompose(inlineLets(c.annot), this.env);
-    return singleWrite(c.array, loc, d.template, d.holes);
+    let w = singleWrite(c.array, loc, d.template, d.holes);
+    // An overwrite ends every accumulation into the cell: its contributions are no longer live.
+    for (const t of this.accumulated.get(c.array) ?? []) w = unionHeaps(w, this.clearGhost(c.array, t, loc));
+    return w;
+  }
+
+  // -- reductions (thesis §7.5, in the form of proofs/reduction-heap.ts) ---------------------------
+
+  private clearGhost(array: string, tensor: string, loc: readonly Term[]): PRel {
+    const info = this.reductions.get(tensor);
+    const rest = info ? info.def.vars.length + info.def.dims.length : 0;
+    const dead = this.templates.decompose(ghostLiteral(false), this.env);
+    return patternWrite(ghostName(array, tensor), [...loc, ...Array.from({ length: rest }, () => null)], dead.template, []);
+  }
+
+  /** What an accumulation or transfer contributes to: T, its reduction, c, κ, and the marker kind. */
+  private accumulationOf(c: Assign): { tensor: string; info: ReductionInfo; cs: Expr[]; cT: Term[]; kT: Term[] | null; kind: MarkerKind } {
+    const a = c.accum!;
+    const where = `line ${c.pos.line}: the accumulation into '${this.source(c.array)}'`;
+    if (c.annot === null || c.annot.kind !== 'tensor') throw new UnsupportedConstruct(`${where} has no annotation {T(…)@(…)} naming the reduction it contributes to`);
+    const info = this.reductions.get(c.annot.name);
+    if (!info) throw new UnsupportedConstruct(`${where} is annotated with '${c.annot.name}', which is not defined by a reduction in the spec (write 'T(x) = sum{…}(…)')`);
+    if (a.at !== null && a.at.length !== info.def.dims.length) throw new UnsupportedConstruct(`${where} gives ${a.at.length} position indices; the reduction of '${c.annot.name}' has ${info.def.dims.length}`);
+    if (a.at === null && a.elem.kind !== 'array') throw new UnsupportedConstruct(`${where} transfers something other than an array cell`);
+    const cs = c.annot.indices.map((x) => inlineLets(x));
+    const cT = cs.map((x) => termOf(x, this.env));
+    const kT = a.at === null ? null : a.at.map((x) => termOf(inlineLets(x), this.env));
+    const kind: MarkerKind = a.partial || info.def.init === null ? 'part' : 'acc';
+    return { tensor: c.annot.name, info, cs, cT, kT, kind };
+  }
+
+  /** The context T(□0, …, □n-1) of a reduction tensor, under a marker's name. */
+  private markerTemplate(kind: MarkerKind, tensor: string): string {
+    const info = this.reductions.get(tensor)!;
+    const holes: Expr[] = info.def.vars.map((_, k) => ({ kind: 'var', name: `${HOLE_PREFIX}${k}`, pos: info.def.pos, ty: T_INDEX }));
+    const canonical: Expr = { kind: 'tensor', name: tensor, indices: holes, pos: info.def.pos, ty: tValue(info.type) };
+    return this.templates.marked(markerPrefix(kind), this.templates.decompose(canonical, (n) => variable(n))).template.key;
+  }
+
+  /** P-OPASSIGN (and the transfer of §7.3.3): the cell gets its marker, the ghost the positions. */
+  private accumulationWrite(c: Assign, hb: PRel): PRel {
+    const r = this.accumulationOf(c);
+    const loc = c.indices.map((i) => termOf(i, this.env));
+    const tmpl = (key: string) => this.templates.get(key)!;
+    const live = this.templates.decompose(ghostLiteral(true), this.env).template;
+    let w = singleWrite(c.array, loc, tmpl(this.markerTemplate(r.kind, r.tensor)), r.cT);
+    const ghost = ghostName(c.array, r.tensor);
+    if (r.kT !== null) return unionHeaps(w, singleWrite(ghost, [...loc, ...r.cT, ...r.kT], live, []));
+    const src = c.accum!.elem as ArrayRead;
+    const srcLoc = src.indices.map((i) => termOf(inlineLets(i), this.env));
+    const ks = r.info.def.dims.map((d) => fresh(d.var));
+    const srcGhost = ghostName(src.name, r.tensor);
+    const moved = norm(holds(hb, srcGhost, [...srcLoc, ...r.cT, ...ks.map((k) => variable(k))], live.key, []));
+    this.transfers.set(c, { ks, moved });
+    w = unionHeaps(w, singleWrite(src.name, srcLoc, tmpl(this.markerTemplate('moved', r.tensor)), r.cT));
+    w = unionHeaps(w, this.clearGhost(src.name, r.tensor, srcLoc));
+    return unionHeaps(w, setWrite(ghost, [...loc, ...r.cT], ks, moved, live));
+  }
+
+  /**
+   * RED-COMPLETE: a read of a cell as a value sees no reduction in progress — a cell holding the
+   * marker of T(c) holds T(c) only when its live positions are exactly T's domain at c (and it
+   * started from T's initial value); a partial accumulator of a reduction with a non-neutral
+   * initial value, or one whose contributions were moved, is never read as a value.
+   */
+  private completionCheck(array: string, at: readonly Term[], h: PRel, g: Gamma, where: { pos: { line: number; col: number } }, what: string): void {
+    for (const tensor of this.accumulated.get(array) ?? []) {
+      const info = this.reductions.get(tensor);
+      if (!info) continue;
+      const ys = info.def.vars.map((v) => fresh(v));
+      const ks = info.def.dims.map((d) => fresh(d.var));
+      const yT = ys.map((y) => variable(y));
+      const kT = ks.map((k) => variable(k));
+      ys.forEach((y, k) => this.sourceName.set(y, `${tensor} index ${k}`));
+      ks.forEach((k, i) => this.sourceName.set(k, info.def.dims[i]!.var));
+      const liveKey = this.templates.decompose(ghostLiteral(true), this.env).template.key;
+      const live = holds(h, ghostName(array, tensor), [...at, ...yT, ...kT], liveKey, []);
+      const complete = iff(live, inReductionDomain(info, yT, kT));
+      const full: MarkerKind = info.def.init === null ? 'part' : 'acc';
+      const parts: Formula[] = [implies(holds(h, array, at, this.markerTemplate(full, tensor), yT), complete), not(holds(h, array, at, this.markerTemplate('moved', tensor), null))];
+      if (full === 'acc') parts.push(not(holds(h, array, at, this.markerTemplate('part', tensor), null)));
+      this.validity('reduction', 'RED-COMPLETE', where, `${what} sees the reduction ${tensor}(…) complete: every position of its domain accumulated, once, and nothing else (or no reduction of ${tensor} in progress)`, { ...g, vars: [...g.vars, ...ys, ...ks] }, norm(andAll(parts)));
+    }
+  }
+
+  /** S-OPASSIGN (RED-S-OPASSIGN of Fig. 7.2, with the transfer rule of §7.3.3 and errata E3, E12). */
+  private sAccumulate(c: Assign, h: PRel, g: Gamma, depth: number): SymResult {
+    const shape = g.arrays.get(c.array);
+    if (!shape) throw new Error(`internal: array ${c.array} not in Γ`);
+    const r = this.accumulationOf(c);
+    const a = c.accum!;
+    const loc = c.indices.map((i) => termOf(i, this.env));
+    const name = this.source(c.array);
+    this.validity('write-bounds', 'S-OPASSIGN', c, `the accumulation into ${name}[…] at line ${c.pos.line} is inside the array`, g, inBox(loc, shape.dims));
+    const rhs = inlineLets(c.rhs);
+    const reads = collectReads(rhs);
+    const self = reads[0]!; // the desugared `a[ι] op e` reads the cell first (non-atomic: E3)
+    const src = a.at === null ? (a.elem as ArrayRead) : null;
+    const mine = this.markerTemplate(r.kind, r.tensor);
+    const continuing = norm(holds(h, c.array, loc, mine, r.cT));
+    let readSet: PSet = EMPTY_SET;
+    for (const [k, rd] of reads.entries()) {
+      const rs = g.arrays.get(rd.name);
+      if (!rs) throw new Error(`internal: array ${rd.name} not in Γ`);
+      const at = rd.indices.map((i) => termOf(i, this.env));
+      this.validity('read-bounds', 'S-OPASSIGN', rd, `the read of ${this.source(rd.name)}[…] at line ${rd.pos.line} is inside the array`, g, inBox(at, rs.dims));
+      this.validity('read-defined', 'S-OPASSIGN', rd, `the read of ${this.source(rd.name)}[…] at line ${rd.pos.line} finds a value (written earlier or an input)`, g, norm(inDomain(h, rd.name, at)));
+      // The cell's own read continues the accumulation (or, when it starts one, reads the value
+      // it starts from); a transfer's source is read as a partial accumulator, not as a value.
+      if (k === 0) this.completionCheck(rd.name, at, h, { ...g, facts: [...g.facts, norm(not(continuing))] }, rd, `the first accumulation into ${name}[…] at line ${c.pos.line}`);
+      else if (!(src !== null && k === 1)) this.completionCheck(rd.name, at, h, g, rd, `the read of ${this.source(rd.name)}[…] at line ${rd.pos.line}`);
+      readSet = unionSets(readSet, singleRead(rd.name, at));
+    }
+    const where = `the accumulation into ${name}[…] at line ${c.pos.line}`;
+    if (a.op !== r.info.def.op) this.validity('reduction', 'RED-OPERATOR', c, `${where} uses the operator of ${r.tensor}'s reduction`, g, FALSE);
+    const ghost = ghostName(c.array, r.tensor);
+    const liveKey = this.templates.decompose(ghostLiteral(true), this.env).template.key;
+    // Starting an accumulation: no stale positions of T(c) in the cell, and the cell holds T's
+    // initial value at c (the neutral element for a partial accumulator).
+    const ks0 = r.info.def.dims.map((d) => fresh(d.var));
+    ks0.forEach((k, i) => this.sourceName.set(k, r.info.def.dims[i]!.var));
+    const notCont: Gamma = { ...g, facts: [...g.facts, norm(not(continuing))] };
+    this.validity('reduction', 'RED-INIT', c, `${where} starts from a cell with no live position of ${r.tensor}(…)`, { ...notCont, vars: [...g.vars, ...ks0] }, not(holds(h, ghost, [...loc, ...r.cT, ...ks0.map((k) => variable(k))], liveKey, [])));
+    const xsTo = new Map(r.info.def.vars.map((x, k) => [x, r.cs[k]!] as const));
+    const initExpr = r.kind === 'part' && r.info.def.init !== null ? this.neutralOf(r.info) : substExpr(r.info.init, xsTo);
+    this.valueObligation({ ...c, annot: initExpr, rhs: self }, h, notCont, self, [self], { rule: 'RED-INIT', description: `${where} starts from ${r.kind === 'part' ? `the neutral element of ${r.info.def.op}` : `the initial value of ${r.tensor}(…)`} when it does not continue an accumulation of the same reduction` });
+    if (r.kT !== null) {
+      this.validity('reduction', 'RED-ONCE', c, `${where} contributes a position not already accumulated into the cell`, g, not(holds(h, ghost, [...loc, ...r.cT, ...r.kT], liveKey, [])));
+      if (this.inOrder.get(r.tensor) !== 'transferred') {
+        const ks = r.info.def.dims.map((d) => fresh(d.var));
+        const kk = ks.map((k) => variable(k));
+        const kT0 = r.kT;
+        const before = orAll(kT0.map((kd, d) => andAll([...kT0.slice(0, d).map((ke, e) => eqT(kk[e]!, ke)), ltT(kk[d]!, kd)])));
+        this.validity('reduction', 'RED-ORDER', c, `${where} comes after every position already in the cell, in lexicographic order (the spec's order)`, { ...g, vars: [...g.vars, ...ks] }, implies(holds(h, ghost, [...loc, ...r.cT, ...kk], liveKey, []), before));
+        const list = this.inOrder.get(r.tensor);
+        const ob = this.obligations.pop()!;
+        if (list === undefined) this.inOrder.set(r.tensor, [ob]);
+        else if (list !== 'transferred') list.push(ob);
+      }
+      const body = substExpr(r.info.def.body, new Map([...xsTo, ...r.info.def.dims.map((d, k) => [d.var, inlineLets(a.at![k]!)] as const)]));
+      const elem = inlineLets(a.elem);
+      this.valueObligation({ ...c, annot: body, rhs: elem }, h, g, elem, collectReads(elem), { rule: 'RED-ELEMENT', description: `the value ${where} contributes is the reduction's element at its position` });
+    } else {
+      this.inOrder.set(r.tensor, 'transferred');
+      this.propheticOf(c, g, h);
+      const t = this.transfers.get(c)!;
+      const srcLoc = src!.indices.map((i) => termOf(inlineLets(i), this.env));
+      const kT = t.ks.map((k) => variable(k));
+      t.ks.forEach((k, i) => this.sourceName.set(k, r.info.def.dims[i]!.var));
+      const gk: Gamma = { ...g, vars: [...g.vars, ...t.ks] };
+      // The source is a partial accumulator of T(c) (started from the neutral element, not moved
+      // before), or a cell no accumulation touched that holds the neutral element.
+      const isPart = norm(holds(h, src!.name, srcLoc, this.markerTemplate('part', r.tensor), r.cT));
+      const notPart: Gamma = { ...g, facts: [...g.facts, norm(not(isPart))] };
+      this.validity('reduction', 'RED-TRANSFER', src!, `${where} transfers a cell with no live position of ${r.tensor}(…) unless it is a partial accumulator of it`, { ...notPart, vars: [...g.vars, ...t.ks] }, not(holds(h, ghostName(src!.name, r.tensor), [...srcLoc, ...r.cT, ...kT], liveKey, [])));
+      this.completionCheck(src!.name, srcLoc, h, notPart, src!, `the transfer at line ${c.pos.line}, when its source is not a partial accumulator,`);
+      this.valueObligation({ ...c, annot: this.neutralOf(r.info), rhs: src! }, h, notPart, src!, [src!], { rule: 'RED-TRANSFER', description: `${where} transfers the neutral element of ${r.info.def.op} when its source is not a partial accumulator of ${r.tensor}(…)` });
+      const actual = holds(h, ghostName(src!.name, r.tensor), [...srcLoc, ...r.cT, ...kT], liveKey, []);
+      this.validity('reduction', 'RED-TRANSFER', src!, `${where} moves the positions its prophetic evaluation assumed`, gk, iff(actual, t.moved));
+      this.validity('reduction', 'RED-ONCE', c, `${where} moves no position already accumulated into the cell`, gk, not(and(actual, holds(h, ghost, [...loc, ...r.cT, ...kT], liveKey, []))));
+    }
+    const dh = this.propheticOf(c, g, h);
+    this.say(depth, `<= S-OpAssign(${name}): Δh ← ${printRel(dh, { thesis: true })}; R ← ${printSet(readSet, { thesis: true })}`);
+    return { dh, reads: readSet };
+  }
+
+  private neutralOf(info: ReductionInfo): Expr {
+    // The desugared spec holds the neutral element where T has no initial value; build it typed.
+    const e = neutralTyped(info);
+    return e;
   }
 
   private withAllocation(g: Gamma, c: Extract<Cmd, { kind: 'allocate' }>): Gamma {
@@ -323,7 +544,7 @@ export class SymbolicEvaluator {
       case 'seq':
         return this.sSeq(c.cmds, h, g, depth);
       case 'assign':
-        return this.sAssign(c, h, g, depth);
+        return c.accum ? this.sAccumulate(c, h, g, depth) : this.sAssign(c, h, g, depth);
       case 'if':
         return this.sIf(c, h, g, depth);
       case 'let':
@@ -376,7 +597,9 @@ export class SymbolicEvaluator {
     this.say(depth, `=> S-Allocate(${this.source(c.name)})`);
     const g2 = this.withAllocation(g, c);
     const r = this.evalCmd(c.body, withoutArray(h, c.name), g2, depth + 1);
-    return { dh: withoutArray(r.dh, c.name), reads: setWithoutArray(r.reads, c.name) };
+    let dh = withoutArray(r.dh, c.name);
+    for (const t of this.accumulated.get(c.name) ?? []) dh = withoutArray(dh, ghostName(c.name, t));
+    return { dh, reads: setWithoutArray(r.reads, c.name) };
   }
 
   private loopFacts(g: Gamma, x: string, bound: Term): Gamma {
@@ -386,7 +609,7 @@ export class SymbolicEvaluator {
   /** S-SEQLOOP: the body runs in h ▷ ▶_{0≤z<x} Δh[x := z], Δh from prophetic evaluation. */
   private sSeqLoop(c: Loop, h: PRel, g: Gamma, depth: number): SymResult {
     const bound = termOf(c.bound, this.env);
-    const dhBody = this.propheticOf(c.body, this.loopFacts(g, c.var, bound));
+    const dhBody = this.propheticOf(c.body, this.loopFacts(g, c.var, bound), h);
     const z = fresh(this.source(c.var));
     const before = iterUpdate(renameHeapVar(dhBody, c.var, z), z, constant(0n), variable(c.var));
     const hIn = update(h, before);
@@ -498,6 +721,7 @@ export class SymbolicEvaluator {
       this.validity('read-bounds', 'S-ASSIGN', r, `the read of ${this.source(r.name)}[…] at line ${r.pos.line} is inside the array`, g, inBox(at, rs.dims));
       // Γ ⊢ reads(e) ⊆ dom(h)
       this.validity('read-defined', 'S-ASSIGN', r, `the read of ${this.source(r.name)}[…] at line ${r.pos.line} finds a value (written earlier or an input)`, g, norm(inDomain(h, r.name, at)));
+      this.completionCheck(r.name, at, h, g, r, `the read of ${this.source(r.name)}[…] at line ${r.pos.line}`);
       readSet = unionSets(readSet, singleRead(r.name, at));
     }
     const dh = this.propheticOf(c, g);
@@ -515,10 +739,10 @@ export class SymbolicEvaluator {
   }
 
   /** ⟦e⟧_h = decompose(t) as an obligation (Fig. 5.4, Ĉ of S-ASSIGN). */
-  private valueObligation(c: Extract<Cmd, { kind: 'assign' }>, h: PRel, g: Gamma, rhs: Expr, reads: readonly ArrayRead[]): PreparedRead[] {
+  private valueObligation(c: Extract<Cmd, { kind: 'assign' }>, h: PRel, g: Gamma, rhs: Expr, reads: readonly ArrayRead[], what?: { rule: string; description: string }): PreparedRead[] {
     const id = this.nextId();
     const annot = inlineLets(c.annot!);
-    const description = `the value written to ${this.source(c.array)}[…] at line ${c.pos.line} equals its annotation`;
+    const description = what?.description ?? `the value written to ${this.source(c.array)}[…] at line ${c.pos.line} equals its annotation`;
     const report = this.reportVars(g);
     const prepared = reads.map((r) => this.prepared(h, r.name, r.indices.map((i) => termOf(i, this.env))));
     const render = (mode: FloatMode, axioms: 'relevant' | 'all' = 'all'): Obligation => {
@@ -617,6 +841,7 @@ export class SymbolicEvaluator {
       const at = xs.map((x) => variable(x));
       const pos = info.decl;
       this.validity('output-defined', 'OUTPUT', pos, `every cell of output '${name}' in its checked region holds a value at exit`, g, norm(inDomain(hFinal, name, at)));
+      this.completionCheck(name, at, hFinal, g, pos, `the output check of '${name}'`);
       const id = this.nextId();
       const value = inlineLets(info.value);
       const description = `every cell of output '${name}' holds the value of its tensor at exit`;
@@ -677,6 +902,21 @@ export function canonicalNames(script: string): string {
     }
     return r;
   });
+}
+
+/** The neutral element of a reduction's operator at its type, typed (core/reductions.ts). */
+function neutralTyped(info: ReductionInfo): Expr {
+  const e = neutralElement(info.def.op, info.type, info.def.pos);
+  const ty = tValue(info.type);
+  const typed = (x: Expr): Expr => {
+    switch (x.kind) {
+      case 'binary':
+        return { ...x, left: typed(x.left), right: typed(x.right), ty };
+      default:
+        return { ...x, ty } as Expr;
+    }
+  };
+  return typed(e);
 }
 
 /** The environment of a template's expression: hole □k is `holes[k]`, other names themselves. */

@@ -37,6 +37,21 @@ export class TemplateTable {
     return this.byKey.get(key);
   }
 
+  /**
+   * The same context under another name (`acc:` + its key): a heap piece with this range holds
+   * the context's value only in the sense the reduction rules give it (proofs/reduction-heap.ts);
+   * encoded in SMT, it is the context itself.
+   */
+  marked(prefix: string, d: Decomposed): Decomposed {
+    const key = `${prefix}${d.template.key}`;
+    let template = this.byKey.get(key);
+    if (template === undefined) {
+      template = { key, expr: d.template.expr, arity: d.template.arity };
+      this.byKey.set(key, template);
+    }
+    return { template, holes: d.holes };
+  }
+
   /** decompose(t) with the context interned in this table. */
   decompose(t: Expr, env: AffineEnv): Decomposed {
     const { expr, holes } = split(t, env);

@@ -19,6 +19,7 @@ import { type InputSource, seededInputs } from '../semantics/model.ts';
 import { type Value, wrapInt } from '../semantics/values.ts';
 import { type ModelValue, SolverModel } from '../smt/model.ts';
 import { type IntType, isFloatType, type ValueType } from '../core/ast.ts';
+import { inexactReductions, reassociationVerdict, REASSOCIATION_CLASS } from './reduction-verdict.ts';
 import { checkAssumptions, checkInterface, contradictionScript, implAssumptionText, INTERFACE_CLASS, interfaceViolations, witnessScript } from './interface.ts';
 
 export type Verdict = 'valid' | 'invalid' | 'unknown';
@@ -80,6 +81,11 @@ export interface VerifyResult {
   readonly assumptions: string | null;
   /** Every obligation with its outcome (certificates are written from these). */
   readonly outcomes: readonly ObligationOutcome[];
+  /**
+   * What a `valid` holds up to, or null: "up to reassociation" when a reduction on floats is
+   * reordered and `--float real` allows it (proofs/reduction-verdict.ts).
+   */
+  readonly qualifier?: string | null;
   /** Where the time went (ms): symbolic evaluation (of which Presburger work), solver, replay. */
   readonly timings: { readonly symbolic: number; readonly presburger: number; readonly smt: number; readonly replay: number };
 }
@@ -387,9 +393,24 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
     const r0 = performance.now();
     const shown = await confirm(ci, s.p, model, withModel.output, timeoutMs);
     replayMs += performance.now() - r0;
+    if ((s.o.kind === 'reduction' || (ev.usesReductions && !s.p.usesValues)) && shown === null) {
+      // The refutation's least parameters may be too small to show it (no element accumulated
+      // at all): a wider search over small parameters and the replay inputs.
+      const r1 = performance.now();
+      const wider = await replay(ci, await smallParameters(ci, 6, null), REPLAY_INPUTS);
+      replayMs += performance.now() - r1;
+      if (wider !== null) {
+        return done({ verdict: 'invalid', class: wider.class, reason: `${wider.detail} (concrete run with ${Object.entries(wider.params).map(([k, v]) => `${k} = ${v}`).join(', ')}, input seed ${wider.seed}; obligation ${s.o.id}: ${s.o.description})`, counterexample: { values: wider.params, line: wider.line || s.o.line, col: wider.line ? wider.col : s.o.col, obligation: s.o.id, description: s.o.description }, replay: replayOf(wider) }, slots);
+      }
+      // A reduction side condition is sufficient, not necessary (a position accumulated twice
+      // with `max` changes nothing), and the reduction rules add ghost writes a run does not make
+      // (a transfer marks its source as moved): with accumulations in the program, a Presburger
+      // refutation without a run showing a wrong result decides nothing.
+      return done({ verdict: 'unknown', class: UNCONFIRMED_CLASS, reason: `${s.o.id} (${s.o.description}) does not hold${at ? ` (${at})` : ''}, and no concrete run showed a wrong result`, counterexample: null }, slots);
+    }
     // A value refutation shown by a run is the class the run shows (wrong outputs, or right
     // outputs and a wrong annotation), which is what a user needs to know.
-    const cls = s.p.usesValues && shown && (shown.class === 'output-mismatch' || shown.class === 'annotation-mismatch') ? shown.class : failureClass(s.o.kind);
+    const cls = (s.p.usesValues || s.o.kind === 'reduction') && shown && (shown.class === 'output-mismatch' || shown.class === 'annotation-mismatch' || s.o.kind === 'reduction') ? shown.class : failureClass(s.o.kind);
     return done({ verdict: 'invalid', class: cls, reason, counterexample: { values, line: s.o.line, col: s.o.col, obligation: s.o.id, description: s.o.description }, replay: shown }, slots);
   };
 
@@ -464,6 +485,26 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
     }
     const reason = `${open.o.id} (${open.o.description}): ${open.answer.reason ?? 'unknown'}${open.p.usesValues ? '; no concrete counterexample found' : ''}`;
     return done({ verdict: 'unknown', class: /timeout/.test(open.answer.reason ?? '') ? 'timeout' : null, reason, counterexample: null }, slots);
+  }
+  // Every obligation is proved. A reduction whose operator does not reorder exactly (IEEE float
+  // `+`, `*`, `min`, `max`) is proved up to reassociation only (proofs/reduction-verdict.ts).
+  const { reordered: inexact, order } = await inexactReductions(ev, timeoutMs);
+  slots.push(...order.map((o) => ({ p: ev.obligations[0]!, o: o.obligation, answer: { status: 'unsat' as const, output: 'unsat', ms: o.ms, reason: null } })));
+  if (inexact.length > 0) {
+    const r0 = performance.now();
+    const gate = await reassociationVerdict(ci, float, inexact);
+    replayMs += performance.now() - r0;
+    if (gate.verdict === 'invalid') {
+      const f = gate.finding;
+      return done({
+        verdict: 'invalid', class: f.class,
+        reason: `${f.detail} (concrete run with ${Object.entries(f.params).map(([k, v]) => `${k} = ${v}`).join(', ')}, input seed ${f.seed}: the reordered ${gate.what} rounds differently from the spec's order)`,
+        counterexample: { values: f.params, line: f.line || ci.impl.pos.line, col: f.line ? f.col : ci.impl.pos.col, obligation: 'reassociation', description: gate.what },
+        replay: replayOf(f),
+      }, slots);
+    }
+    if (gate.verdict === 'unknown') return done({ verdict: 'unknown', class: REASSOCIATION_CLASS, reason: gate.reason, counterexample: null }, slots);
+    return { ...done({ verdict: 'valid', class: null, reason: null, counterexample: null }, slots), qualifier: gate.qualifier };
   }
   return done({ verdict: 'valid', class: null, reason: null, counterexample: null }, slots);
 }

@@ -24,7 +24,8 @@ export interface AnnotationMismatch {
 function annotatedAssignments(c: Cmd, out = new Map<string, Assign>()): Map<string, Assign> {
   switch (c.kind) {
     case 'assign':
-      if (c.annot) out.set(`${c.pos.line}:${c.pos.col}`, c);
+      // An accumulation writes a partial result; its annotation names the whole reduction.
+      if (c.annot && !c.accum) out.set(`${c.pos.line}:${c.pos.col}`, c);
       break;
     case 'seq':
       for (const x of c.cmds) annotatedAssignments(x, out);

@@ -112,6 +112,7 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
       file: r.file, impl: r.impl, spec: r.spec, verdict: r.verdict, class: r.class, reason: r.reason,
       assumptions: r.assumptions, counterexample: r.counterexample ? { ...r.counterexample, values: jsonValues(r.counterexample.values) } : null,
       replay: r.replay ? { ...r.replay, command: replayCommand(r.file, r.impl, r.replay) } : null, vcs: r.vcs, ms: Math.round(r.ms), float: r.float,
+      ...(r.qualifier ? { qualifier: r.qualifier } : {}),
     }));
     process.stdout.write(toJson({ results: out, inputErrors, summary: summaryLine(results, inputErrors.length, ms), ...extraJson }) + '\n');
   } else if (format === 'sarif' || format === 'junit') {
@@ -154,6 +155,7 @@ function countImpls(files: readonly string[], only: string | undefined): number 
 /** One verdict on the terminal: the verdict line, the reason, the counterexample, its replay. */
 function printResult(file: string, r: VerifyResult): void {
   let line = `${file}: ${r.impl}: ${r.verdict}`;
+  if (r.qualifier) line += ` ${r.qualifier}`;
   if (r.class) line += ` (${r.class})`;
   if (r.assumptions && r.verdict !== 'invalid') line += ` for ${r.assumptions}`;
   line += ` — ${r.vcs} obligation${r.vcs === 1 ? '' : 's'}, ${r.ms.toFixed(0)} ms, float ${r.float}`;

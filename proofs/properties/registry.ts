@@ -5,8 +5,9 @@ import { CHAPTER5 } from './chapter5.ts';
 import { DERIVATIONS } from './derivations.ts';
 import { EXPRESSIONS } from './expressions.ts';
 import type { NamedProperty } from './framework.ts';
+import { REDUCTIONS } from './reductions.ts';
 
-export const ALL: readonly NamedProperty[] = [...EXPRESSIONS, ...CHAPTER4, ...DERIVATIONS, ...CHAPTER5];
+export const ALL: readonly NamedProperty[] = [...EXPRESSIONS, ...CHAPTER4, ...DERIVATIONS, ...CHAPTER5, ...REDUCTIONS];
 
 export function propertyById(id: string): NamedProperty {
   const p = ALL.find((x) => x.id === id);

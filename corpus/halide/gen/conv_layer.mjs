@@ -99,11 +99,12 @@ function cpu(name, mut = {}) {
 // CUDA schedule: the update is split(r.x, rxo, rxi, 16).split(rxi, rxi, rxii, 2)
 // .reorder(c, rxii, x, y, r.y, r.z, rxi, rxo): the reduction visits (rxo, rxi, rz, ry, rxii), a
 // different order from the algorithm's (rz, ry, rx). The partial sums are not values of the spec,
-// so the accumulations are left unannotated (they need the chapter-7 reduction annotations).
+// so it is checked against the reduction form of the spec (conv_layer_red) with the chapter-7
+// annotations: each accumulation names the position (rz, ry, rx) it contributes.
 function gpu(name) {
   const L = [];
   const p = (d, s) => L.push('  '.repeat(d) + s);
-  p(0, `impl ${name} of conv_layer {`);
+  p(0, `impl ${name} of conv_layer_red {`);
   p(1, 'assume CI >= 16 && CI % 16 == 0 && CO >= 32 && W >= 5 && H >= 5 && N >= 1;');
   decls(p);
   p(1, '// relu.compute_root().split(x, xo, xi, 5).split(y, yo, yi, 5).split(c, co, ci, 32)');
@@ -121,8 +122,9 @@ function gpu(name) {
   p(6, 'par ci < 32 do');
   p(7, 'for yi < 5 do');
   p(8, 'for xi < 5 do');
-  p(9, 'conv[ci, xi, yi] {Conv(c0 + ci, x0 + xi, y0 + yi, n, 0, 0, -1)} := bias[c0 + ci];');
-  p(6, '// update (reordered reduction; CI % 16 == 0, so no GuardWithIf tail)');
+  p(9, 'conv[ci, xi, yi] {Bias(c0 + ci)} := bias[c0 + ci];');
+  p(6, '// update (reordered reduction; CI % 16 == 0, so no GuardWithIf tail): each accumulation');
+  p(6, '// names the reduction ConvR and the position (rz, ry, rx) it contributes');
   p(6, 'for rxo < CI / 16 do');
   p(7, 'for rxi < 8 do');
   p(8, 'for rz < 3 do');
@@ -132,7 +134,7 @@ function gpu(name) {
   p(12, 'for rxii < 2 do');
   p(13, 'let rx = 16 * rxo + 2 * rxi + rxii in');
   p(13, 'par ci < 32 do');
-  p(14, 'conv[ci, xi, yi] := conv[ci, xi, yi] + filter[c0 + ci, ry, rz, rx] * inp[rx, x0 + xi + ry, y0 + yi + rz, n];');
+  p(14, 'conv[ci, xi, yi] {ConvR(c0 + ci, x0 + xi, y0 + yi, n)@(rz, ry, rx)} += filter[c0 + ci, ry, rz, rx] * inp[rx, x0 + xi + ry, y0 + yi + rz, n];');
   p(6, 'par ci < 32 do');
   p(7, 'for yi < 5 do');
   p(8, 'for xi < 5 do');
@@ -146,7 +148,7 @@ const header = `// EXPECT conv_layer_halide: valid
 // EXPECT conv_layer_unshifted_c: invalid out-of-bounds
 // EXPECT conv_layer_parallel_rz: invalid race
 // EXPECT conv_layer_half_filter_stage: invalid uninitialized-read
-// EXPECT conv_layer_gpu_reordered: unknown
+// EXPECT conv_layer_gpu_reordered: invalid output-mismatch
 // EXPECT conv_layer_floor_x: invalid output-mismatch
 //
 // conv_layer (thesis Table 6.1, "conv"): a 3x3 convolution layer with bias and ReLU.
@@ -170,9 +172,11 @@ const header = `// EXPECT conv_layer_halide: valid
 // they copy (a wrapper Func is the identity). conv's y and n extents are 1 and omitted.
 // conv_layer_gpu_reordered follows the CUDA schedule of the same file: the reduction over r.x is
 // split by 16 and 2 and the r.y, r.z loops are moved inside: the RVars are visited in a different
-// order, a reassociation of the sum that no chapter-5 annotation can name. Its accumulations are
-// unannotated: expected \`unknown\` (waits for the chapter-7 reductions; exact over the reals,
-// not in IEEE f32). Simplifications of that impl: the input.in() staging of the CUDA schedule is
+// order, a reassociation of the sum that no chapter-5 annotation can name. It is checked against
+// conv_layer_red, the same algorithm with conv as a reduction, with the chapter-7 annotations:
+// every structural obligation is proved, and on IEEE f32 the reordered sum rounds differently
+// from the algorithm's order, which a run shows (\`invalid\`; valid up to reassociation under
+// --float real). Simplifications of that impl: the input.in() staging of the CUDA schedule is
 // omitted, and CI % 16 == 0 is assumed (the app's CI = 128).
 // Simplifications: the sizes are parameters (the app compiles for N = 5, CI = 128, CO = 128,
 // W = 100, H = 80 and strides that make the buffers dense); unrolled loops are loops; vector
@@ -184,7 +188,21 @@ const header = `// EXPECT conv_layer_halide: valid
 // when W % 4 != 0.
 `;
 
-const text = [header, spec, '', cpu('conv_layer_halide'), '', cpu('conv_layer_unshifted_c', { unshiftedC: true }), '',
+const specRed = `// The same algorithm with conv as a reduction (chapter 7): the fold over (r.z, r.y, r.x) in the
+// algorithm's order, starting from bias(c).
+spec conv_layer_red {
+  param N, CI, CO, W, H;
+  assume CI >= 1;
+  input In(ci, x, y, n): f32;
+  input Filter(c, fy, fz, ci): f32;
+  input Bias(c): f32;
+  tensor ConvR(c, x, y, n): f32;
+  ConvR(c, x, y, n) = Bias(c) + sum{0 <= rz < 3, 0 <= ry < 3, 0 <= rx < CI}(Filter(c, ry, rz, rx) * In(rx, x + ry, y + rz, n));
+  output Relu(c, x, y, n): f32 = max(0.0, ConvR(c, x, y, n))
+    where 0 <= c && c < CO && 0 <= x && x < W && 0 <= y && y < H && 0 <= n && n < N;
+}`;
+
+const text = [header, spec, '', specRed, '', cpu('conv_layer_halide'), '', cpu('conv_layer_unshifted_c', { unshiftedC: true }), '',
   cpu('conv_layer_parallel_rz', { parRz: true }), '', cpu('conv_layer_half_filter_stage', { halfFilter: true }), '',
   gpu('conv_layer_gpu_reordered'), '', cpu('conv_layer_floor_x', { floorX: true }), ''].join('\n');
 writeFileSync(join(here, '..', 'conv_layer.sched'), text);

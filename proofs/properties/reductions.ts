@@ -1,0 +1,140 @@
+// Chapter 7 (reductions), cross-checked against concrete runs: random programs that compute a
+// reduction in a scheduled way — forward or reversed, split into round-robin partial accumulators
+// (sequential or parallel lanes) transferred into the result — with random scheduling bugs (a
+// non-neutral partial, a lane never transferred or transferred twice, a wrong operator, a wrong
+// element, a racy parallel accumulation, a position accumulated twice). Whenever `verifyImpl`
+// says valid, runs on every N in 1…9 with several input seeds match the spec exactly (integers
+// wrap, so reordering is exact; booleans too); whenever it says invalid, a replayed run (or an
+// exact value refutation) stands behind it.
+
+import fc from 'fast-check';
+import type { CheckedImpl } from '../../core/typecheck.ts';
+import { runImpl } from '../../semantics/run.ts';
+import { verifyImpl } from '../verify.ts';
+import { defineProperty, falsified, type NamedProperty, type Stats } from './framework.ts';
+import { compile } from './harness.ts';
+
+export interface ReductionCase {
+  readonly src: string;
+  /** The mutations applied (empty: the schedule is correct). */
+  readonly mutations: readonly string[];
+}
+
+type Op = 'sum' | 'prod' | 'min' | 'max' | 'any' | 'all';
+const ASSIGN: Record<Op, string> = { sum: '+=', prod: '*=', min: 'min=', max: 'max=', any: '||=', all: '&&=' };
+
+function neutral(op: Op, t: 'i32' | 'i8'): string {
+  const big = t === 'i32' ? 2147483647 : 127;
+  switch (op) {
+    case 'sum':
+      return '0';
+    case 'prod':
+      return '1';
+    case 'min':
+      return String(big);
+    case 'max':
+      return `-${big} - 1`;
+    case 'any':
+      return 'false';
+    case 'all':
+      return 'true';
+  }
+}
+
+const MUTATIONS = ['non-neutral partial', 'lane missing', 'lane twice', 'wrong operator', 'wrong element', 'parallel accumulation', 'position twice'] as const;
+
+export function reductionArb(): fc.Arbitrary<ReductionCase> {
+  return fc
+    .record({
+      op: fc.constantFrom<Op>('sum', 'prod', 'min', 'max', 'any', 'all'),
+      int: fc.constantFrom<'i32' | 'i8'>('i32', 'i8'),
+      lanes: fc.integer({ min: 1, max: 4 }),
+      reversed: fc.boolean(),
+      parLanes: fc.boolean(),
+      mutation: fc.option(fc.constantFrom(...MUTATIONS), { freq: 2 }),
+    })
+    .map(({ op, int, lanes, reversed, parLanes, mutation }) => {
+      const bool = op === 'any' || op === 'all';
+      const vt = bool ? 'bool' : int;
+      const elemSpec = bool ? 'A(i) > 0' : 'A(i)';
+      const n0 = neutral(op, int);
+      const other: Op = bool ? (op === 'any' ? 'all' : 'any') : op === 'sum' ? 'max' : 'sum';
+      const wrongInit = bool ? (op === 'any' ? 'true' : 'false') : '1';
+      const read = (pos: string): string => {
+        const at = mutation === 'wrong element' ? `min(${pos} + 1, N - 1)` : pos;
+        return bool ? `a[${at}] > 0` : `a[${at}]`;
+      };
+      const applies = mutation !== null && (lanes > 1 || !['non-neutral partial', 'lane missing', 'lane twice'].includes(mutation));
+      const muts: string[] = applies ? [mutation!] : [];
+      const lines: string[] = [];
+      const acc = ASSIGN[op];
+      if (lanes === 1) {
+        const pos = reversed ? 'N - 1 - j' : 'j';
+        const loop = mutation === 'parallel accumulation' ? 'par' : 'for';
+        lines.push(`  r[] {${n0}} := ${n0};`);
+        lines.push(`  ${loop} j < N do r[] {S()@(${pos})} ${mutation === 'wrong operator' ? ASSIGN[other] : acc} ${read(pos)}`);
+        if (mutation === 'position twice') lines[lines.length - 1] += `;\n  r[] {S()@(0)} ${acc} ${read('0')}`;
+      } else {
+        const L = lanes;
+        const pos = reversed ? `${L} * ((N - p + ${L - 1}) / ${L} - 1 - j) + p` : `${L} * j + p`;
+        const init = mutation === 'non-neutral partial' ? wrongInit : n0;
+        const laneLoop = parLanes ? 'par' : 'for';
+        lines.push(`  allocate tmp: ${vt}[${L}] in {`);
+        lines.push(`    ${mutation === 'parallel accumulation' ? 'par' : laneLoop} p < ${L} do {`);
+        lines.push(`      tmp[p] {${init}} := ${init};`);
+        if (mutation === 'parallel accumulation') lines.push(`      par j < (N - p + ${L - 1}) / ${L} do tmp[0] {S()@(${pos})} ${acc} ${read(pos)}`);
+        else lines.push(`      for j < (N - p + ${L - 1}) / ${L} do tmp[p] {S()@(${pos})} ${acc} ${read(pos)}`);
+        lines.push('    };');
+        lines.push(`    r[] {${n0}} := ${n0};`);
+        const tb = mutation === 'lane missing' ? L - 1 : L;
+        lines.push(`    for p < ${tb} do r[] {S()} ${mutation === 'wrong operator' ? ASSIGN[other] : acc} tmp[p]${mutation === 'lane twice' ? `;\n    r[] {S()} ${acc} tmp[0]` : ''}`);
+        if (mutation === 'position twice') lines[lines.length - 1] += `;\n    r[] {S()@(0)} ${acc} ${read('0')}`;
+        lines.push('  }');
+      }
+      const src = [
+        'spec s {',
+        '  param N;',
+        '  assume N >= 1;',
+        `  input A(i): ${int};`,
+        `  output S(): ${vt} = ${op}{0 <= i < N}(${elemSpec});`,
+        '}',
+        '',
+        'impl p of s {',
+        `  input  a: ${int}[N] = A;`,
+        `  output r: ${vt}[] = S;`,
+        ...lines,
+        '}',
+        '',
+      ].join('\n');
+      return { src, mutations: muts };
+    });
+}
+
+/** Runs on N = 1…9 with three input seeds each: the first that does not match, or null. */
+function failingRun(ci: CheckedImpl): string | null {
+  for (let n = 1n; n <= 9n; n++) {
+    for (const seed of [0, 1, 2]) {
+      const r = runImpl(ci, new Map([['N', n]]), { seed });
+      if (r.report.outcome !== 'match') return `N = ${n}, seed ${seed}: ${r.report.outcome}${r.report.error ? ` (${r.report.error.message})` : ''}`;
+    }
+  }
+  return null;
+}
+
+export const redSoundness = defineProperty<ReductionCase>({
+  id: 'red-soundness',
+  name: 'Reductions (chapter 7): soundness of the verifier, cross-checked',
+  statement: 'whenever verifyImpl says valid on a random scheduled reduction, concrete runs on N = 1…9 match the spec exactly; whenever it says invalid, a replayed run or an exact value refutation stands behind it',
+  ciRuns: 1000,
+  arb: reductionArb,
+  check: async (c, stats: Stats) => {
+    const ci = compile(c.src);
+    const v = await verifyImpl(ci, { timeoutMs: 4000 });
+    const bad = failingRun(ci);
+    stats.note(`${c.mutations.length ? 'mutant' : 'correct'}: ${v.verdict}${bad ? ', a run fails' : ', runs match'}`);
+    if (v.verdict === 'valid' && bad !== null) falsified(`verifyImpl says valid but the run with ${bad} fails:\n${c.src}`);
+    if (v.verdict === 'invalid' && v.replay === null && v.class !== 'value-mismatch') falsified(`verifyImpl says invalid (${v.class}) without a replayed run:\n${c.src}`);
+  },
+});
+
+export const REDUCTIONS: readonly NamedProperty[] = [redSoundness];

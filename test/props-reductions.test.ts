@@ -1,0 +1,13 @@
+// Chapter 7 over random scheduled reductions (proofs/properties/reductions.ts): the verifier's
+// valid agrees with concrete runs on N = 1…9. Each case calls the verifier (Z3); the CI count is
+// what fits in the time below (PROPS_RUNS=1000 runs the property's full count).
+
+import { describe, it } from 'vitest';
+import { REDUCTIONS } from '../proofs/properties/reductions.ts';
+import { expectProperty } from './props-helpers.ts';
+
+const CI_RUNS = 100;
+
+describe('chapter 7', () => {
+  for (const p of REDUCTIONS) it(p.name, () => expectProperty(p, CI_RUNS).then(() => undefined), 900_000);
+});
