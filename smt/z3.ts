@@ -8,7 +8,7 @@
 // answers `unknown` ("solver crashed") and the next query starts a fresh solver; the hard time
 // limit is enforced the same way, by ending the child.
 
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
@@ -146,6 +146,56 @@ class SolverProcess {
   }
 }
 
+/**
+ * The Z3 command line (`z3 -in`, Debian's package), one process per query, when SCHED_SOLVER=z3:
+ * the same SMT-LIB script and time limit as the WASM server, an order of magnitude less CPU per
+ * query (README, Performance). Off by default: answers of another Z3 version may differ where a
+ * query is near its time limit or needs quantifier instantiation (never sat against unsat).
+ */
+class NativeSolver {
+  busy = false;
+
+  ask(script: string, timeoutMs: number): Promise<Reply> {
+    const t0 = performance.now();
+    return new Promise<Reply>((resolve) => {
+      let out = '';
+      let done = false;
+      const finish = (r: Reply): void => {
+        if (done) return;
+        done = true;
+        clearTimeout(hard);
+        resolve(r);
+      };
+      const c = spawn('z3', ['-in', '-smt2', `-T:${Math.ceil(timeoutMs / 1000) + 5}`], { stdio: ['pipe', 'pipe', 'ignore'] });
+      const hard = setTimeout(() => {
+        c.kill('SIGKILL');
+        finish({ output: out, ms: performance.now() - t0, timedOut: true });
+      }, timeoutMs + 15_000);
+      c.stdout.setEncoding('utf8');
+      c.stdout.on('data', (d: string) => {
+        out += d;
+      });
+      c.on('error', (e) => finish({ output: '', ms: performance.now() - t0, timedOut: false, crashed: `the z3 command failed: ${e.message}` }));
+      c.on('close', (code, signal) => {
+        const ms = performance.now() - t0;
+        if (signal !== null) finish({ output: out, ms, timedOut: false, crashed: `the z3 command ended (${signal})` });
+        else finish({ output: out, ms, timedOut: ms >= timeoutMs + 5000 && code !== 0 });
+      });
+      c.stdin.on('error', () => undefined);
+      c.stdin.end(`(set-option :timeout ${timeoutMs})\n${script}\n(exit)\n`);
+    });
+  }
+
+  async shutdown(): Promise<void> {}
+}
+
+const NATIVE = process.env.SCHED_SOLVER === 'z3';
+
+/** Which solver answers: `z3-wasm` (z3-solver, in child processes) or `z3` (the command line). */
+export function solverName(): string {
+  return NATIVE ? 'z3' : 'z3-wasm';
+}
+
 let nextId = 0;
 let calls = 0;
 let totalMs = 0;
@@ -157,7 +207,7 @@ let totalMs = 0;
  * a fresh Z3 context, so its answer does not depend on which process answers it nor on what the
  * others do: concurrency changes when an answer comes, never what it is.
  */
-const pool: SolverProcess[] = [];
+const pool: (SolverProcess | NativeSolver)[] = [];
 const queue: { script: string; timeoutMs: number; resolve: (r: Reply) => void }[] = [];
 let jobs = defaultJobs();
 let inFlight = 0;
@@ -184,7 +234,7 @@ function pump(): void {
     if (inFlight >= jobs) return;
     let p = pool.find((x) => !x.busy);
     if (p === undefined) {
-      p = new SolverProcess();
+      p = NATIVE ? new NativeSolver() : new SolverProcess();
       pool.push(p);
     }
     const job = queue.shift()!;
@@ -209,6 +259,7 @@ function ask(script: string, timeoutMs: number): Promise<Reply> {
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
+const TRACE = process.env.SCHED_Z3_TRACE === '1';
 
 function firstStatus(output: string): SatStatus | null {
   for (const raw of output.split('\n')) {
@@ -232,6 +283,8 @@ async function runNow(script: string, timeoutMs: number): Promise<SolverAnswer> 
   const r = await ask(script, timeoutMs);
   calls++;
   totalMs += r.ms;
+  // Profiling aid: one line per query (time, size, scopes, first answer) on stderr.
+  if (TRACE) process.stderr.write(`z3: ${r.ms.toFixed(0)} ms, ${script.length} chars, ${script.split('(push 1)').length - 1} scopes, ${firstStatus(r.output) ?? '-'}${process.env.SCHED_Z3_TRACE_SCRIPTS ? `\n${script}\n` : ''}\n`);
   const { output, ms, timedOut } = r;
   if (r.crashed) return { status: 'unknown', output, ms, reason: r.crashed };
   const err = errorOf(output);
