@@ -11,9 +11,10 @@ import { countCases, markdownTable, readmeSection, type Row, runCorpus, summariz
 import { intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
 import { toJson } from '../io.ts';
+import { setSolverJobs } from '../../smt/z3.ts';
 import { Progress } from '../progress.ts';
 import { junit, type ReportItem, sarif } from '../report.ts';
-import { formatOption } from './verify.ts';
+import { formatOption, JOBS_OPTION, jobsOption } from './verify.ts';
 
 export const QUICK_LIST = 'corpus/quick.txt';
 
@@ -35,11 +36,12 @@ function item(r: Row): ReportItem {
 export const corpusCommand: Command = {
   name: 'corpus',
   summary: "Verify a corpus and check each verdict against the files' EXPECT lines (default: the quick slice, about a minute; --all: everything).",
-  usage: 'sched corpus [PATH…] [--all] [--filter S] [--timeout-ms T] [--format text|json|sarif|junit] [--markdown FILE] [--replays] [--readme]',
+  usage: 'sched corpus [PATH…] [--all] [--filter S] [--timeout-ms T] [--jobs N] [--format text|json|sarif|junit] [--markdown FILE] [--replays] [--readme]',
   options: [
     { name: 'all', value: false, help: 'the whole corpus/ directory (default without paths: the quick slice of corpus/quick.txt)' },
     { name: 'filter', value: true, metavar: 'S', help: 'only files whose path contains S' },
     { name: 'timeout-ms', value: true, metavar: 'T', help: 'per-query solver budget (default 10000)' },
+    JOBS_OPTION,
     { name: 'format', value: true, metavar: 'F', help: 'text (default), json, sarif or junit' },
     { name: 'markdown', value: true, metavar: 'FILE', help: 'also write the table of every case as Markdown to FILE' },
     { name: 'replays', value: false, help: 'then re-run the printed `sched run` command of every invalid verdict in a fresh process and check that it shows the verdict\'s class' },
@@ -55,10 +57,13 @@ export const corpusCommand: Command = {
     const filter = single(args, 'filter');
     const timeoutMs = args.values.has('timeout-ms') ? intOption(args, 'timeout-ms', 10_000, 1) : undefined;
     const progress = new Progress(countCases(paths, filter), !text);
+    const jobs = jobsOption(args);
+    setSolverJobs(jobs);
     if (text && !all && args.positional.length === 0) process.stdout.write(`the quick slice (${QUICK_LIST}; --all for the whole corpus)\n`);
     const rows = await runCorpus(paths, {
       filter,
       timeoutMs,
+      jobs,
       starting: (file, impl) => progress.start(`${file}: ${impl}`),
       progress: (r) => {
         progress.step();

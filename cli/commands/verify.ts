@@ -15,6 +15,16 @@ import { isAbsolute, relative } from 'node:path';
 import { bundleDir, writeBundle } from '../../proofs/certificates.ts';
 import { eliminationLog } from '../../core/presburger/elimlog.ts';
 import { startFromScratch } from '../../proofs/fresh-state.ts';
+import { type RemoteResult, VerifyPool } from '../../proofs/parallel.ts';
+import { setSolverJobs, solverJobs } from '../../smt/z3.ts';
+import type { CheckedImpl, CheckedProgram } from '../../core/typecheck.ts';
+
+/** `--jobs N`: how many processes work at once (default: SCHED_JOBS or the cores). */
+export const JOBS_OPTION = { name: 'jobs', value: true, metavar: 'N', help: 'work on N implementations (or, for one, N solver queries) at once; default SCHED_JOBS or the number of cores. Verdicts, output order and certificate bundles do not depend on N' } as const;
+
+export function jobsOption(args: ParsedArgs): number {
+  return intOption(args, 'jobs', solverJobs(), 1);
+}
 
 /** A path as the manifest records it: relative to the working directory when inside it. */
 function relativeName(path: string): string {
@@ -36,13 +46,14 @@ export function summaryLine(results: readonly { verdict: string }[], inputErrors
 export const verifyCommand: Command = {
   name: 'verify',
   summary: 'Prove that each implementation implements its spec (prophetic + symbolic evaluation, Z3).',
-  usage: 'sched verify FILE|DIR|-… [--impl NAME] [--spec FILE] [--certs DIR] [--timeout-ms T] [--float ieee|real|uf] [--log] [--format text|json|sarif|junit]',
+  usage: 'sched verify FILE|DIR|-… [--impl NAME] [--spec FILE] [--certs DIR] [--timeout-ms T] [--float ieee|real|uf] [--jobs N] [--log] [--format text|json|sarif|junit]',
   options: [
     { name: 'impl', value: true, metavar: 'NAME', help: 'verify only this implementation' },
     SPEC_OPTION,
     { name: 'timeout-ms', value: true, metavar: 'T', help: 'per-query solver budget (default 10000)' },
     { name: 'float', value: true, metavar: 'MODE', help: 'float encoding: ieee (default: exact, exp/log/pow uninterpreted), uf (every operation uninterpreted), real (fast-math: floats as reals, not sound for IEEE programs)' },
     { name: 'certs', value: true, metavar: 'DIR', help: "write a certificate bundle per implementation under DIR (DIR/<file's path>/<impl>/; see sched recheck)" },
+    JOBS_OPTION,
     { name: 'log', value: false, help: 'print the symbolic evaluation (=> context changes, <= results), as thesis Fig. 5.5' },
     { name: 'format', value: true, metavar: 'F', help: 'text (default), json, sarif (SARIF 2.1.0 for code scanning) or junit (JUnit XML for CI test reports)' },
     JSON_OPTION,
@@ -71,35 +82,72 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
   const inputErrors: Diagnostic[] = [];
   let matched = false;
   // Counted up front (parsing is cheap) for the progress line.
-  const progress = new Progress(countImpls(files, only), !text);
-  for (const path of files) {
-    const file = displayName(path);
-    let checked;
-    try {
-      checked = await loadChecked(path, single(args, 'spec'));
-    } catch (e) {
-      if (!(e instanceof SchedInputError)) throw e;
-      inputErrors.push(...e.diagnostics);
-      for (const d of e.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
-      continue;
+  const total = countImpls(files, only);
+  const progress = new Progress(total, !text);
+  const jobs = jobsOption(args);
+  // Several implementations: one worker thread each, up to N at once (proofs/parallel.ts);
+  // one: its obligations to N solver processes. --log prints as the evaluation goes: in order.
+  const pool = jobs > 1 && total > 1 && !files.includes('-') && !args.flags.has('log') ? new VerifyPool(Math.min(jobs, total)) : null;
+  if (pool === null) setSolverJobs(jobs);
+  type Step = { readonly error: SchedInputError } | { readonly path: string; readonly file: string; readonly checked: CheckedProgram & { text: string }; readonly ci: CheckedImpl; readonly remote: Promise<RemoteResult> | null };
+  // The files in order, loaded as they are reached; with a pool, every implementation is
+  // submitted as soon as its file is loaded, and the results are read back in this order.
+  async function* steps(): AsyncGenerator<Step> {
+    for (const path of files) {
+      const file = displayName(path);
+      let checked;
+      try {
+        checked = await loadChecked(path, single(args, 'spec'));
+      } catch (e) {
+        if (!(e instanceof SchedInputError)) throw e;
+        yield { error: e };
+        continue;
+      }
+      for (const ci of checked.impls) {
+        if (only !== undefined && ci.impl.name !== only) continue;
+        const bundle = certs === undefined ? undefined : { dir: bundleDir(certs, path, ci.impl.name), input: path === '-' ? '-' : relativeName(path) };
+        const remote = pool && pool.verify({ path, name: file, spec: single(args, 'spec'), impl: ci.impl.name, float, timeoutMs, bundle });
+        // Read in order, so one failing early must not be reported as unhandled meanwhile.
+        remote?.catch(() => undefined);
+        yield { path, file, checked, ci, remote };
+      }
     }
-    for (const ci of checked.impls) {
-      if (only !== undefined && ci.impl.name !== only) continue;
+  }
+  let all: AsyncIterable<Step> | Step[] = steps();
+  if (pool) {
+    const list: Step[] = [];
+    for await (const st of all) list.push(st);
+    all = list;
+  }
+  try {
+    for await (const step of all) {
+      if ('error' in step) {
+        inputErrors.push(...step.error.diagnostics);
+        for (const d of step.error.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
+        continue;
+      }
+      const { path, file, checked, ci } = step;
       matched = true;
       progress.start(`${file}: ${ci.impl.name}`);
       const log = args.flags.has('log') && text ? (depth: number, line: string) => process.stdout.write(`${'  '.repeat(depth)}// ${line}\n`) : undefined;
-      // A bundle holds exactly this verification's eliminations, byte-identically.
-      if (certs !== undefined) startFromScratch();
-      const r = await verifyImpl(ci, { float, timeoutMs, log });
+      let r: VerifyResult;
+      if (step.remote) r = await step.remote;
+      else {
+        // A bundle holds exactly this verification's eliminations, byte-identically.
+        if (certs !== undefined) startFromScratch();
+        r = await verifyImpl(ci, { float, timeoutMs, log });
+      }
       progress.step();
       results.push({ ...r, file });
       if (certs !== undefined) {
         const dir = bundleDir(certs, path, ci.impl.name);
-        writeBundle(dir, { name: path === '-' ? '-' : relativeName(path), text: checked.text }, r, eliminationLog());
+        if (!step.remote) writeBundle(dir, { name: path === '-' ? '-' : relativeName(path), text: checked.text }, r, eliminationLog());
         if (text) process.stdout.write(`  certificates: ${dir}\n`);
       }
       if (text) printResult(file, r);
     }
+  } finally {
+    await pool?.close();
   }
   progress.end();
   if (only !== undefined && !matched && inputErrors.length === 0) {
@@ -129,6 +177,7 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
   if (results.some((r) => r.verdict === 'unknown')) return EXIT_UNKNOWN;
   return EXIT_OK;
 }
+
 
 /** `--format`, with `--json` as `--format json`. */
 export function formatOption(args: ParsedArgs): Format {
