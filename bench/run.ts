@@ -1,17 +1,22 @@
 // `npm run bench`: the benchmark suite (issue 10).
 // - verification time per Halide kernel of thesis Table 6.1 (median of fresh-process runs), split
 //   into symbolic evaluation (of which Presburger work), solver and replay, beside the OCaml
-//   prototype's time and the ratio;
+//   prototype's time and the ratio; with the solver pool on every core (the default), on one core
+//   (`--jobs 1`), and with the Z3 command line (SCHED_SOLVER=z3) when it is installed, the
+//   configurations taking turns run by run so that they see the same load;
 // - concrete execution and small-step exploration (bench/semantics.ts), Presburger micro-benchmarks
 //   (bench/presburger.ts);
-// - how verification time grows with the stencil chain's length (table and bench/scaling.svg) and
-//   with the tile count (blur with strips of 2…256 rows).
+// - how verification time grows with the stencil chain's length (table, least-squares seconds per
+//   stage, bench/scaling.svg) and with the tile count (blur with strips of 2…256 rows);
+// - wall time of the whole corpus (`sched corpus --all`) and of the test suite (`npm test`), not in
+//   --quick runs.
 // Writes bench/RESULTS.md and bench/results.json; `--readme` also refreshes the README's table.
 //
-//   npm run bench [-- --quick] [--json] [--readme] [--only verify|semantics|presburger|scaling|tiles]
+//   npm run bench [-- --quick] [--json] [--readme] [--only verify|semantics|presburger|scaling|tiles|suite]
+//                 [--kernels blur,sgemm1024,…]
 
 import { spawnSync } from 'node:child_process';
-import { cpus, totalmem } from 'node:os';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -22,6 +27,11 @@ const quick = argv.includes('--quick');
 const json = argv.includes('--json');
 const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : null;
 const REPS = quick ? 1 : 3;
+const kernelsOnly = argv.includes('--kernels') ? new Set(argv[argv.indexOf('--kernels') + 1]!.split(',')) : null;
+const CORES = availableParallelism();
+/** The Z3 command line, for the SCHED_SOLVER=z3 column. */
+const NATIVE = spawnSync('z3', ['--version'], { encoding: 'utf8' }).status === 0;
+const load = (): string => loadavg().map((x) => x.toFixed(1)).join(' ');
 const TSX = join('node_modules', '.bin', 'tsx');
 const say = (s: string): void => {
   if (!json) process.stderr.write(s + '\n');
@@ -66,9 +76,19 @@ interface One {
   timings: { symbolic: number; presburger: number; smt: number; replay: number };
 }
 
+/** How a kernel is verified: solver processes, and which solver. */
+interface Config {
+  readonly key: 'all' | 'one' | 'z3';
+  readonly jobs: number;
+  readonly native: boolean;
+}
+const ALL: Config = { key: 'all', jobs: CORES, native: false };
+const CONFIGS: readonly Config[] = [ALL, { key: 'one', jobs: 1, native: false }, ...(NATIVE ? [{ key: 'z3' as const, jobs: CORES, native: true }] : [])];
+
 /** One verification in a fresh process; null on a crash or the time limit. */
-function verifyOnce(file: string, impl: string, timeoutS: number, stdin?: string): One | { error: string } {
-  const r = spawnSync(TSX, ['bench/verify-one.ts', file, impl, ...(stdin ? ['--stdin'] : [])], { input: stdin, encoding: 'utf8', timeout: timeoutS * 1000, maxBuffer: 1 << 24 });
+function verifyOnce(file: string, impl: string, timeoutS: number, stdin?: string, config: Config = ALL): One | { error: string } {
+  const env = { ...process.env, SCHED_SOLVER: config.native ? 'z3' : 'wasm' };
+  const r = spawnSync(TSX, ['bench/verify-one.ts', file, impl, '--jobs', String(config.jobs), ...(stdin ? ['--stdin'] : [])], { input: stdin, encoding: 'utf8', timeout: timeoutS * 1000, maxBuffer: 1 << 24, env });
   if (r.error || r.status !== 0) return { error: r.error ? `${r.error.message}` : `exit ${r.status}: ${(r.stderr ?? '').split('\n').filter((l) => l && !/nodedir/.test(l)).slice(-2).join(' ')}` };
   const line = r.stdout.trim().split('\n').pop() ?? '';
   try {
@@ -92,42 +112,72 @@ interface KernelRow {
   vcs: number | null;
   runs: number;
   note: string | null;
+  /** Medians on one core (`--jobs 1`) and with the Z3 command line (all cores), if measured. */
+  oneCoreS?: number | null;
+  z3S?: number | null;
+  /** Load average when the kernel was measured (other processes share the machine). */
+  load?: string;
 }
 
 function benchVerify(): KernelRow[] {
   const rows: KernelRow[] = [];
   for (const k of KERNELS) {
-    const runs: One[] = [];
+    if (kernelsOnly && !kernelsOnly.has(k.name)) continue;
+    const runs = new Map<Config['key'], One[]>(CONFIGS.map((c) => [c.key, []]));
+    const failed = new Set<Config['key']>();
     let note: string | null = null;
+    const l0 = load();
+    // The configurations take turns, so that each sees the same load.
     for (let i = 0; i < REPS; i++) {
-      const r = verifyOnce(k.file, k.impl, quick ? 300 : 1800);
-      if ('error' in r) {
-        note = r.error;
-        break;
+      let long = false;
+      for (const c of CONFIGS) {
+        if (failed.has(c.key)) continue;
+        const r = verifyOnce(k.file, k.impl, quick ? 300 : 1800, undefined, c);
+        if ('error' in r) {
+          failed.add(c.key);
+          if (c === ALL) note = r.error;
+          continue;
+        }
+        runs.get(c.key)!.push(r);
+        if (r.ms > 60_000) long = true;
       }
-      runs.push(r);
       // A kernel that takes minutes is measured once (the table says how many runs).
-      if (r.ms > 60_000) break;
+      if (long) break;
     }
-    const pick = (f: (o: One) => number): number | null => (runs.length ? median(runs.map(f)) / 1000 : null);
-    const medianS = pick((o) => o.ms);
+    const main = runs.get('all')!;
+    const med = (key: Config['key']): number | null => {
+      const xs = runs.get(key) ?? [];
+      return xs.length ? median(xs.map((o) => o.ms)) / 1000 : null;
+    };
+    const pick = (f: (o: One) => number): number | null => (main.length ? median(main.map(f)) / 1000 : null);
+    const medianS = med('all');
     const row: KernelRow = {
       kernel: k.name,
       thesis: k.thesisText,
       ratio: medianS !== null && k.thesis !== null ? medianS / k.thesis : null,
-      verdict: runs.length ? `${runs[0]!.verdict}${runs[0]!.class ? ` ${runs[0]!.class}` : ''}` : 'error',
+      verdict: main.length ? `${main[0]!.verdict}${main[0]!.class ? ` ${main[0]!.class}` : ''}` : 'error',
       expected: k.expected,
       medianS,
       symbolicS: pick((o) => o.timings.symbolic),
       presburgerS: pick((o) => o.timings.presburger),
       smtS: pick((o) => o.timings.smt),
       replayS: pick((o) => o.timings.replay),
-      vcs: runs.length ? runs[0]!.vcs : null,
-      runs: runs.length,
+      vcs: main.length ? main[0]!.vcs : null,
+      runs: main.length,
       note,
+      oneCoreS: med('one'),
+      z3S: NATIVE ? med('z3') : null,
+      load: `${l0} → ${load()}`,
     };
+    // Every configuration must give the kernel's verdict: speed never changes an answer.
+    for (const c of CONFIGS) {
+      for (const o of runs.get(c.key) ?? []) {
+        const v = `${o.verdict}${o.class ? ` ${o.class}` : ''}`;
+        if (v !== row.verdict) row.note = `${row.note ?? ''} ${c.key}: ${v}`.trim();
+      }
+    }
     rows.push(row);
-    say(`verify ${k.name.padEnd(11)} ${row.verdict.padEnd(22)} ${medianS === null ? '—' : medianS.toFixed(2)} s (thesis ${k.thesisText})${note ? ` ${note}` : ''}`);
+    say(`verify ${k.name.padEnd(11)} ${row.verdict.padEnd(22)} ${fmt(medianS)} s all cores, ${fmt(row.oneCoreS ?? null)} s one core${NATIVE ? `, ${fmt(row.z3S ?? null)} s z3 CLI` : ''} (thesis ${k.thesisText}; load ${row.load})${row.note ? ` ${row.note}` : ''}`);
   }
   return rows;
 }
@@ -143,10 +193,10 @@ function childJson(script: string): unknown {
 }
 
 /** REPS verifications of one generated program: the median time, the verdict, the obligations. */
-function timed(file: string, impl: string, timeoutS: number): { medianS: number | null; verdict: string; vcs: number | null } {
+function timed(file: string, impl: string, timeoutS: number, config: Config = ALL): { medianS: number | null; verdict: string; vcs: number | null } {
   const runs: One[] = [];
   for (let i = 0; i < REPS; i++) {
-    const r = verifyOnce(file, impl, timeoutS);
+    const r = verifyOnce(file, impl, timeoutS, undefined, config);
     if ('error' in r) break;
     runs.push(r);
   }
@@ -158,6 +208,22 @@ interface ScalingRow {
   medianS: number | null;
   verdict: string;
   vcs: number | null;
+  /** With the Z3 command line, when installed. */
+  z3S?: number | null;
+}
+
+/** Least-squares seconds per stage, and R² of the line (linear growth: R² near 1). */
+function growth(rows: readonly { stages: number; s: number | null }[]): { perStage: number; r2: number } | null {
+  const pts = rows.filter((r): r is { stages: number; s: number } => r.s !== null);
+  if (pts.length < 2) return null;
+  const n = pts.length;
+  const mx = pts.reduce((a, p) => a + p.stages, 0) / n;
+  const my = pts.reduce((a, p) => a + p.s, 0) / n;
+  const sxy = pts.reduce((a, p) => a + (p.stages - mx) * (p.s - my), 0);
+  const sxx = pts.reduce((a, p) => a + (p.stages - mx) ** 2, 0);
+  const syy = pts.reduce((a, p) => a + (p.s - my) ** 2, 0);
+  const perStage = sxy / sxx;
+  return { perStage, r2: syy === 0 ? 1 : (sxy * sxy) / (sxx * syy) };
 }
 
 async function benchScaling(): Promise<ScalingRow[]> {
@@ -167,9 +233,10 @@ async function benchScaling(): Promise<ScalingRow[]> {
   for (const S of quick ? [1, 2, 4, 8] : [1, 2, 4, 8, 16, 32]) {
     const file = join(dir, `sc${S}.sched`);
     writeFileSync(file, gen.chain(S));
-    const row = { stages: S, ...timed(file, `sc${S}_halide`, quick ? 300 : 900) };
+    const row: ScalingRow = { stages: S, ...timed(file, `sc${S}_halide`, quick ? 300 : 900) };
+    if (NATIVE) row.z3S = timed(file, `sc${S}_halide`, quick ? 300 : 900, CONFIGS.find((c) => c.native)).medianS;
     rows.push(row);
-    say(`scaling stencil chain ${S} stages: ${row.medianS?.toFixed(2) ?? '—'} s (${row.verdict})`);
+    say(`scaling stencil chain ${S} stages: ${row.medianS?.toFixed(2) ?? '—'} s${NATIVE ? `, ${fmt(row.z3S ?? null)} s z3 CLI` : ''} (${row.verdict}; load ${load()})`);
   }
   return rows;
 }
@@ -251,24 +318,38 @@ function machine(): string {
 function markdown(r: Results): string {
   const out: string[] = [`Machine: ${r.machine}. ${quick ? 'Quick run (1 repetition).' : `Medians of ${REPS} runs, each in a fresh process.`}`, ''];
   if (r.verify) {
-    out.push('| kernel | verdict | ours (s) | runs | thesis (s) | ratio | symbolic (s) | of which Presburger | solver (s) | replay (s) | obligations |');
-    out.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    out.push(`Ours: all cores (${r.cores ?? '?'} solver processes, z3-solver WASM, the default); one core: \`--jobs 1\`; z3 CLI: \`SCHED_SOLVER=z3\` (Debian's z3, all cores), when installed. The configurations take turns run by run. Ratio: ours / thesis. Symbolic, Presburger, solver: of the all-cores runs (solver: time summed over the queries, which overlap).`, '');
+    out.push('| kernel | verdict | ours (s) | one core (s) | z3 CLI (s) | runs | thesis (s) | ratio | z3 CLI ratio | symbolic (s) | of which Presburger | solver (s) | replay (s) | obligations | load |');
+    out.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
     for (const k of r.verify) {
       const v = k.verdict.startsWith(k.expected) ? k.verdict : `**${k.verdict}** (expected ${k.expected})`;
-      out.push(`| ${k.kernel} | ${v} | ${fmt(k.medianS)} | ${k.runs} | ${k.thesis} | ${k.ratio === null ? '—' : fmt(k.ratio)} | ${fmt(k.symbolicS)} | ${fmt(k.presburgerS)} | ${fmt(k.smtS)} | ${fmt(k.replayS)} | ${k.vcs ?? '—'} |`);
+      const th = KERNELS.find((x) => x.name === k.kernel)?.thesis ?? null;
+      const z3ratio = k.z3S != null && th !== null ? fmt(k.z3S / th) : '—';
+      out.push(`| ${k.kernel} | ${v}${k.note ? ` (${k.note})` : ''} | ${fmt(k.medianS)} | ${fmt(k.oneCoreS ?? null)} | ${fmt(k.z3S ?? null)} | ${k.runs} | ${k.thesis} | ${k.ratio === null ? '—' : fmt(k.ratio)} | ${z3ratio} | ${fmt(k.symbolicS)} | ${fmt(k.presburgerS)} | ${fmt(k.smtS)} | ${fmt(k.replayS)} | ${k.vcs ?? '—'} | ${k.load ?? '—'} |`);
     }
     out.push('');
   }
   if (r.scaling) {
     out.push('Stencil chain: verification time against the number of stages (bench/scaling.svg).', '');
     out.push(`| stages | ${r.scaling.map((s) => s.stages).join(' | ')} |`, `| --- | ${r.scaling.map(() => '---:').join(' | ')} |`);
-    out.push(`| time (s) | ${r.scaling.map((s) => fmt(s.medianS)).join(' | ')} |`, '');
+    out.push(`| time (s) | ${r.scaling.map((s) => fmt(s.medianS)).join(' | ')} |`);
+    if (r.scaling.some((s) => s.z3S != null)) out.push(`| z3 CLI (s) | ${r.scaling.map((s) => fmt(s.z3S ?? null)).join(' | ')} |`);
+    out.push('');
+    const g = growth(r.scaling.map((s) => ({ stages: s.stages, s: s.medianS })));
+    const gz = growth(r.scaling.map((s) => ({ stages: s.stages, s: s.z3S ?? null })));
+    if (g) out.push(`Growth (least squares): ${fmt(g.perStage)} s per stage, R² ${fmt(g.r2, 3)}${gz ? `; z3 CLI ${fmt(gz.perStage)} s per stage, R² ${fmt(gz.r2, 3)}` : ''}.`, '');
   }
   if (r.tiles) {
     out.push('Tile count: blur verified with strips of T rows instead of 32 (⌈H / T⌉ parallel strips, a symbolic count):', '');
     out.push(`| strip height T | ${r.tiles.map((t) => t.stripHeight).join(' | ')} |`, `| --- | ${r.tiles.map(() => '---:').join(' | ')} |`);
     out.push(`| time (s) | ${r.tiles.map((t) => fmt(t.medianS)).join(' | ')} |`);
     out.push(`| verdict | ${r.tiles.map((t) => t.verdict).join(' | ')} |`, '');
+  }
+  if (r.suite) {
+    out.push('Whole runs (wall clock, one run each):', '');
+    out.push('| run | wall (s) | load at start | result |', '| --- | ---: | --- | --- |');
+    for (const x of r.suite) out.push(`| \`${x.command}\` | ${fmt(x.wallS, 0)} | ${x.load} | ${x.result} |`);
+    out.push('');
   }
   const pres = r.presburger as { results?: { kind: string; name: string; medianMs: number; reps: number }[] } | null;
   if (pres?.results) {
@@ -293,8 +374,37 @@ function markdown(r: Results): string {
   return out.join('\n');
 }
 
+interface SuiteRow {
+  command: string;
+  wallS: number;
+  load: string;
+  result: string;
+}
+
+/** The whole corpus and the test suite, timed once each (minutes; not in --quick runs). */
+function benchSuite(): SuiteRow[] {
+  const rows: SuiteRow[] = [];
+  const runs: { command: string; args: string[]; env?: Record<string, string> }[] = [
+    { command: 'sched corpus --all', args: ['cli/sched.js', 'corpus', '--all'] },
+    ...(NATIVE ? [{ command: 'SCHED_SOLVER=z3 sched corpus --all', args: ['cli/sched.js', 'corpus', '--all'], env: { SCHED_SOLVER: 'z3' } }] : []),
+    { command: 'npm test', args: ['node_modules/vitest/vitest.mjs', 'run'] },
+  ];
+  for (const x of runs) {
+    const l0 = load();
+    const t0 = performance.now();
+    const r = spawnSync(process.execPath, x.args, { encoding: 'utf8', maxBuffer: 1 << 28, timeout: 3_600_000, env: { ...process.env, ...x.env } });
+    const wallS = (performance.now() - t0) / 1000;
+    const last = `${r.stdout ?? ''}`.trim().split('\n').filter((l) => /cases:|Tests |passed|failed/.test(l)).pop() ?? `exit ${r.status}`;
+    rows.push({ command: x.command, wallS, load: l0, result: last.replace(/\x1b\[[0-9;]*m/g, '').trim() });
+    say(`suite: ${x.command}: ${wallS.toFixed(0)} s (load ${l0}) ${last}`);
+  }
+  return rows;
+}
+
 interface Results {
   machine: string;
+  cores?: number;
+  suite?: SuiteRow[] | null;
   quick: boolean;
   verify: KernelRow[] | null;
   scaling: ScalingRow[] | null;
@@ -305,12 +415,13 @@ interface Results {
 
 // `--only X` refreshes one part: the others are kept from the last bench/results.json.
 const previous = only && existsSync('bench/results.json') ? (JSON.parse(readFileSync('bench/results.json', 'utf8')) as Results) : null;
-const results: Results = previous ? { ...previous, machine: machine() } : { machine: machine(), quick, verify: null, scaling: null, tiles: null, semantics: null, presburger: null };
+const results: Results = previous ? { ...previous, machine: machine(), cores: CORES } : { machine: machine(), cores: CORES, quick, verify: null, scaling: null, tiles: null, semantics: null, presburger: null, suite: null };
 if (!only || only === 'verify') results.verify = benchVerify();
 if (!only || only === 'scaling') results.scaling = await benchScaling();
 if (!only || only === 'tiles') results.tiles = benchTiles();
 if (!only || only === 'semantics') results.semantics = childJson('bench/semantics.ts');
 if (!only || only === 'presburger') results.presburger = childJson('bench/presburger.ts');
+if ((!only && !quick) || only === 'suite') results.suite = benchSuite();
 
 writeFileSync('bench/results.json', JSON.stringify(results, null, 2) + '\n');
 if (results.scaling) writeFileSync('bench/scaling.svg', scalingSvg(results.scaling));

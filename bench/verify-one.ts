@@ -1,13 +1,14 @@
 // One timed verification in a fresh process (no warm caches from other kernels): prints a JSON
-// line {verdict, class, ms, vcs, timings}. Z3 is initialised before the clock starts.
+// line {verdict, class, ms, vcs, timings}. The solver processes (--jobs N, default 1) are started
+// before the clock starts; SCHED_SOLVER=z3 picks the Z3 command line (smt/z3.ts).
 //
-//   npx tsx bench/verify-one.ts FILE IMPL   (or: FILE with the spec's text on stdin via --stdin)
+//   npx tsx bench/verify-one.ts FILE IMPL [--jobs N]   (or: FILE with the spec's text on stdin via --stdin)
 
 import { readFileSync } from 'node:fs';
 import { checkProgramFull } from '../core/check.ts';
 import { parseProgram } from '../core/parser.ts';
 import { verifyImpl } from '../proofs/verify.ts';
-import { runZ3, shutdownZ3 } from '../smt/z3.ts';
+import { runZ3, setSolverJobs, shutdownZ3 } from '../smt/z3.ts';
 
 const [file, impl] = process.argv.slice(2);
 if (!file || !impl) {
@@ -21,7 +22,11 @@ if (!ci) {
   process.stderr.write(`no impl ${impl} in ${file}\n`);
   process.exit(3);
 }
-await runZ3('(check-sat)'); // WASM start-up and first-call costs are not the kernel's
+const ji = process.argv.indexOf('--jobs');
+const jobs = ji > 0 ? Number(process.argv[ji + 1]) : 1;
+setSolverJobs(jobs);
+// WASM start-up and first-call costs are not the kernel's (one query per process of the pool).
+await Promise.all(Array.from({ length: jobs }, () => runZ3('(check-sat)')));
 const r = await verifyImpl(ci);
 process.stdout.write(JSON.stringify({ verdict: r.verdict, class: r.class, ms: r.ms, vcs: r.vcs, timings: r.timings }) + '\n');
 await shutdownZ3();

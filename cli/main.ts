@@ -18,8 +18,9 @@ import { fuzzCommand } from './commands/fuzz.ts';
 import { corpusCommand } from './commands/corpus.ts';
 import { derivationCommand } from './commands/derivation.ts';
 import { serveCommand } from './commands/serve.ts';
+import { halideCommand } from './commands/halide.ts';
 
-const COMMANDS: readonly Command[] = [checkCommand, runCommand, stepCommand, exploreCommand, verifyCommand, corpusCommand, recheckCommand, derivationCommand, lowerCommand, fuzzCommand, serveCommand];
+const COMMANDS: readonly Command[] = [checkCommand, runCommand, stepCommand, exploreCommand, verifyCommand, corpusCommand, recheckCommand, derivationCommand, lowerCommand, halideCommand, fuzzCommand, serveCommand];
 
 function topHelp(): string {
   const lines = ['usage: sched <command> FILE… [options]', '', 'commands:'];

@@ -2,14 +2,16 @@
 // The `sched` bin. The command runs in a worker thread with a large stack: every phase (type
 // checker, encoders, evaluators) recurses on expression trees, and the unrolled kernels real
 // compilers print have operator chains thousands of terms long (Node's default stack holds about
-// 700 levels of the type checker). The worker loads the TypeScript sources through tsx, so
-// `npx sched` needs no build step. This thread only relays standard streams and the exit code.
+// 700 levels of the type checker). The worker runs the compiled dist/ when it is up to date with
+// the sources, else the TypeScript sources through tsx (cli/thread.js), so `npx sched` needs no
+// build step and never runs stale code. This thread only relays standard streams and the exit code.
 import { Worker } from 'node:worker_threads';
 
 const STACK_MB = 512;
 
 const worker = new Worker(new URL('./thread.js', import.meta.url), {
   argv: process.argv.slice(2),
+  workerData: { fromSource: process.argv[2] === 'serve' },
   stdin: true,
   stdout: true,
   stderr: true,

@@ -9,6 +9,7 @@ import { checkProgramFull } from '../core/check.ts';
 import { SchedInputError } from '../core/diagnostics.ts';
 import { parseProgram } from '../core/parser.ts';
 import { verifyImpl } from '../proofs/verify.ts';
+import { VerifyPool } from '../proofs/parallel.ts';
 import { expandFiles } from '../cli/args.ts';
 import { replayCommand } from '../cli/replay-command.ts';
 
@@ -53,6 +54,8 @@ export interface Row {
   readonly col: number;
   /** The `sched run` command that replays an invalid verdict, or null. */
   readonly replay: string | null;
+  /** The class the verdict says its replay shows (`the run shows: …`), or null. */
+  readonly replayShows: string | null;
 }
 
 function show(e: Expectation | undefined): string {
@@ -77,6 +80,9 @@ export interface CorpusOptions {
   /** Before each implementation (or malformed file) is verified. */
   readonly starting?: (file: string, impl: string) => void;
   readonly progress?: (r: Row) => void;
+  /** Implementations verified at once by worker threads (proofs/parallel.ts); rows still come in
+   *  the sequential order. Default 1: in this process. */
+  readonly jobs?: number;
 }
 
 /** Implementations (and malformed inputs) under `paths`: the number of rows runCorpus gives. */
@@ -98,61 +104,93 @@ export function countCases(paths: readonly string[], filter?: string): number {
 }
 
 export async function runCorpus(paths: readonly string[], opts: CorpusOptions): Promise<Row[]> {
-  const rows: Row[] = [];
-  for (const file of expandFiles(paths)) {
-    if (opts.filter && !file.includes(opts.filter)) continue;
-    const rel = relative(process.cwd(), file);
-    const text = readFileSync(file, 'utf8');
-    const t0 = performance.now();
-    if (rel.split(/[\\/]/).includes('errors')) {
-      // Malformed inputs: `sched check` must reject them (exit 3).
-      opts.starting?.(rel, '(malformed input)');
-      let rejected = false;
+  const jobs = opts.jobs ?? 1;
+  const total = jobs > 1 ? countCases(paths, opts.filter) : 1;
+  const pool = jobs > 1 && total > 1 ? new VerifyPool(Math.min(jobs, total)) : null;
+  // One case after another, each as the file and impl to announce and how to get its row. With a
+  // pool, every implementation is submitted as soon as its file is checked, and the rows are
+  // taken in this order all the same.
+  type Case = { readonly file: string; readonly impl: string; readonly row: () => Promise<Row> };
+  async function* cases(): AsyncGenerator<Case> {
+    for (const file of expandFiles(paths)) {
+      if (opts.filter && !file.includes(opts.filter)) continue;
+      const rel = relative(process.cwd(), file);
+      const text = readFileSync(file, 'utf8');
+      if (rel.split(/[\\/]/).includes('errors')) {
+        // Malformed inputs: `sched check` must reject them (exit 3).
+        yield {
+          file: rel,
+          impl: '(malformed input)',
+          row: async () => {
+            const t0 = performance.now();
+            let rejected = false;
+            try {
+              await checkProgramFull(parseProgram(file, text));
+            } catch (e) {
+              if (!(e instanceof SchedInputError)) throw e;
+              rejected = true;
+            }
+            return { file: rel, impl: '-', expected: 'input error', got: rejected ? 'input error' : 'accepted', class: null, ms: performance.now() - t0, ok: rejected, incomplete: false, unsound: false, reason: null, line: 1, col: 1, replay: null, replayShows: null };
+          },
+        };
+        continue;
+      }
+      const exp = readExpectations(text);
+      const t0 = performance.now();
+      let checked;
       try {
-        await checkProgramFull(parseProgram(file, text));
+        checked = await checkProgramFull(parseProgram(file, text));
       } catch (e) {
         if (!(e instanceof SchedInputError)) throw e;
-        rejected = true;
+        const d = e.diagnostics[0];
+        const row: Row = { file: rel, impl: '-', expected: 'well-formed', got: 'input error', class: null, ms: performance.now() - t0, ok: false, incomplete: false, unsound: false, reason: e.message.split('\n')[0] ?? null, line: d?.line ?? 1, col: d?.col ?? 1, replay: null, replayShows: null };
+        yield { file: rel, impl: '-', row: async () => row };
+        continue;
       }
-      const row: Row = { file: rel, impl: '-', expected: 'input error', got: rejected ? 'input error' : 'accepted', class: null, ms: performance.now() - t0, ok: rejected, incomplete: false, unsound: false, reason: null, line: 1, col: 1, replay: null };
+      for (const [k, ci] of checked.impls.entries()) {
+        const e = exp.named.get(ci.impl.name) ?? exp.ordered[k];
+        const remote = pool && pool.verify({ path: file, name: file, impl: ci.impl.name, timeoutMs: opts.timeoutMs });
+        // Read in order, so one failing early must not be reported as unhandled meanwhile.
+        remote?.catch(() => undefined);
+        const row = async (): Promise<Row> => {
+          const r = remote ? await remote : await verifyImpl(ci, { timeoutMs: opts.timeoutMs });
+          return {
+            file: rel,
+            impl: ci.impl.name,
+            expected: show(e),
+            got: r.class ? `${r.verdict} ${r.class}` : r.verdict,
+            class: r.class,
+            ms: r.ms,
+            ok: matches(e, r.verdict, r.class),
+            incomplete: !matches(e, r.verdict, r.class) && incompleteFor(e, r.verdict, r.class),
+            unsound: r.verdict === 'valid' && e?.verdict === 'invalid',
+            reason: r.reason,
+            line: r.counterexample?.line ?? ci.impl.pos.line,
+            col: r.counterexample?.col ?? ci.impl.pos.col,
+            replay: r.replay ? replayCommand(rel, ci.impl.name, r.replay) : null,
+            replayShows: r.replay?.class ?? null,
+          };
+        };
+        yield { file: rel, impl: ci.impl.name, row };
+      }
+    }
+  }
+  const rows: Row[] = [];
+  try {
+    let all: AsyncIterable<Case> | Case[] = cases();
+    if (pool) {
+      const list: Case[] = [];
+      for await (const c of all) list.push(c);
+      all = list;
+    }
+    for await (const c of all) {
+      opts.starting?.(c.file, c.impl);
+      const row = await c.row();
       rows.push(row);
       opts.progress?.(row);
-      continue;
     }
-    const exp = readExpectations(text);
-    let checked;
-    try {
-      checked = await checkProgramFull(parseProgram(file, text));
-    } catch (e) {
-      if (!(e instanceof SchedInputError)) throw e;
-      const d = e.diagnostics[0];
-      const row: Row = { file: rel, impl: '-', expected: 'well-formed', got: 'input error', class: null, ms: performance.now() - t0, ok: false, incomplete: false, unsound: false, reason: e.message.split('\n')[0] ?? null, line: d?.line ?? 1, col: d?.col ?? 1, replay: null };
-      rows.push(row);
-      opts.progress?.(row);
-      continue;
-    }
-    for (const [k, ci] of checked.impls.entries()) {
-      const e = exp.named.get(ci.impl.name) ?? exp.ordered[k];
-      opts.starting?.(rel, ci.impl.name);
-      const r = await verifyImpl(ci, { timeoutMs: opts.timeoutMs });
-      const row: Row = {
-        file: rel,
-        impl: ci.impl.name,
-        expected: show(e),
-        got: r.class ? `${r.verdict} ${r.class}` : r.verdict,
-        class: r.class,
-        ms: r.ms,
-        ok: matches(e, r.verdict, r.class),
-        incomplete: !matches(e, r.verdict, r.class) && incompleteFor(e, r.verdict, r.class),
-        unsound: r.verdict === 'valid' && e?.verdict === 'invalid',
-        reason: r.reason,
-        line: r.counterexample?.line ?? ci.impl.pos.line,
-        col: r.counterexample?.col ?? ci.impl.pos.col,
-        replay: r.replay ? replayCommand(rel, ci.impl.name, r.replay) : null,
-      };
-      rows.push(row);
-      opts.progress?.(row);
-    }
+  } finally {
+    await pool?.close();
   }
   return rows;
 }

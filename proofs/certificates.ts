@@ -11,6 +11,7 @@ import type { ElimEntry } from '../core/presburger/elimlog.ts';
 import { eliminationCertificates } from '../core/presburger/certificate.ts';
 import type { VerifyResult } from './verify.ts';
 import { canonicalNames } from './symbolic.ts';
+import { solverName } from '../smt/z3.ts';
 
 export const TOOL_VERSION = 'sched 0.1.0';
 export const BUNDLE_FORMAT = 1;
@@ -112,7 +113,7 @@ export function writeBundle(dir: string, input: { readonly name: string; readonl
     const file = `${ob.id}.smt2`;
     const text = `${header([`${TOOL_VERSION} certificate ${ob.id} of impl '${result.impl}' (spec '${result.spec}')`, `${ob.rule}, ${ob.kind}, line ${ob.line}: ${ob.description}`, `expected: ${expected}`])}\n${withStatus(ob.script, expected)}\n(check-sat)\n`;
     writeFileSync(join(dir, file), text);
-    entries.push({ id: ob.id, kind: ob.kind, rule: ob.rule, line: ob.line, col: ob.col, description: ob.description, file, sha256: sha256(text), expected, solver: 'z3-wasm', float: ob.float });
+    entries.push({ id: ob.id, kind: ob.kind, rule: ob.rule, line: ob.line, col: ob.col, description: ob.description, file, sha256: sha256(text), expected, solver: solverName(), float: ob.float });
     timings[ob.id] = Math.round(o.ms);
   }
   eliminations.forEach((e, k) => {
@@ -123,7 +124,7 @@ export function writeBundle(dir: string, input: { readonly name: string; readonl
       const text = canonicalNames(`(set-logic ALL)\n(set-info :status unsat)\n${cert}`);
       writeFileSync(join(dir, file), text);
       const description = `an exact quantifier elimination used by the symbolic heaps, ${d === 0 ? 'one direction: the original formula implies its replacement' : 'other direction: the replacement implies the original formula'}`;
-      entries.push({ id, kind: 'elimination', rule: `QE (${e.method})`, line: 0, col: 0, description, file, sha256: sha256(text), expected: 'unsat', solver: e.method === 'exact' ? 'sched (exact QE)' : 'z3-wasm qe', float: null });
+      entries.push({ id, kind: 'elimination', rule: `QE (${e.method})`, line: 0, col: 0, description, file, sha256: sha256(text), expected: 'unsat', solver: e.method === 'exact' ? 'sched (exact QE)' : `${solverName()} qe`, float: null });
     });
   });
   const manifest: Manifest = {

@@ -111,7 +111,8 @@ export const REPLAY_INPUTS: readonly ReplayInput[] = [
   { family: 'spread', seed: 6 },
 ];
 
-const RUN_CLASS: Record<string, string> = { race: 'race', 'out-of-bounds': 'out-of-bounds', uninitialized: 'uninitialized-read' };
+/** The verdict class of a run-time error kind (semantics/errors.ts). */
+export const RUN_CLASS: Record<string, string> = { race: 'race', 'out-of-bounds': 'out-of-bounds', uninitialized: 'uninitialized-read' };
 
 /**
  * Look for a concrete counterexample over the candidate parameters and `seeds`. Returns the

@@ -20,6 +20,7 @@ import { type Value, wrapInt } from '../semantics/values.ts';
 import { type ModelValue, SolverModel } from '../smt/model.ts';
 import { type IntType, isFloatType, type ValueType } from '../core/ast.ts';
 import { inexactReductions, reassociationVerdict, REASSOCIATION_CLASS } from './reduction-verdict.ts';
+import { type Ask, askNow, inWaves } from './waves.ts';
 import { checkAssumptions, checkInterface, contradictionScript, implAssumptionText, INTERFACE_CLASS, interfaceViolations, witnessScript } from './interface.ts';
 
 export type Verdict = 'valid' | 'invalid' | 'unknown';
@@ -140,7 +141,10 @@ const CACHE_LIMIT = 50_000;
 
 const PROVED_BY_SIMPLIFIER: SolverAnswer = { status: 'unsat', output: 'unsat', ms: 0, reason: null };
 
-/** Presburger scripts in one batch of push/pop scopes; those answered unknown, again alone. */
+/**
+ * Presburger scripts in one batch of push/pop scopes; those answered unknown, again alone. Only
+ * solver work: it may run concurrently with anything (proofs/waves.ts).
+ */
 async function batchThenAlone(scripts: readonly string[], timeoutMs: number): Promise<SolverAnswer[]> {
   const answers = await checkSatBatch(scripts, { timeoutMs });
   for (const [k, script] of scripts.entries()) {
@@ -171,9 +175,13 @@ async function decidePresburger(pending: readonly PendingObligation[], timeoutMs
     if (hit) out.set(p, hit);
     else todo.push({ p, script });
   }
-  for (let i = 0; i < todo.length; i += 64) {
-    const chunk = todo.slice(i, i + 64);
-    const answers = await batchThenAlone(chunk.map((t) => t.script), timeoutMs);
+  // Batches of a fixed size (what a batch holds never depends on the solver pool), decided
+  // concurrently by the pool; the cache is written in order afterwards.
+  const chunks: (typeof todo)[] = [];
+  for (let i = 0; i < todo.length; i += 64) chunks.push(todo.slice(i, i + 64));
+  const decided = await Promise.all(chunks.map((chunk) => batchThenAlone(chunk.map((t) => t.script), timeoutMs)));
+  for (const [c, chunk] of chunks.entries()) {
+    const answers = decided[c]!;
     chunk.forEach((t, k) => {
       const a = answers[k]!;
       out.set(t.p, a);
@@ -187,9 +195,9 @@ async function decidePresburger(pending: readonly PendingObligation[], timeoutMs
 }
 
 /** Presburger satisfiability of each condition with the facts, in one batch (unknown: keep). */
-const feasibility: Feasibility = async (facts, conds) => {
+const feasibility = (ask: Ask): Feasibility => async (facts, conds) => {
   const scripts = conds.map((c) => [declarations([...facts, c]), ...facts.map((f) => `(assert ${formulaToSmt(f)})`), `(assert ${formulaToSmt(c)})`].join('\n'));
-  const answers = await checkSatBatch(scripts, { timeoutMs: 2000 });
+  const answers = await ask(() => checkSatBatch(scripts, { timeoutMs: 2000 }));
   return answers.map((a) => a.status !== 'unsat');
 };
 
@@ -198,7 +206,7 @@ const feasibility: Feasibility = async (facts, conds) => {
  * proof with fewer hypotheses is a proof, and unneeded recursive axioms make the solver unfold
  * for nothing), then with all of them.
  */
-async function dischargeValue(s: Slot, mode: FloatMode, timeoutMs: number): Promise<void> {
+async function dischargeValue(s: Slot, mode: FloatMode, timeoutMs: number, ask: Ask = askNow): Promise<void> {
   if (!s.congruenceTried) {
     // A Presburger claim that implies the value equality (same shape, equal indices): tried once,
     // in whichever encoding comes first; it holds for all of them.
@@ -211,7 +219,8 @@ async function dischargeValue(s: Slot, mode: FloatMode, timeoutMs: number): Prom
       if (process.env.SCHED_DEBUG) process.stderr.write(`congruence: ${(e as Error).stack}\n`);
     }
     if (cong !== null) {
-      const answers = await batchThenAlone(cong.map((o) => o.script), timeoutMs);
+      const scripts = cong.map((o) => o.script);
+      const answers = await ask(() => batchThenAlone(scripts, timeoutMs));
       if (answers.every((a) => a.status === 'unsat')) {
         s.parts = cong.map((o, k) => ({ o, answer: answers[k]! }));
         s.o = cong[0]!;
@@ -222,12 +231,12 @@ async function dischargeValue(s: Slot, mode: FloatMode, timeoutMs: number): Prom
   }
   const few = s.p.render(mode, 'relevant');
   s.o = few;
-  s.answer = await discharge(few, timeoutMs);
+  s.answer = await ask(() => discharge(few, timeoutMs));
   if (s.answer.status === 'unsat') return;
   const all = s.p.render(mode, 'all');
   if (all.script === few.script) return;
   s.o = all;
-  s.answer = await discharge(all, timeoutMs);
+  s.answer = await ask(() => discharge(all, timeoutMs));
 }
 
 function replayOf(f: ReplayFinding, inputValues: Replay['inputValues'] = []): Replay {
@@ -435,12 +444,13 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
     const race = firstRefuted.p.kind === 'read-defined' ? slots.find((s) => s.p.kind === 'rw-race' && s.answer.status === 'sat' && s.p.body?.has(firstRefuted.p.id)) : undefined;
     return refutedBy(race ?? firstRefuted);
   }
-  // (2) Values, cheap encoding — after pruning the heap cases that contradict their context.
-  for (const s of slots) {
-    if (!s.p.usesValues) continue;
-    if (s.p.prepare) await s.p.prepare(feasibility);
-    await dischargeValue(s, cheap, timeoutMs);
-  }
+  // (2) Values, cheap encoding — after pruning the heap cases that contradict their context. The
+  // obligations are independent: their queries go to the solver pool together, in waves that
+  // keep everything else in a fixed order (proofs/waves.ts).
+  await inWaves(slots.filter((s) => s.p.usesValues), async (s, ask) => {
+    if (s.p.prepare) await s.p.prepare(feasibility(ask));
+    await dischargeValue(s, cheap, timeoutMs, ask);
+  });
   // (3) Replay the first unproved value obligation concretely.
   const unproved = slots.find((s) => s.p.usesValues && s.answer.status !== 'unsat');
   if (unproved) {
@@ -467,10 +477,7 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
   }
   // (4) The full encoding for what the cheap one could not prove.
   if (float === 'ieee') {
-    for (const s of slots) {
-      if (!s.p.usesValues || s.answer.status === 'unsat') continue;
-      await dischargeValue(s, 'ieee', timeoutMs);
-    }
+    await inWaves(slots.filter((s) => s.p.usesValues && s.answer.status !== 'unsat'), (s, ask) => dischargeValue(s, 'ieee', timeoutMs, ask));
   }
   // A refutation is a counterexample only in an exact encoding; in an inexact one (uninterpreted
   // exp, --float uf, floats as reals) the model is a candidate, and the concrete replay above did

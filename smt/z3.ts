@@ -1,13 +1,15 @@
-// Z3 for the whole toolkit. Every solver call goes through `runZ3`, one at a time (z3-solver
-// allows one async call at a time; ARCHITECTURE decision 4). Scripts are SMT-LIB 2.6 text, so
-// what is checked here is exactly what a certificate bundle exports.
+// Z3 for the whole toolkit. Every solver call goes through `runZ3`. z3-solver allows one async
+// call at a time (ARCHITECTURE decision 4), so a process answers one query at a time, and a pool
+// of processes (one per core by default, `--jobs N`) answers several at once. Scripts are SMT-LIB
+// 2.6 text, so what is checked here is exactly what a certificate bundle exports.
 //
-// Z3 (WASM, z3-solver) runs in a child process, smt/z3-server.mjs: its heap cannot grow past
+// Z3 (WASM, z3-solver) runs in child processes, smt/z3-server.mjs: its heap cannot grow past
 // 2 GiB, and running out of it ends the process that hosts it. In a child, a query that does so
 // answers `unknown` ("solver crashed") and the next query starts a fresh solver; the hard time
 // limit is enforced the same way, by ending the child.
 
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 export type SatStatus = 'sat' | 'unsat' | 'unknown';
@@ -37,88 +39,227 @@ interface Reply {
 
 const SERVER = fileURLToPath(new URL('./z3-server.mjs', import.meta.url));
 
-let child: ChildProcess | null = null;
-let ready: Promise<void> | null = null;
+/**
+ * One solver process of the pool: one query at a time. A process that ends (out of memory, or
+ * ended past the hard time limit) answers its query as crashed; the next query on the slot
+ * starts a fresh one.
+ */
+class SolverProcess {
+  private child: ChildProcess | null = null;
+  private ready: Promise<void> | null = null;
+  private readonly waiting = new Map<number, (r: Reply) => void>();
+  /** A query is under way (set by the pool). */
+  busy = false;
+
+  private start(): Promise<void> {
+    if (this.ready) return this.ready;
+    const c = fork(SERVER, [], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'advanced' });
+    this.child = c;
+    const ready = new Promise<void>((resolve, reject) => {
+      c.once('message', () => resolve());
+      c.once('exit', (code) => reject(new Error(`the Z3 process ended at start-up (exit ${code})`)));
+    });
+    this.ready = ready;
+    c.on('message', (m: { id?: number } & Reply) => {
+      if (m.id === undefined) return;
+      const k = this.waiting.get(m.id);
+      this.waiting.delete(m.id);
+      this.idle();
+      k?.(m);
+    });
+    c.on('exit', (code, signal) => {
+      if (this.child === c) {
+        this.child = null;
+        this.ready = null;
+      }
+      for (const [id, k] of this.waiting) {
+        this.waiting.delete(id);
+        k({ output: '', ms: 0, timedOut: false, crashed: `the solver process ended (${signal ?? `exit ${code}`}), probably out of memory` });
+      }
+    });
+    // The solver keeps the toolkit alive only while a query is under way (see ref/idle).
+    c.unref();
+    c.channel?.ref();
+    void ready.then(() => this.idle(), () => undefined);
+    return ready;
+  }
+
+  private idle(): void {
+    if (this.waiting.size === 0) this.child?.channel?.unref();
+  }
+
+  private stop(): void {
+    const c = this.child;
+    this.child = null;
+    this.ready = null;
+    c?.kill('SIGKILL');
+  }
+
+  async ask(script: string, timeoutMs: number): Promise<Reply> {
+    const t0 = performance.now();
+    try {
+      await this.start();
+    } catch (e) {
+      return { output: '', ms: performance.now() - t0, timedOut: false, crashed: String((e as Error).message) };
+    }
+    const c = this.child!;
+    const id = nextId++;
+    return new Promise<Reply>((resolve) => {
+      // Past Z3's own interruption, the process is ended: a query may not hold the toolkit.
+      const hard = setTimeout(() => {
+        this.waiting.delete(id);
+        this.stop();
+        resolve({ output: '', ms: performance.now() - t0, timedOut: true });
+      }, timeoutMs + 15_000);
+      hard.unref();
+      this.waiting.set(id, (r) => {
+        clearTimeout(hard);
+        resolve(r);
+      });
+      c.channel?.ref();
+      c.send({ id, script, timeoutMs });
+    });
+  }
+
+  /** Ends the process once its query (if any) is answered. */
+  async shutdown(): Promise<void> {
+    const c = this.child;
+    if (!c) return;
+    this.child = null;
+    this.ready = null;
+    if (c.exitCode !== null || c.signalCode !== null) return;
+    // Waiting for the exit must hold the event loop (the child is unref'd while idle): otherwise
+    // Node ends the process with an unsettled top-level await (exit 13).
+    c.ref();
+    await new Promise<void>((resolve) => {
+      const force = setTimeout(() => {
+        c.kill('SIGKILL');
+        resolve();
+      }, 2000);
+      c.once('exit', () => {
+        clearTimeout(force);
+        resolve();
+      });
+      if (c.connected) c.disconnect();
+      else c.kill('SIGKILL');
+    });
+  }
+}
+
+/**
+ * The Z3 command line (`z3 -in`, Debian's package), one process per query, when SCHED_SOLVER=z3:
+ * the same SMT-LIB script and time limit as the WASM server, an order of magnitude less CPU per
+ * query (README, Performance). Off by default: answers of another Z3 version may differ where a
+ * query is near its time limit or needs quantifier instantiation (never sat against unsat).
+ */
+class NativeSolver {
+  busy = false;
+
+  ask(script: string, timeoutMs: number): Promise<Reply> {
+    const t0 = performance.now();
+    return new Promise<Reply>((resolve) => {
+      let out = '';
+      let done = false;
+      const finish = (r: Reply): void => {
+        if (done) return;
+        done = true;
+        clearTimeout(hard);
+        resolve(r);
+      };
+      const c = spawn('z3', ['-in', '-smt2', `-T:${Math.ceil(timeoutMs / 1000) + 5}`], { stdio: ['pipe', 'pipe', 'ignore'] });
+      const hard = setTimeout(() => {
+        c.kill('SIGKILL');
+        finish({ output: out, ms: performance.now() - t0, timedOut: true });
+      }, timeoutMs + 15_000);
+      c.stdout.setEncoding('utf8');
+      c.stdout.on('data', (d: string) => {
+        out += d;
+      });
+      c.on('error', (e) => finish({ output: '', ms: performance.now() - t0, timedOut: false, crashed: `the z3 command failed: ${e.message}` }));
+      c.on('close', (code, signal) => {
+        const ms = performance.now() - t0;
+        if (signal !== null) finish({ output: out, ms, timedOut: false, crashed: `the z3 command ended (${signal})` });
+        else finish({ output: out, ms, timedOut: ms >= timeoutMs + 5000 && code !== 0 });
+      });
+      c.stdin.on('error', () => undefined);
+      c.stdin.end(`(set-option :timeout ${timeoutMs})\n${script}\n(exit)\n`);
+    });
+  }
+
+  async shutdown(): Promise<void> {}
+}
+
+const NATIVE = process.env.SCHED_SOLVER === 'z3';
+
+/** Which solver answers: `z3-wasm` (z3-solver, in child processes) or `z3` (the command line). */
+export function solverName(): string {
+  return NATIVE ? 'z3' : 'z3-wasm';
+}
+
 let nextId = 0;
-const waiting = new Map<number, (r: Reply) => void>();
-let queue: Promise<unknown> = Promise.resolve();
 let calls = 0;
 let totalMs = 0;
 
-function start(): Promise<void> {
-  if (ready) return ready;
-  const c = fork(SERVER, [], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'advanced' });
-  child = c;
-  ready = new Promise<void>((resolve, reject) => {
-    c.once('message', () => resolve());
-    c.once('exit', (code) => reject(new Error(`the Z3 process ended at start-up (exit ${code})`)));
-  });
-  c.on('message', (m: { id?: number } & Reply) => {
-    if (m.id === undefined) return;
-    const k = waiting.get(m.id);
-    waiting.delete(m.id);
-    idle();
-    k?.(m);
-  });
-  c.on('exit', (code, signal) => {
-    if (child === c) {
-      child = null;
-      ready = null;
+/**
+ * The solver pool: up to `jobs` processes answer queries concurrently, in the order they were
+ * asked (first come, first served). A process is started only when a query finds every running
+ * one busy, so a caller that asks one query at a time keeps a single process. Each query runs in
+ * a fresh Z3 context, so its answer does not depend on which process answers it nor on what the
+ * others do: concurrency changes when an answer comes, never what it is.
+ */
+const pool: (SolverProcess | NativeSolver)[] = [];
+const queue: { script: string; timeoutMs: number; resolve: (r: Reply) => void }[] = [];
+let jobs = defaultJobs();
+let inFlight = 0;
+let drained: (() => void)[] = [];
+
+function defaultJobs(): number {
+  const env = Number(process.env.SCHED_JOBS);
+  return Number.isInteger(env) && env >= 1 ? env : Math.max(1, availableParallelism());
+}
+
+/** The number of solver processes (`--jobs N`; default: SCHED_JOBS or the cores). */
+export function setSolverJobs(n: number): void {
+  if (!Number.isInteger(n) || n < 1) throw new RangeError(`solver jobs must be a positive integer, got ${n}`);
+  jobs = n;
+  pump();
+}
+
+export function solverJobs(): number {
+  return jobs;
+}
+
+function pump(): void {
+  while (queue.length > 0) {
+    if (inFlight >= jobs) return;
+    let p = pool.find((x) => !x.busy);
+    if (p === undefined) {
+      p = NATIVE ? new NativeSolver() : new SolverProcess();
+      pool.push(p);
     }
-    for (const [id, k] of waiting) {
-      waiting.delete(id);
-      k({ output: '', ms: 0, timedOut: false, crashed: `the solver process ended (${signal ?? `exit ${code}`}), probably out of memory` });
-    }
-  });
-  // The solver keeps the toolkit alive only while a query is under way (see busy/idle).
-  c.unref();
-  busy();
-  void ready.then(idle, () => undefined);
-  return ready;
-}
-
-function busy(): void {
-  child?.channel?.ref();
-}
-
-function idle(): void {
-  if (waiting.size === 0) child?.channel?.unref();
-}
-
-function stop(): void {
-  const c = child;
-  child = null;
-  ready = null;
-  c?.kill('SIGKILL');
-}
-
-async function ask(script: string, timeoutMs: number): Promise<Reply> {
-  const t0 = performance.now();
-  try {
-    await start();
-  } catch (e) {
-    return { output: '', ms: performance.now() - t0, timedOut: false, crashed: String((e as Error).message) };
-  }
-  const c = child!;
-  const id = nextId++;
-  return new Promise<Reply>((resolve) => {
-    // Past Z3's own interruption, the process is ended: a query may not hold the toolkit.
-    const hard = setTimeout(() => {
-      waiting.delete(id);
-      stop();
-      resolve({ output: '', ms: performance.now() - t0, timedOut: true });
-    }, timeoutMs + 15_000);
-    hard.unref();
-    waiting.set(id, (r) => {
-      clearTimeout(hard);
-      resolve(r);
+    const job = queue.shift()!;
+    const slot = p;
+    slot.busy = true;
+    inFlight++;
+    void slot.ask(job.script, job.timeoutMs).then((r) => {
+      slot.busy = false;
+      inFlight--;
+      job.resolve(r);
+      pump();
+      if (inFlight === 0 && queue.length === 0) for (const k of drained.splice(0)) k();
     });
-    busy();
-    c.send({ id, script, timeoutMs });
+  }
+}
+
+function ask(script: string, timeoutMs: number): Promise<Reply> {
+  return new Promise<Reply>((resolve) => {
+    queue.push({ script, timeoutMs, resolve });
+    pump();
   });
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
+const TRACE = process.env.SCHED_Z3_TRACE === '1';
 
 function firstStatus(output: string): SatStatus | null {
   for (const raw of output.split('\n')) {
@@ -142,6 +283,8 @@ async function runNow(script: string, timeoutMs: number): Promise<SolverAnswer> 
   const r = await ask(script, timeoutMs);
   calls++;
   totalMs += r.ms;
+  // Profiling aid: one line per query (time, size, scopes, first answer) on stderr.
+  if (TRACE) process.stderr.write(`z3: ${r.ms.toFixed(0)} ms, ${script.length} chars, ${script.split('(push 1)').length - 1} scopes, ${firstStatus(r.output) ?? '-'}${process.env.SCHED_Z3_TRACE_SCRIPTS ? `\n${script}\n` : ''}\n`);
   const { output, ms, timedOut } = r;
   if (r.crashed) return { status: 'unknown', output, ms, reason: r.crashed };
   const err = errorOf(output);
@@ -160,12 +303,12 @@ async function runNow(script: string, timeoutMs: number): Promise<SolverAnswer> 
   return { status: st, output, ms, reason };
 }
 
-/** Run one SMT-LIB script in a fresh Z3 context, after every call queued before it. */
+/**
+ * Run one SMT-LIB script in a fresh Z3 context: on a free process of the pool, or after the
+ * calls queued before it.
+ */
 export function runZ3(script: string, opts: RunOptions = {}): Promise<SolverAnswer> {
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const next = queue.then(() => runNow(script, timeoutMs));
-  queue = next.catch(() => undefined);
-  return next;
+  return runNow(script, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
 }
 
 /**
@@ -216,27 +359,9 @@ export function z3Stats(): { calls: number; ms: number } {
   return { calls, ms: totalMs };
 }
 
-/** Stop the solver process (the toolkit exits by itself anyway: the child is unreferenced). */
+/** Stop the solver processes once every query is answered (the toolkit exits by itself anyway:
+ *  the children are unreferenced while idle). */
 export async function shutdownZ3(): Promise<void> {
-  await queue.catch(() => undefined);
-  const c = child;
-  if (!c) return;
-  child = null;
-  ready = null;
-  if (c.exitCode !== null || c.signalCode !== null) return;
-  // Waiting for the exit must hold the event loop (the child is unref'd while idle): otherwise
-  // Node ends the process with an unsettled top-level await (exit 13).
-  c.ref();
-  await new Promise<void>((resolve) => {
-    const force = setTimeout(() => {
-      c.kill('SIGKILL');
-      resolve();
-    }, 2000);
-    c.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    if (c.connected) c.disconnect();
-    else c.kill('SIGKILL');
-  });
+  if (inFlight > 0 || queue.length > 0) await new Promise<void>((k) => drained.push(k));
+  await Promise.all(pool.splice(0).map((p) => p.shutdown()));
 }

@@ -14,8 +14,7 @@ let project = '';
 
 beforeAll(() => {
   // What `npm ci` runs through `prepare`; run here so the test does not depend on install order.
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
-  execFileSync(process.execPath, ['-e', "for (const f of ['z3-server.mjs', 'z3-eval.mjs']) require('node:fs').copyFileSync('smt/' + f, 'dist/smt/' + f)"], { cwd: ROOT });
+  execFileSync(process.execPath, [join(ROOT, 'cli/build.js')], { cwd: ROOT, stdio: 'pipe' });
   project = mkdtempSync(join(tmpdir(), 'sched-user-'));
   mkdirSync(join(project, 'node_modules'));
   symlinkSync(ROOT, join(project, 'node_modules', 'sched'), 'dir');

@@ -6,13 +6,15 @@
 // 2 some verdicts only less precise than expected.
 
 import { readFileSync, writeFileSync } from 'node:fs';
+import { checkReplays, summarizeReplays, type ReplayCheck } from '../../corpus/replays.ts';
 import { countCases, markdownTable, readmeSection, type Row, runCorpus, summarize } from '../../corpus/run.ts';
 import { intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
 import { toJson } from '../io.ts';
+import { setSolverJobs } from '../../smt/z3.ts';
 import { Progress } from '../progress.ts';
 import { junit, type ReportItem, sarif } from '../report.ts';
-import { formatOption } from './verify.ts';
+import { formatOption, JOBS_OPTION, jobsOption } from './verify.ts';
 
 export const QUICK_LIST = 'corpus/quick.txt';
 
@@ -34,13 +36,15 @@ function item(r: Row): ReportItem {
 export const corpusCommand: Command = {
   name: 'corpus',
   summary: "Verify a corpus and check each verdict against the files' EXPECT lines (default: the quick slice, about a minute; --all: everything).",
-  usage: 'sched corpus [PATH…] [--all] [--filter S] [--timeout-ms T] [--format text|json|sarif|junit] [--markdown FILE] [--readme]',
+  usage: 'sched corpus [PATH…] [--all] [--filter S] [--timeout-ms T] [--jobs N] [--format text|json|sarif|junit] [--markdown FILE] [--replays] [--readme]',
   options: [
     { name: 'all', value: false, help: 'the whole corpus/ directory (default without paths: the quick slice of corpus/quick.txt)' },
     { name: 'filter', value: true, metavar: 'S', help: 'only files whose path contains S' },
     { name: 'timeout-ms', value: true, metavar: 'T', help: 'per-query solver budget (default 10000)' },
+    JOBS_OPTION,
     { name: 'format', value: true, metavar: 'F', help: 'text (default), json, sarif or junit' },
     { name: 'markdown', value: true, metavar: 'FILE', help: 'also write the table of every case as Markdown to FILE' },
+    { name: 'replays', value: false, help: 'then re-run the printed `sched run` command of every invalid verdict in a fresh process and check that it shows the verdict\'s class' },
     { name: 'readme', value: false, help: "rewrite corpus/RESULTS.md and the README's corpus section from this run" },
     JSON_OPTION,
   ],
@@ -53,10 +57,13 @@ export const corpusCommand: Command = {
     const filter = single(args, 'filter');
     const timeoutMs = args.values.has('timeout-ms') ? intOption(args, 'timeout-ms', 10_000, 1) : undefined;
     const progress = new Progress(countCases(paths, filter), !text);
+    const jobs = jobsOption(args);
+    setSolverJobs(jobs);
     if (text && !all && args.positional.length === 0) process.stdout.write(`the quick slice (${QUICK_LIST}; --all for the whole corpus)\n`);
     const rows = await runCorpus(paths, {
       filter,
       timeoutMs,
+      jobs,
       starting: (file, impl) => progress.start(`${file}: ${impl}`),
       progress: (r) => {
         progress.step();
@@ -66,8 +73,17 @@ export const corpusCommand: Command = {
       },
     });
     progress.end();
-    const summary = summarize(rows);
-    if (format === 'json') process.stdout.write(toJson({ rows, summary }) + '\n');
+    let replays: ReplayCheck[] | null = null;
+    if (args.flags.has('replays')) {
+      const replayProgress = new Progress(rows.filter((r) => r.got.startsWith('invalid') && r.replay !== null).length, !text);
+      replays = await checkReplays(rows, (c) => {
+        replayProgress.step();
+        if (text && !c.ok) process.stdout.write(`REPLAY FAILED ${c.row.file} ${c.row.impl}: verdict ${c.row.got}, the replay shows ${c.shows}\n       ${c.row.replay}\n`);
+      }, (r) => replayProgress.start(`replay ${r.file}: ${r.impl}`));
+      replayProgress.end();
+    }
+    const summary = summarize(rows) + (replays ? `\n${summarizeReplays(rows, replays)}` : '');
+    if (format === 'json') process.stdout.write(toJson({ rows, summary, ...(replays ? { replays: replays.map((c) => ({ file: c.row.file, impl: c.row.impl, class: c.row.class, command: c.row.replay, shows: c.shows, ok: c.ok })) } : {}) }) + '\n');
     else if (format === 'sarif') process.stdout.write(sarif(rows.map(item)) + '\n');
     else if (format === 'junit') process.stdout.write(junit(rows.map(item)) + '\n');
     else process.stdout.write(`\n${summary}\n`);
@@ -82,7 +98,7 @@ export const corpusCommand: Command = {
         writeFileSync('README.md', readme.slice(0, readme.indexOf(start) + start.length) + `\n${readmeSection(rows)}\n` + readme.slice(readme.indexOf(end)));
       }
     }
-    if (rows.some((r) => !r.ok && !r.incomplete)) return EXIT_FOUND;
+    if (rows.some((r) => !r.ok && !r.incomplete) || replays?.some((c) => !c.ok)) return EXIT_FOUND;
     if (rows.some((r) => r.incomplete)) return EXIT_UNKNOWN;
     return EXIT_OK;
   },

@@ -51,7 +51,7 @@ export function treeLines(root: DerivationNode, source: readonly string[], param
     }
     shown++;
     const vars = Object.entries(n.env).filter(([k]) => !params.has(k)).map(([k, v]) => `${k} = ${v}`).join(', ');
-    const text = (source[n.line - 1] ?? '').trim().replace(/\s+/g, ' ');
+    const text = (source[n.line - 1] ?? '').replace(/\/\/.*$/, '').trim().replace(/\s+/g, ' ');
     const cmd = text.length > 56 ? `${text.slice(0, 55)}…` : text;
     const branch = isRoot ? '' : last ? '└─ ' : '├─ ';
     const facts = factsText(n);

@@ -12,20 +12,44 @@ import { DEFAULT_ORACLES } from '../../proofs/fuzz/oracles.ts';
 import { intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_OK, JSON_OPTION } from '../command.ts';
 import { toJson } from '../io.ts';
+import { mergeLogs, type MergedSummary, type RunInfo } from '../../proofs/fuzz/logstats.ts';
 
 function progressLine(r: CaseRecord, s: FuzzSummary, total: number): string {
   const rate = s.iterations > 0 ? `${(s.ms / 1000 / s.iterations).toFixed(2)} s/case` : '';
   return `  case ${s.iterations}/${total}: ${s.ok} ok, ${s.bugsFound} bugs, ${s.disagreements} disagreements, ${s.unknowns} unknown, ${s.rejected} rejected — last ${r.outcome} (${r.ms} ms), ${rate}`;
 }
 
+/** The lines of a summary that do not depend on how the run was split (nor on times). */
+function summaryText(s: Omit<MergedSummary, 'firstDetection' | 'indices' | 'notOk'> & { firstDetection: { case: number; oracles: readonly string[] } | null }): string {
+  return (
+    `  compiler ${s.compiler}, profile ${s.profile}, seed ${s.seed}${s.inject ? `, injected bug ${s.inject}` : ''}\n` +
+    `  ${s.ok} ok, ${s.bugsFound} bugs found, ${s.disagreements} disagreements, ${s.unknowns} unknown verdicts, ${s.rejected} rejected by the compiler, ${s.redraws} illegal draws redrawn\n` +
+    `  verdicts: ${s.verdicts.valid} valid, ${s.verdicts.invalid} invalid, ${s.verdicts.unknown} unknown${s.verifierCrashes || s.verifierBudget ? ` (${s.verifierCrashes} verifier crashes, ${s.verifierBudget} over the time budget)` : ''}\n` +
+    (s.firstDetection ? `  first detection: case ${s.firstDetection.case}, by ${s.firstDetection.oracles.join(', ')}\n` : '') +
+    (s.repros.length ? `  bundles: ${s.repros.join(', ')}\n` : '')
+  );
+}
+
+/** `--shard K/N`. */
+export function shardOption(v: string | undefined): { k: number; n: number } | undefined {
+  if (v === undefined) return undefined;
+  const m = /^(\d+)\/(\d+)$/.exec(v);
+  const k = m ? Number(m[1]) : NaN;
+  const n = m ? Number(m[2]) : NaN;
+  if (!m || n < 1 || k < 1 || k > n) throw new UsageError(`--shard needs K/N with 1 <= K <= N, got '${v}'`);
+  return { k, n };
+}
+
 export const fuzzCommand: Command = {
   name: 'fuzz',
   summary: 'Differential fuzzing of a scheduling compiler: verifier vs. big-step runs vs. small-step exploration.',
-  usage: 'sched fuzz [--iterations K] [--seed S] [--start I] [--compiler CMD] [--inject BUG] [--profile smoke|full] [--json] | --replay DIR | --list-bugs',
+  usage: 'sched fuzz [--iterations K] [--seed S] [--start I] [--shard K/N] [--compiler CMD] [--inject BUG] [--profile smoke|full] [--log FILE] [--json] | --merge LOG… | --replay DIR | --list-bugs',
   options: [
     { name: 'iterations', value: true, metavar: 'K', help: 'number of cases (default 100)' },
     { name: 'seed', value: true, metavar: 'S', help: 'seed of the whole run (default 0); case i is reproducible from (S, i)' },
     { name: 'start', value: true, metavar: 'I', help: 'index of the first case (default 0): split one long run across processes' },
+    { name: 'shard', value: true, metavar: 'K/N', help: 'run only shard K of N (1 ≤ K ≤ N): the cases i with i mod N = K - 1; the --log files of the N shards merge (--merge) into the summary of the whole run' },
+    { name: 'merge', value: false, help: 'merge the --log files given (the shards of one run) into its summary, as the run unsplit would print it' },
     { name: 'compiler', value: true, metavar: 'CMD', help: 'an external compiler: `sh -c CMD`, JSON request on stdin, .sched on stdout (exit 2: unsupported)' },
     { name: 'inject', value: true, metavar: 'BUG', help: 'inject a known bug into the reference compiler (see --list-bugs)' },
     { name: 'profile', value: true, metavar: 'P', help: 'smoke (1-D, small) or full (default)' },
@@ -46,7 +70,23 @@ export const fuzzCommand: Command = {
   ],
   async run(args: ParsedArgs): Promise<number> {
     const json = args.flags.has('json');
-    if (args.positional.length > 0) throw new UsageError(`fuzz takes no files (got '${args.positional[0]}')`);
+    if (args.flags.has('merge')) {
+      if (args.positional.length === 0) throw new UsageError('--merge needs the --log files of the shards');
+      let m: MergedSummary;
+      try {
+        m = mergeLogs(args.positional);
+      } catch (e) {
+        throw new UsageError((e as Error).message);
+      }
+      if (json) process.stdout.write(toJson(m) + '\n');
+      else {
+        process.stdout.write(`${m.iterations} cases (indices ${m.indices}) from ${args.positional.length} log${args.positional.length === 1 ? '' : 's'}, ${(m.ms / 1000).toFixed(1)} s of cases (${(m.msPerCase / 1000).toFixed(2)} s/case)\n`);
+        process.stdout.write(summaryText(m));
+        for (const c of m.notOk) process.stdout.write(`  case ${c.index} (seed ${c.seed}): ${c.outcome}; verify ${c.verdict ?? 'skipped'}${c.verifyClass ? ` (${c.verifyClass})` : ''}${c.disagreements.length ? `; disagreements ${c.disagreements.join(', ')}` : ''}${c.detectedBy.length ? `; detected by ${c.detectedBy.join(', ')}` : ''}\n`);
+      }
+      return m.disagreements > 0 || m.bugsFound > 0 ? EXIT_FOUND : EXIT_OK;
+    }
+    if (args.positional.length > 0) throw new UsageError(`fuzz takes no files (got '${args.positional[0]}'; --merge takes log files)`);
     if (args.flags.has('list-bugs')) {
       if (json) process.stdout.write(toJson({ bugs: BUGS }) + '\n');
       else for (const b of BUG_NAMES) process.stdout.write(`${b.padEnd(24)} ${BUGS[b]}\n`);
@@ -79,10 +119,13 @@ export const fuzzCommand: Command = {
     const compiler = cmd !== undefined ? externalCompiler(cmd) : referenceCompiler(inject);
     const progress = !json && process.stderr.isTTY === true;
     const log = single(args, 'log');
+    const shard = shardOption(single(args, 'shard'));
+    const run: RunInfo = { seed, profile, compiler: compiler.name, inject: inject ?? null };
     const summary = await fuzz({
       iterations,
       start: intOption(args, 'start', 0, 0),
       seed,
+      shard,
       profile,
       compiler,
       injected: inject ?? null,
@@ -99,7 +142,7 @@ export const fuzzCommand: Command = {
       shrinkBudgetMs: intOption(args, 'shrink-ms', 120_000, 0),
       stopOnFirst: args.flags.has('stop-on-first'),
       onCase: (r, s) => {
-        if (log !== undefined) appendFileSync(log, JSON.stringify({ ...r, totals: { iterations: s.iterations, ok: s.ok, bugs: s.bugsFound, disagreements: s.disagreements, unknown: s.unknowns, ms: s.ms } }) + '\n');
+        if (log !== undefined) appendFileSync(log, JSON.stringify({ ...r, run, totals: { iterations: s.iterations, ok: s.ok, bugs: s.bugsFound, disagreements: s.disagreements, unknown: s.unknowns, ms: s.ms } }) + '\n');
         if (progress) process.stderr.write(`\r\x1b[K${progressLine(r, s, iterations)}`);
         if (!json && (r.outcome === 'disagreement' || r.outcome === 'bug' || r.outcome === 'compile-failure')) {
           if (progress) process.stderr.write('\r\x1b[K');
@@ -112,13 +155,7 @@ export const fuzzCommand: Command = {
     if (json) process.stdout.write(toJson(summary) + '\n');
     else {
       const s = summary;
-      process.stdout.write(
-        `${s.iterations} cases in ${(s.ms / 1000).toFixed(1)} s (${(s.msPerCase / 1000).toFixed(2)} s/case), compiler ${s.compiler}, profile ${s.profile}, seed ${s.seed}\n` +
-          `  ${s.ok} ok, ${s.bugsFound} bugs found, ${s.disagreements} disagreements, ${s.unknowns} unknown verdicts, ${s.rejected} rejected by the compiler, ${s.redraws} illegal draws redrawn\n` +
-          `  verdicts: ${s.verdicts.valid} valid, ${s.verdicts.invalid} invalid, ${s.verdicts.unknown} unknown${s.verifierCrashes || s.verifierBudget ? ` (${s.verifierCrashes} verifier crashes, ${s.verifierBudget} over the time budget)` : ''}\n` +
-          (s.firstDetection ? `  first detection: case ${s.firstDetection.case} after ${(s.firstDetection.ms / 1000).toFixed(1)} s, by ${s.firstDetection.oracles.join(', ')}\n` : '') +
-          (s.repros.length ? `  bundles: ${s.repros.join(', ')}\n` : ''),
-      );
+      process.stdout.write(`${s.iterations} cases in ${(s.ms / 1000).toFixed(1)} s (${(s.msPerCase / 1000).toFixed(2)} s/case)${shard ? `, shard ${shard.k}/${shard.n}` : ''}\n` + summaryText(s));
     }
     return summary.disagreements > 0 || summary.bugsFound > 0 ? EXIT_FOUND : EXIT_OK;
   },

@@ -15,6 +15,16 @@ import { isAbsolute, relative } from 'node:path';
 import { bundleDir, writeBundle } from '../../proofs/certificates.ts';
 import { eliminationLog } from '../../core/presburger/elimlog.ts';
 import { startFromScratch } from '../../proofs/fresh-state.ts';
+import { type RemoteResult, VerifyPool } from '../../proofs/parallel.ts';
+import { setSolverJobs, solverJobs } from '../../smt/z3.ts';
+import type { CheckedImpl, CheckedProgram } from '../../core/typecheck.ts';
+
+/** `--jobs N`: how many processes work at once (default: SCHED_JOBS or the cores). */
+export const JOBS_OPTION = { name: 'jobs', value: true, metavar: 'N', help: 'work on N implementations (or, for one, N solver queries) at once; default SCHED_JOBS or the number of cores. Verdicts, output order and certificate bundles do not depend on N' } as const;
+
+export function jobsOption(args: ParsedArgs): number {
+  return intOption(args, 'jobs', solverJobs(), 1);
+}
 
 /** A path as the manifest records it: relative to the working directory when inside it. */
 function relativeName(path: string): string {
@@ -36,33 +46,53 @@ export function summaryLine(results: readonly { verdict: string }[], inputErrors
 export const verifyCommand: Command = {
   name: 'verify',
   summary: 'Prove that each implementation implements its spec (prophetic + symbolic evaluation, Z3).',
-  usage: 'sched verify FILE|DIR|-… [--impl NAME] [--spec FILE] [--certs DIR] [--timeout-ms T] [--float ieee|real|uf] [--log] [--format text|json|sarif|junit]',
+  usage: 'sched verify FILE|DIR|-… [--impl NAME] [--spec FILE] [--certs DIR] [--timeout-ms T] [--float ieee|real|uf] [--jobs N] [--log] [--format text|json|sarif|junit]',
   options: [
     { name: 'impl', value: true, metavar: 'NAME', help: 'verify only this implementation' },
     SPEC_OPTION,
     { name: 'timeout-ms', value: true, metavar: 'T', help: 'per-query solver budget (default 10000)' },
     { name: 'float', value: true, metavar: 'MODE', help: 'float encoding: ieee (default: exact, exp/log/pow uninterpreted), uf (every operation uninterpreted), real (fast-math: floats as reals, not sound for IEEE programs)' },
     { name: 'certs', value: true, metavar: 'DIR', help: "write a certificate bundle per implementation under DIR (DIR/<file's path>/<impl>/; see sched recheck)" },
+    JOBS_OPTION,
     { name: 'log', value: false, help: 'print the symbolic evaluation (=> context changes, <= results), as thesis Fig. 5.5' },
     { name: 'format', value: true, metavar: 'F', help: 'text (default), json, sarif (SARIF 2.1.0 for code scanning) or junit (JUnit XML for CI test reports)' },
     JSON_OPTION,
   ],
   async run(args: ParsedArgs): Promise<number> {
-    const format = formatOption(args);
-    const text = format === 'text';
-    const float = (single(args, 'float') ?? 'ieee') as FloatMode;
-    if (!FLOAT_MODES.includes(float)) throw new UsageError(`--float must be one of ${FLOAT_MODES.join(', ')}, got '${float}'`);
-    const timeoutMs = intOption(args, 'timeout-ms', 10_000, 1);
-    const only = single(args, 'impl');
-    const certs = single(args, 'certs');
     const files = expandFiles(args.positional);
     if (files.length === 0) throw new UsageError('no .sched files given');
-    const t0 = performance.now();
-    const results: (VerifyResult & { file: string })[] = [];
-    const inputErrors: Diagnostic[] = [];
-    let matched = false;
-    // Counted up front (parsing is cheap) for the progress line.
-    const progress = new Progress(countImpls(files, only), !text);
+    return verifyFiles(args, files);
+  },
+};
+
+/**
+ * Verify the implementations of `files` with verify's options in `args` and print the verdicts as
+ * `sched verify` does (also for `sched halide`, whose JSON adds `extraJson`); the exit code.
+ */
+export async function verifyFiles(args: ParsedArgs, files: readonly string[], extraJson: Record<string, unknown> = {}): Promise<number> {
+  const format = formatOption(args);
+  const text = format === 'text';
+  const float = (single(args, 'float') ?? 'ieee') as FloatMode;
+  if (!FLOAT_MODES.includes(float)) throw new UsageError(`--float must be one of ${FLOAT_MODES.join(', ')}, got '${float}'`);
+  const timeoutMs = intOption(args, 'timeout-ms', 10_000, 1);
+  const only = single(args, 'impl');
+  const certs = single(args, 'certs');
+  const t0 = performance.now();
+  const results: (VerifyResult & { file: string })[] = [];
+  const inputErrors: Diagnostic[] = [];
+  let matched = false;
+  // Counted up front (parsing is cheap) for the progress line.
+  const total = countImpls(files, only);
+  const progress = new Progress(total, !text);
+  const jobs = jobsOption(args);
+  // Several implementations: one worker thread each, up to N at once (proofs/parallel.ts);
+  // one: its obligations to N solver processes. --log prints as the evaluation goes: in order.
+  const pool = jobs > 1 && total > 1 && !files.includes('-') && !args.flags.has('log') ? new VerifyPool(Math.min(jobs, total)) : null;
+  if (pool === null) setSolverJobs(jobs);
+  type Step = { readonly error: SchedInputError } | { readonly path: string; readonly file: string; readonly checked: CheckedProgram & { text: string }; readonly ci: CheckedImpl; readonly remote: Promise<RemoteResult> | null };
+  // The files in order, loaded as they are reached; with a pool, every implementation is
+  // submitted as soon as its file is loaded, and the results are read back in this order.
+  async function* steps(): AsyncGenerator<Step> {
     for (const path of files) {
       const file = displayName(path);
       let checked;
@@ -70,57 +100,84 @@ export const verifyCommand: Command = {
         checked = await loadChecked(path, single(args, 'spec'));
       } catch (e) {
         if (!(e instanceof SchedInputError)) throw e;
-        inputErrors.push(...e.diagnostics);
-        for (const d of e.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
+        yield { error: e };
         continue;
       }
       for (const ci of checked.impls) {
         if (only !== undefined && ci.impl.name !== only) continue;
-        matched = true;
-        progress.start(`${file}: ${ci.impl.name}`);
-        const log = args.flags.has('log') && text ? (depth: number, line: string) => process.stdout.write(`${'  '.repeat(depth)}// ${line}\n`) : undefined;
-        // A bundle holds exactly this verification's eliminations, byte-identically.
-        if (certs !== undefined) startFromScratch();
-        const r = await verifyImpl(ci, { float, timeoutMs, log });
-        progress.step();
-        results.push({ ...r, file });
-        if (certs !== undefined) {
-          const dir = bundleDir(certs, path, ci.impl.name);
-          writeBundle(dir, { name: path === '-' ? '-' : relativeName(path), text: checked.text }, r, eliminationLog());
-          if (text) process.stdout.write(`  certificates: ${dir}\n`);
-        }
-        if (text) printResult(file, r);
+        const bundle = certs === undefined ? undefined : { dir: bundleDir(certs, path, ci.impl.name), input: path === '-' ? '-' : relativeName(path) };
+        const remote = pool && pool.verify({ path, name: file, spec: single(args, 'spec'), impl: ci.impl.name, float, timeoutMs, bundle });
+        // Read in order, so one failing early must not be reported as unhandled meanwhile.
+        remote?.catch(() => undefined);
+        yield { path, file, checked, ci, remote };
       }
     }
-    progress.end();
-    if (only !== undefined && !matched && inputErrors.length === 0) {
-      const names = files.flatMap((f) => { try { return loadProgram(f).impls.map((i) => i.name); } catch { return []; } });
-      throw new UsageError(`no implementation named '${only}'${didYouMean(only, names)}`);
+  }
+  let all: AsyncIterable<Step> | Step[] = steps();
+  if (pool) {
+    const list: Step[] = [];
+    for await (const st of all) list.push(st);
+    all = list;
+  }
+  try {
+    for await (const step of all) {
+      if ('error' in step) {
+        inputErrors.push(...step.error.diagnostics);
+        for (const d of step.error.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
+        continue;
+      }
+      const { path, file, checked, ci } = step;
+      matched = true;
+      progress.start(`${file}: ${ci.impl.name}`);
+      const log = args.flags.has('log') && text ? (depth: number, line: string) => process.stdout.write(`${'  '.repeat(depth)}// ${line}\n`) : undefined;
+      let r: VerifyResult;
+      if (step.remote) r = await step.remote;
+      else {
+        // A bundle holds exactly this verification's eliminations, byte-identically.
+        if (certs !== undefined) startFromScratch();
+        r = await verifyImpl(ci, { float, timeoutMs, log });
+      }
+      progress.step();
+      results.push({ ...r, file });
+      if (certs !== undefined) {
+        const dir = bundleDir(certs, path, ci.impl.name);
+        if (!step.remote) writeBundle(dir, { name: path === '-' ? '-' : relativeName(path), text: checked.text }, r, eliminationLog());
+        if (text) process.stdout.write(`  certificates: ${dir}\n`);
+      }
+      if (text) printResult(file, r);
     }
-    const ms = performance.now() - t0;
-    if (format === 'json') {
-      const out = results.map((r) => ({
-        file: r.file, impl: r.impl, spec: r.spec, verdict: r.verdict, class: r.class, reason: r.reason,
-        assumptions: r.assumptions, counterexample: r.counterexample ? { ...r.counterexample, values: jsonValues(r.counterexample.values) } : null,
-        replay: r.replay ? { ...r.replay, command: replayCommand(r.file, r.impl, r.replay) } : null, vcs: r.vcs, ms: Math.round(r.ms), float: r.float,
-        ...(r.qualifier ? { qualifier: r.qualifier } : {}),
-      }));
-      process.stdout.write(toJson({ results: out, inputErrors, summary: summaryLine(results, inputErrors.length, ms) }) + '\n');
-    } else if (format === 'sarif' || format === 'junit') {
-      const items: ReportItem[] = [
-        ...results.map((r) => ({ file: r.file, impl: r.impl, verdict: r.verdict, class: r.class, message: r.verdict === 'valid' ? `valid${r.qualifier ? ` ${r.qualifier}` : ''}${r.assumptions ? ` for ${r.assumptions}` : ''}` : r.reason ?? '', line: r.counterexample?.line ?? 1, col: r.counterexample?.col ?? 1, ms: r.ms, asExpected: null, replay: r.replay ? replayCommand(r.file, r.impl, r.replay) : null })),
-        ...inputErrors.map((d) => ({ file: d.file, impl: '(input)', verdict: 'input error', class: d.phase, message: d.message, line: d.line, col: d.col, ms: 0, asExpected: null, replay: null })),
-      ];
-      process.stdout.write((format === 'sarif' ? sarif(items) : junit(items)) + '\n');
-    } else if (results.length + inputErrors.length > 1) {
-      process.stdout.write(`${summaryLine(results, inputErrors.length, ms)}\n`);
-    }
-    if (inputErrors.length > 0) return EXIT_INPUT;
-    if (results.some((r) => r.verdict === 'invalid')) return EXIT_FOUND;
-    if (results.some((r) => r.verdict === 'unknown')) return EXIT_UNKNOWN;
-    return EXIT_OK;
-  },
-};
+  } finally {
+    await pool?.close();
+  }
+  progress.end();
+  if (only !== undefined && !matched && inputErrors.length === 0) {
+    const names = files.flatMap((f) => { try { return loadProgram(f).impls.map((i) => i.name); } catch { return []; } });
+    throw new UsageError(`no implementation named '${only}'${didYouMean(only, names)}`);
+  }
+  const ms = performance.now() - t0;
+  if (format === 'json') {
+    const out = results.map((r) => ({
+      file: r.file, impl: r.impl, spec: r.spec, verdict: r.verdict, class: r.class, reason: r.reason,
+      assumptions: r.assumptions, counterexample: r.counterexample ? { ...r.counterexample, values: jsonValues(r.counterexample.values) } : null,
+      replay: r.replay ? { ...r.replay, command: replayCommand(r.file, r.impl, r.replay) } : null, vcs: r.vcs, ms: Math.round(r.ms), float: r.float,
+      ...(r.qualifier ? { qualifier: r.qualifier } : {}),
+    }));
+    process.stdout.write(toJson({ results: out, inputErrors, summary: summaryLine(results, inputErrors.length, ms), ...extraJson }) + '\n');
+  } else if (format === 'sarif' || format === 'junit') {
+    const items: ReportItem[] = [
+      ...results.map((r) => ({ file: r.file, impl: r.impl, verdict: r.verdict, class: r.class, message: r.verdict === 'valid' ? `valid${r.qualifier ? ` ${r.qualifier}` : ''}${r.assumptions ? ` for ${r.assumptions}` : ''}` : r.reason ?? '', line: r.counterexample?.line ?? 1, col: r.counterexample?.col ?? 1, ms: r.ms, asExpected: null, replay: r.replay ? replayCommand(r.file, r.impl, r.replay) : null })),
+      ...inputErrors.map((d) => ({ file: d.file, impl: '(input)', verdict: 'input error', class: d.phase, message: d.message, line: d.line, col: d.col, ms: 0, asExpected: null, replay: null })),
+    ];
+    process.stdout.write((format === 'sarif' ? sarif(items) : junit(items)) + '\n');
+  } else if (results.length + inputErrors.length > 1) {
+    process.stdout.write(`${summaryLine(results, inputErrors.length, ms)}\n`);
+  }
+  if (inputErrors.length > 0) return EXIT_INPUT;
+  if (results.some((r) => r.verdict === 'invalid')) return EXIT_FOUND;
+  if (results.some((r) => r.verdict === 'unknown')) return EXIT_UNKNOWN;
+  return EXIT_OK;
+}
+
 
 /** `--format`, with `--json` as `--format json`. */
 export function formatOption(args: ParsedArgs): Format {

@@ -22,6 +22,12 @@ export interface FuzzOptions {
   /** Index of the first case: `--start 5000 --iterations 5000` is the second half of a 10,000-case run. */
   readonly start?: number;
   readonly seed: number;
+  /**
+   * Shard k of n (1 ≤ k ≤ n): only the cases whose index i has i mod n = k - 1. Case i is drawn
+   * from (seed, i) alone, so the shards of a run are its cases, split without overlap, and their
+   * logs merge into the run's summary (mergeLogs).
+   */
+  readonly shard?: { readonly k: number; readonly n: number };
   readonly profile: Profile;
   readonly compiler: Compiler;
   /** The bug injected into the reference compiler, if any (bugs are then expected). */
@@ -53,6 +59,8 @@ export interface CaseRecord {
   readonly compileError: string | null;
   readonly ms: number;
   readonly bundle: string | null;
+  /** Illegal draws replaced before this case (the run's `redraws` is their sum). */
+  readonly redraws?: number;
 }
 
 export interface FuzzSummary {
@@ -282,6 +290,7 @@ export async function fuzz(opts: FuzzOptions): Promise<FuzzSummary> {
   };
   const first = opts.start ?? 0;
   for (let i = first; i < first + opts.iterations; i++) {
+    if (opts.shard && i % opts.shard.n !== opts.shard.k - 1) continue;
     const ts = performance.now();
     const seed = caseSeed(opts.seed, i);
     const { value, c, redraws } = drawCase(arb, seed);
@@ -342,7 +351,7 @@ export async function fuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     }
     sum.ms = Math.round(performance.now() - t0);
     sum.msPerCase = Math.round(sum.ms / sum.iterations);
-    opts.onCase?.({ index: i, seed, outcome: ev.outcome, detectedBy: det, disagreements: kinds, verdict: v ?? null, verifyClass: ev.report?.verify?.class ?? null, verifyReason: ev.report?.verify?.reason ?? null, verifyMs: ev.report?.verify?.ms ?? null, compileError: ev.compileError, ms: Math.round(performance.now() - ts), bundle }, sum);
+    opts.onCase?.({ index: i, seed, outcome: ev.outcome, detectedBy: det, disagreements: kinds, verdict: v ?? null, verifyClass: ev.report?.verify?.class ?? null, verifyReason: ev.report?.verify?.reason ?? null, verifyMs: ev.report?.verify?.ms ?? null, compileError: ev.compileError, ms: Math.round(performance.now() - ts), bundle, redraws }, sum);
     if (opts.stopOnFirst && (det.length > 0 || kinds.length > 0)) break;
   }
   closeVerifier();

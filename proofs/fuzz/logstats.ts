@@ -10,10 +10,20 @@
 
 import { readFileSync } from 'node:fs';
 import { median, quantile } from '../../bench/stats.ts';
-import type { CaseRecord } from './harness.ts';
+import type { CaseRecord, FuzzSummary } from './harness.ts';
+import type { Oracle } from './oracles.ts';
 
-/** A `--log` line: the case record plus running totals (older logs lack the verifier fields). */
-type Line = Omit<CaseRecord, 'verifyClass' | 'verifyReason' | 'verifyMs' | 'compileError'> & Partial<Pick<CaseRecord, 'verifyClass' | 'verifyReason' | 'compileError'>> & { readonly totals: { readonly ms: number } };
+/** What a log line says of the run it belongs to (every line of every shard says the same). */
+export interface RunInfo {
+  readonly seed: number;
+  readonly profile: string;
+  readonly compiler: string;
+  readonly inject: string | null;
+}
+
+/** A `--log` line: the case record plus running totals (older logs lack the verifier fields and
+ *  the run). */
+type Line = Omit<CaseRecord, 'verifyClass' | 'verifyReason' | 'verifyMs' | 'compileError'> & Partial<Pick<CaseRecord, 'verifyClass' | 'verifyReason' | 'compileError'>> & { readonly totals: { readonly ms: number }; readonly run?: RunInfo };
 
 /** The lines of one log; a line that is not JSON (the partial last line of a killed run) is
  *  skipped with a word on stderr. */
@@ -123,6 +133,66 @@ export function summarise(files: readonly string[], markdown = false): LogSummar
     }
   }
   return { cases: all.length, disagreements, bugs, unknown: unknown.length, text: out.join('\n') };
+}
+
+/**
+ * The summary of one run from the logs of its shards (`sched fuzz --merge`): the counts of
+ * `sched fuzz --json`, recomputed from the cases, so that a run split into shards (`--shard K/N`,
+ * `--start`) and merged gives the summary of the same run unsplit. Times are the only part that
+ * depends on the split (`ms`: the cases' own times added; `msPerCase`). The logs must be of one
+ * run (same seed, profile, compiler, injected bug) and may not log one case twice with different
+ * outcomes; a case logged twice alike (a resumed run) counts once.
+ */
+export type MergedSummary = Omit<FuzzSummary, 'start' | 'firstDetection'> & {
+  readonly firstDetection: { case: number; oracles: Oracle[] } | null;
+  /** The case indices covered, as ranges ("0–999"). */
+  readonly indices: string;
+  /** Every case that was not `ok`, in index order. */
+  readonly notOk: { index: number; seed: number; outcome: string; verdict: string | null; verifyClass: string | null; detectedBy: readonly string[]; disagreements: readonly string[] }[];
+};
+
+export function mergeLogs(files: readonly string[]): MergedSummary {
+  const byIndex = new Map<number, Line>();
+  let run: RunInfo | null = null;
+  for (const f of files) {
+    for (const l of parseLog(f)) {
+      if (l.run === undefined) throw new Error(`${f}: case ${l.index} does not say its run (a log of an older sched fuzz): use logstats.ts`);
+      if (run === null) run = l.run;
+      else if (JSON.stringify(l.run) !== JSON.stringify(run)) throw new Error(`${f}: case ${l.index} is of another run (${JSON.stringify(l.run)}, not ${JSON.stringify(run)})`);
+      const had = byIndex.get(l.index);
+      if (had !== undefined && (had.outcome !== l.outcome || had.seed !== l.seed)) throw new Error(`${f}: case ${l.index} is logged twice with different outcomes (${had.outcome}, ${l.outcome})`);
+      byIndex.set(l.index, l);
+    }
+  }
+  if (run === null) throw new Error('no cases in the log files');
+  const all = [...byIndex.values()].sort((a, b) => a.index - b.index);
+  const n = (o: string) => all.filter((l) => l.outcome === o).length;
+  const verdict = (v: string) => all.filter((l) => l.verdict === v).length;
+  const detection = all.find((l) => l.detectedBy.length > 0);
+  const disagreement = all.find((l) => l.disagreements.length > 0);
+  const ms = all.reduce((t, l) => t + l.ms, 0);
+  return {
+    ...run,
+    inject: run.inject as FuzzSummary['inject'],
+    profile: run.profile as FuzzSummary['profile'],
+    iterations: all.length,
+    indices: ranges(all.map((l) => l.index)),
+    ok: n('ok'),
+    bugsFound: n('bug') + n('compile-failure'),
+    disagreements: n('disagreement'),
+    unknowns: n('unknown'),
+    rejected: n('rejected'),
+    redraws: all.reduce((t, l) => t + (l.redraws ?? 0), 0),
+    verdicts: { valid: verdict('valid'), invalid: verdict('invalid'), unknown: verdict('unknown') },
+    verifierCrashes: all.filter((l) => l.verifyClass === 'crash').length,
+    verifierBudget: all.filter((l) => l.verifyClass === 'budget').length,
+    firstDetection: detection ? { case: detection.index, oracles: [...detection.detectedBy] } : null,
+    firstDisagreement: disagreement ? { case: disagreement.index, kinds: [...disagreement.disagreements] } : null,
+    repros: all.flatMap((l) => (l.bundle ? [l.bundle] : [])),
+    notOk: all.filter((l) => l.outcome !== 'ok').map((l) => ({ index: l.index, seed: l.seed, outcome: l.outcome, verdict: l.verdict, verifyClass: l.verifyClass ?? null, detectedBy: l.detectedBy, disagreements: l.disagreements })),
+    ms,
+    msPerCase: Math.round(ms / all.length),
+  };
 }
 
 function main(): number {

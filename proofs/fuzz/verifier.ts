@@ -31,14 +31,16 @@ export interface VerifierOptions {
   readonly heapMb?: number;
 }
 
-const WORKER = fileURLToPath(new URL('./verifier-worker.ts', import.meta.url));
+// Compiled (dist/, see cli/thread.js) or the sources through tsx: the worker in the same form.
+const COMPILED = import.meta.url.endsWith('.js');
+const WORKER = fileURLToPath(new URL(COMPILED ? './verifier-worker.js' : './verifier-worker.ts', import.meta.url));
 
 let worker: ChildProcess | null = null;
 let nextId = 1;
 let stderrTail = '';
 
 function start(heapMb: number): ChildProcess {
-  const w = fork(WORKER, [], { execArgv: ['--import', 'tsx', `--max-old-space-size=${heapMb}`], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  const w = fork(WORKER, [], { execArgv: [...(COMPILED ? [] : ['--import', 'tsx']), `--max-old-space-size=${heapMb}`], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
   stderrTail = '';
   w.stderr?.on('data', (d: Buffer) => {
     stderrTail = (stderrTail + d.toString()).slice(-2000);

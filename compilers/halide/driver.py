@@ -1,0 +1,261 @@
+#!/usr/bin/python3
+"""sched's Halide 14 driver: lower a user's pipeline script with the real compiler and print, as one
+JSON document on stdout, what the TypeScript translator (compilers/halide/translate.ts) needs.
+
+    /usr/bin/python3 compilers/halide/driver.py SCRIPT.py [--jit JSON|-]
+
+The script defines `pipeline()`, returning a dict (docs/halide.md):
+    output: the output Func;
+    funcs:  every Func of the algorithm (the output too; boundary-condition Funcs as well);
+    args:   the ImageParams and Params of the pipeline;
+    example (optional): sizes for the JIT oracle: {"output": [W, H], "<input>": [w, h], "<param>": v};
+    target (optional): a Halide target string (default x86-64-linux-sse41-avx-avx2-fma-f16c);
+    assume (optional): conditions the verdict is restricted to, in Halide's names ("A.extent.0 >= 512").
+`pipeline()` is called twice: once for the traced lowering, once for the plain one.
+
+What is printed: the Func definitions (as Halide prints their Exprs), the lowered statement after
+"bounding small realizations" (the input of storage flattening) and after "final simplification",
+for the pipeline with `trace_stores()` on every Func and without, and the lowering times.
+With --jit, runs `realize` instead on the inputs given in the JSON (see jit()).
+"""
+import importlib.util
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+
+os.environ["HL_DEBUG_CODEGEN"] = "2"  # read once, at the first lowering: every pass's IR on stderr
+import halide as hl  # noqa: E402
+
+EXACT = None  # whether float constants print exactly (exact_floats())
+
+# A fixed target: the lowered code does not depend on the host.
+TARGET = hl.Target("x86-64-linux-sse41-avx-avx2-fma-f16c")
+ASSUME = []  # pipeline()'s 'assume': conditions on buffer fields and Params, in Halide's names
+SECTIONS = {"pass21": "bounding small realizations", "final": "final simplification", "initial": "creating initial loop nests"}
+
+
+def fail(msg):
+    print(json.dumps({"error": msg}))
+    sys.exit(3)
+
+
+def load(script):
+    spec = importlib.util.spec_from_file_location("sched_halide_pipeline", script)
+    if spec is None:
+        fail(f"cannot load '{script}' as a Python module")
+    mod = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
+    spec.loader.exec_module(mod)
+    if not hasattr(mod, "pipeline"):
+        fail(f"'{script}' defines no function pipeline() (see docs/halide.md)")
+    return mod
+
+
+def build(mod):
+    p = mod.pipeline()
+    if not isinstance(p, dict) or not isinstance(p.get("output"), hl.Func):
+        fail("pipeline() must return a dict with 'output' (a Func), 'funcs' (list of Funcs) and 'args' (ImageParams and Params)")
+    funcs = list(p.get("funcs") or [])
+    if not any(f.name() == p["output"].name() for f in funcs):
+        funcs.append(p["output"])
+    for f in funcs:
+        if not isinstance(f, hl.Func):
+            fail(f"pipeline(): 'funcs' holds {f!r}, not a Func")
+    args = list(p.get("args") or [])
+    for a in args:
+        if not isinstance(a, (hl.ImageParam, hl.Param)):
+            fail(f"pipeline(): 'args' holds {a!r}, neither an ImageParam nor a Param")
+    global ASSUME, TARGET
+    ASSUME = [str(a) for a in (p.get("assume") or [])]
+    if p.get("target"):
+        TARGET = hl.Target(p["target"])
+    return p["output"], funcs, args, p.get("example")
+
+
+def section(log, title):
+    """The IR printed after the last pass named `title` (unchanged passes print nothing)."""
+    out, cur, on = None, [], False
+    for line in log.splitlines():
+        if line.startswith("Lowering after "):
+            if on:
+                out = "\n".join(cur)
+            on = line.startswith("Lowering after " + title + ":") and not line.rstrip().endswith("(unchanged)")
+            cur = []
+            continue
+        if on and re.match(r"^[A-Z][a-z]+ing .*\.\.\.$", line):
+            out, on = "\n".join(cur), False
+            continue
+        if on:
+            cur.append(line)
+    if on:
+        out = "\n".join(cur)
+    return out
+
+
+def exact_floats():
+    """Make Halide's IR printer, which writes to std::cerr in fixed notation with the stream's
+    precision (6 decimals by default: 1.0f/12 becomes 0.083333f), print every float constant exactly:
+    set std::cerr's precision (ios_base::_M_precision, found through the ostream's virtual base
+    offset, Itanium C++ ABI) to 160 decimals, enough for the exact value of any float32."""
+    import ctypes
+    lib = ctypes.CDLL("libstdc++.so.6")
+    addr = ctypes.addressof(ctypes.c_void_p.in_dll(lib, "_ZSt4cerr"))
+    vptr = ctypes.c_void_p.from_address(addr).value
+    ios = addr + ctypes.c_long.from_address(vptr - 3 * ctypes.sizeof(ctypes.c_long)).value
+    prec = ctypes.c_long.from_address(ios + ctypes.sizeof(ctypes.c_void_p))
+    if prec.value != 6:  # not the layout expected: leave it alone (constants stay rounded)
+        return False
+    prec.value = 160
+    return True
+
+
+def lower(out, args, name):
+    """Lower with every pass's IR on stderr (captured through a temporary file): the sections and ms."""
+    global EXACT
+    if EXACT is None:
+        EXACT = exact_floats()
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile(mode="w+b") as tmp:
+        os.dup2(tmp.fileno(), 2)
+        err = None
+        t = time.perf_counter()
+        try:
+            out.compile_to_module(args, name, TARGET)
+        except RuntimeError as e:
+            # Code generation after lowering can fail where lowering did not (a trace call inside a
+            # CUDA kernel has no device runtime): the lowered IR printed so far is still Halide's.
+            err = str(e)
+        finally:
+            ms = (time.perf_counter() - t) * 1000
+            os.dup2(saved, 2)
+            os.close(saved)
+        tmp.seek(0)
+        log = tmp.read().decode("utf-8", "replace")
+    out = {k: section(log, v) for k, v in SECTIONS.items()}
+    if err is not None:
+        if out["pass21"] is None:
+            fail(f"Halide failed before lowering ended: {err.strip()[-1500:]}")
+        out["error"] = err.strip()[-1500:]
+    return out, ms
+
+
+def expr_text(e):
+    """Halide's own printing of an Expr (str() wraps it as '<halide.Expr of type T: …>')."""
+    s = str(e)
+    m = re.match(r"^<halide\.Expr of type [^:]*: (.*)>$", s, re.S)
+    return m.group(1) if m else s
+
+
+def type_name(t):
+    if t.is_float():
+        return f"f{t.bits()}"
+    if t.is_bool():
+        return "bool"
+    if t.is_uint():
+        return f"u{t.bits()}"
+    if t.is_int():
+        return f"i{t.bits()}"
+    return str(t)
+
+
+def describe(funcs, args, out):
+    fs = []
+    for f in funcs:
+        types = f.output_types()
+        if len(types) != 1:
+            fail(f"unsupported: Tuple-valued Func '{f.name()}'")
+        if f.is_extern():
+            fail(f"unsupported: extern Func '{f.name()}'")
+        d = {"name": f.name(), "args": [a.name() for a in f.args()], "type": type_name(types[0]), "pure": expr_text(f.value()), "updates": []}
+        for k in range(f.num_update_definitions()):
+            vals = f.update_values(k)
+            if len(vals) != 1:
+                fail(f"unsupported: Tuple-valued update of '{f.name()}'")
+            # RVar names only: their min/extent (Func.rvars()[i].min() crashes Halide 14's bindings)
+            # are read from the lowered IR, where bounds inference binds f.s<k>.<rvar>.min/max.
+            d["updates"].append({"args": [expr_text(e) for e in f.update_args(k)], "value": expr_text(vals[0]), "rvars": [r.name() for r in f.rvars(k)]})
+        fs.append(d)
+    inputs, params = [], []
+    for a in args:
+        if isinstance(a, hl.ImageParam):
+            inputs.append({"name": a.name(), "dims": a.dimensions(), "type": type_name(a.type())})
+        else:
+            params.append({"name": a.name(), "type": type_name(a.type())})
+    return {"output": out.name(), "outputType": type_name(out.output_types()[0]), "outputDims": out.dimensions(), "funcs": fs, "inputs": inputs, "params": params}
+
+
+def main():
+    if len(sys.argv) < 2:
+        fail("usage: driver.py SCRIPT.py [--jit JSON]")
+    script = sys.argv[1]
+    mod = load(script)
+    if len(sys.argv) > 3 and sys.argv[2] == "--jit":
+        return jit(mod, json.loads(sys.stdin.read() if sys.argv[3] == "-" else sys.argv[3]))
+    out, funcs, args, example = build(mod)
+    if len(sys.argv) > 2 and sys.argv[2] == "--plain":
+        plain, ms = lower(out, args, out.name())
+        print(json.dumps({"plain": plain, "ms": ms}))
+        return
+    info = describe(funcs, args, out)
+    for f in funcs:
+        f.trace_stores()
+    traced, traced_ms = lower(out, args, out.name())
+    # The plain lowering runs in a fresh process: in this one, Halide would rename the second
+    # pipeline's Funcs (blur_y$1) and the two texts would differ everywhere.
+    import subprocess
+    r = subprocess.run([sys.executable, os.path.abspath(__file__), script, "--plain"], capture_output=True, text=True)
+    if r.returncode != 0:
+        fail(f"the untraced lowering failed: {r.stdout.strip()} {r.stderr.strip()[-2000:]}")
+    pl = json.loads(r.stdout.strip().splitlines()[-1])  # Halide prints its warnings on stdout
+    plain, plain_ms = pl["plain"], pl["ms"]
+    info.update({"exactFloats": EXACT, "assume": ASSUME, "halide": "14", "target": str(TARGET), "example": example, "traced": traced, "plain": plain, "ms": {"traced": traced_ms, "plain": plain_ms}})
+    print(json.dumps(info))
+
+
+def jit(mod, req):
+    """Realize the pipeline on given inputs: req = {"output": [extents], "inputs": {name: {"extents": [...], "data": flat list, x fastest}}, "params": {name: value}}."""
+    out, _, args, _ = build(mod)
+    for a in args:
+        if isinstance(a, hl.ImageParam):
+            spec = req["inputs"][a.name()]
+            ext = spec["extents"]
+            buf = hl.Buffer(a.type(), ext)
+            mins = spec.get("mins") or [0] * len(ext)
+            buf.set_min(mins)
+            data = spec["data"]
+            n = 1
+            for e in ext:
+                n *= e
+            for i in range(n):
+                idx, rest = [], i
+                for e, m in zip(ext, mins):
+                    idx.append(rest % e + m)
+                    rest //= e
+                buf[idx] = data[i]
+            a.set(buf)
+        else:
+            a.set(req["params"][a.name()])
+    t = time.perf_counter()
+    res = out.realize(req["output"], TARGET)
+    ms = (time.perf_counter() - t) * 1000
+    ext = req["output"]
+    n = 1
+    for e in ext:
+        n *= e
+    vals = []
+    for i in range(n):
+        idx, rest = [], i
+        for e in ext:
+            idx.append(rest % e)
+            rest //= e
+        v = res[idx]
+        vals.append(v if not isinstance(v, float) or v == v else "nan")
+    print(json.dumps({"values": vals, "ms": ms}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1056 @@
+// Halide 14's lowered IR (taken after "bounding small realizations": multi-dimensional Realize and
+// Provide, the input of storage flattening) translated to annotated SCHED, and the Func
+// definitions translated to the algorithm whose SARE is the spec (core/lower/sare.ts). The
+// annotation of every store comes from the `trace_stores()` call Halide carried into its value
+// (the Func name and the store's logical coordinates); the update stage and the RVar values come
+// from the names of the enclosing loops and lets (`f.s1.r$x`). Every node kind is translated or
+// rejected with `unsupported: <kind>`; nothing is dropped without a note.
+//
+// Conventions (docs/halide.md): the output's mins are 0 (the pipeline is realised over
+// [0, extent) in each dimension); the inputs' mins and extents, the output's extents and integer
+// Params are the spec's parameters; index arithmetic is on unbounded integers (Halide asserts that buffers are smaller
+// than 2^31); the top-level asserts Halide inserts (required regions inside the buffers, extents
+// non-negative) are the implementation's assumptions, since the pipeline fails instead of running
+// when one does not hold.
+
+import { checkAlgorithm, type Algorithm, type AlgFunc } from '../../core/lower/algorithm.ts';
+import { algorithmToSpec } from '../../core/lower/sare.ts';
+import { floatText, printSpec } from '../../core/printer.ts';
+import { KEYWORDS } from '../../core/lexer.ts';
+import { type HExpr, type HStmt, isTraceCall, parseHExpr, parseHStmt, printHExpr } from './hir.ts';
+
+/** What compilers/halide/driver.py prints. */
+export interface DriverFunc {
+  readonly name: string;
+  readonly args: readonly string[];
+  readonly type: string;
+  readonly pure: string;
+  readonly updates: readonly { readonly args: readonly string[]; readonly value: string; readonly rvars: readonly string[] }[];
+}
+export interface DriverOutput {
+  readonly output: string;
+  readonly outputType: string;
+  readonly outputDims: number;
+  readonly funcs: readonly DriverFunc[];
+  readonly inputs: readonly { readonly name: string; readonly dims: number; readonly type: string }[];
+  readonly params: readonly { readonly name: string; readonly type: string }[];
+  readonly traced: { readonly pass21: string | null; readonly final: string | null; readonly initial: string | null; readonly error?: string };
+  readonly plain: { readonly pass21: string | null; readonly final: string | null; readonly initial: string | null };
+  readonly ms: { readonly traced: number; readonly plain: number };
+  readonly example?: Record<string, number | number[]> | null;
+  /** pipeline()'s `assume`: conditions over buffer fields and Params, in Halide's names. */
+  readonly assume?: readonly string[];
+}
+
+/** A construct the translator does not handle: the message starts with `unsupported: <kind>`. */
+export class Unsupported extends Error {
+  constructor(readonly kind: string, detail: string) {
+    super(`unsupported: ${kind}${detail ? `: ${detail}` : ''}`);
+    this.name = 'Unsupported';
+  }
+}
+
+/** An expression that is not an affine index (tried first, then the value form). */
+class NotIndex extends Error {}
+
+const SCHED_TYPES: Record<string, string> = {
+  bool: 'bool', uint1: 'bool', uint8: 'u8', uint16: 'u16', uint32: 'u32', uint64: 'u64',
+  int8: 'i8', int16: 'i16', int32: 'i32', int64: 'i64', float32: 'f32', float64: 'f64',
+};
+
+function schedType(t: string): string {
+  const s = SCHED_TYPES[t];
+  if (s === undefined) throw new Unsupported(/x\d+$/.test(t) ? 'vector type' : 'type', t);
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names
+
+const RESERVED = new Set<string>(KEYWORDS);
+
+class Names {
+  private readonly byHalide = new Map<string, string>();
+  private readonly taken = new Set<string>();
+  /** A SCHED identifier for a Halide name (`blur_y.s0.y.yi.$n` → `blur_y_s0_y_yi_n`), one per name. */
+  get(h: string, prefix = '', tensor = false): string {
+    const key = `${prefix}\u0000${h}\u0000${tensor}`;
+    const have = this.byHalide.get(key);
+    if (have !== undefined) return have;
+    let base = prefix + h.replace(/\$/g, '').replace(/[^A-Za-z0-9_]/g, '_').replace(/_+/g, '_').replace(/^_+/, '').replace(/_$/, '');
+    if (base === '' || /^\d/.test(base)) base = `h${base}`;
+    if (RESERVED.has(base) || (tensor && /_\d+$/.test(base))) base = `${base}_v`;
+    let n = base;
+    for (let k = 2; this.taken.has(n); k++) n = `${base}_v${k}`;
+    this.taken.add(n);
+    this.byHalide.set(key, n);
+    return n;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scopes
+
+interface Buffer {
+  readonly array: string;
+  readonly type: string;
+  readonly mins: readonly string[];
+}
+
+type Binding =
+  | { readonly k: 'idx'; readonly sched: string; readonly e: HExpr | null; readonly scope: Scope | null; used: boolean }
+  | { readonly k: 'lazy'; readonly e: HExpr; readonly scope: Scope }
+  | { readonly k: 'buffer'; readonly buf: Buffer }
+  /** A fused loop variable t = outer * div + inner, read only as `t % div` and `t / div`. */
+  | { readonly k: 'fused'; readonly inner: string; readonly outer: string; readonly div: string }
+  | { readonly k: 'produce'; readonly count: { n: number } };
+
+class Scope {
+  constructor(
+    readonly parent: Scope | null,
+    readonly name: string,
+    readonly b: Binding,
+  ) {}
+  find(name: string, kind?: Binding['k']): Binding | undefined {
+    for (let s: Scope | null = this; s !== null; s = s.parent) if (s.name === name && (kind === undefined || s.b.k === kind)) return s.b;
+    return undefined;
+  }
+  bind(name: string, b: Binding): Scope {
+    return new Scope(this, name, b);
+  }
+}
+
+interface Trace {
+  readonly func: string;
+  readonly coords: readonly HExpr[];
+  readonly scope: Scope;
+}
+
+interface Ctx {
+  /** Index mode: expand every let to its definition (for assumptions over the parameters only). */
+  readonly expand: boolean;
+  /** Spec mode: Func calls are tensor reads. */
+  readonly spec: boolean;
+  /** Where found trace calls are recorded (values of Provides). */
+  readonly traces: Trace[] | null;
+  /** Let bindings read, marked used only if the whole translation succeeds. */
+  readonly marks?: Binding[];
+  /** Spec mode: the Func being defined (a 0-dimensional Func reads itself at its unit variable). */
+  readonly self?: string;
+}
+
+const IDX: Ctx = { expand: false, spec: false, traces: null };
+
+// ---------------------------------------------------------------------------------------------
+
+export interface Translation {
+  readonly text: string;
+  readonly specName: string;
+  readonly implName: string;
+  readonly notes: string[];
+  readonly stores: number;
+  /** Spec parameter ↔ Halide name (`blur_y_extent_0` ↔ `blur_y.extent.0`, `h` ↔ Param h). */
+  readonly params: readonly { readonly sched: string; readonly halide: string }[];
+  readonly inputs: readonly { readonly name: string; readonly array: string; readonly type: string; readonly extents: readonly string[] }[];
+  /** Non-integer Params, as 0-dimensional input arrays. */
+  readonly scalarInputs: readonly { readonly name: string; readonly array: string }[];
+  readonly outputArray: string;
+}
+
+export function translate(d: DriverOutput, name: string): Translation {
+  return new Translator(d, name).run();
+}
+
+class Translator {
+  readonly names = new Names();
+  readonly notes: string[] = [];
+  readonly funcs: ReadonlyMap<string, DriverFunc>;
+  readonly inputs: ReadonlyMap<string, DriverOutput['inputs'][number]>;
+  readonly intParams: ReadonlySet<string>;
+  readonly otherParams: ReadonlySet<string>;
+  readonly usedParams = new Map<string, string>();
+  readonly assumes: string[] = [];
+  stores = 0;
+  metaAsserts = 0;
+  /** Non-integer Params read by the program or the spec (0-dimensional inputs). */
+  readonly scalarInputs = new Set<string>();
+
+  constructor(
+    readonly d: DriverOutput,
+    readonly name: string,
+  ) {
+    this.funcs = new Map(d.funcs.map((f) => [f.name, f]));
+    this.inputs = new Map(d.inputs.map((i) => [i.name, i]));
+    this.intParams = new Set(d.params.filter((p) => /^[iu](8|16|32|64)$/.test(p.type)).map((p) => p.name));
+    this.otherParams = new Set(d.params.filter((p) => !this.intParams.has(p.name)).map((p) => p.name));
+  }
+
+  scalars(): DriverOutput['params'][number][] {
+    return this.d.params.filter((p) => this.scalarInputs.has(p.name));
+  }
+
+  /**
+   * The exact value of a float constant of a Func definition. Python prints Exprs with 6 decimals
+   * (1.0f/12 as 0.083333f); the driver makes the lowering log print them exactly, so the constant is
+   * the one value of the first lowering pass (the definitions as written, before simplification)
+   * that rounds to the same 6 decimals. None or several: the printed value, and a note.
+   */
+  exactConstant(e: Extract<HExpr, { k: 'float' }>): number {
+    if (!/^-?\d+\.\d{6}$/.test(e.text)) return e.v;
+    if (this.exactFloats === null) {
+      this.exactFloats = new Map();
+      for (const m of (this.d.traced.initial ?? '').matchAll(/(\d+\.\d{7,})f/g)) {
+        const v = Number(m[1]);
+        for (const x of [v, -v]) {
+          const key = x.toFixed(6);
+          const set = this.exactFloats.get(key) ?? new Set<number>();
+          set.add(x);
+          this.exactFloats.set(key, set);
+        }
+      }
+    }
+    const c = this.exactFloats.get(e.v.toFixed(6));
+    if (c !== undefined && c.size === 1) return [...c][0]!;
+    if (Math.fround(e.v) !== e.v || !Number.isInteger(e.v * 1e6)) this.notes.push(`float constant ${e.text} of a Func definition: ${c === undefined ? 'not found' : 'ambiguous'} in the lowering log, used as printed (6 decimals)`);
+    return e.v;
+  }
+  exactFloats: Map<string, Set<number>> | null = null;
+  /** Funcs whose pure definition is undef() (their stage-0 tensor has no equation). */
+  readonly undefPure: string[] = [];
+
+  /** A spec parameter for a buffer field or a Param; `null` for names that are not global. */
+  global(n: string): string | null {
+    let m: RegExpExecArray | null;
+    if ((m = /^(.+)\.(min|extent|stride)\.(\d+)$/.exec(n)) && (m[1] === this.d.output || this.inputs.has(m[1]!))) {
+      if (m[2] === 'min' && m[1] === this.d.output) return '0';
+      if (m[2] === 'stride') throw new NotIndex(`buffer stride ${n}`);
+      const p = this.names.get(n);
+      this.usedParams.set(p, n);
+      return p;
+    }
+    if (this.intParams.has(n)) {
+      const p = this.names.get(n);
+      this.usedParams.set(p, n);
+      return p;
+    }
+    if (this.otherParams.has(n)) throw new NotIndex(`'${n}' is a ${this.d.params.find((p) => p.name === n)?.type} Param, not an index`);
+    return null;
+  }
+
+  // ---- index expressions and conditions ---------------------------------------------------
+
+  idx(e: HExpr, sc: Scope, cx: Ctx = IDX): string {
+    switch (e.k) {
+      case 'int':
+        if (e.t !== null && e.t !== 'int32') throw new NotIndex(`${e.t} constant`);
+        return e.v < 0n ? `(${e.v})` : String(e.v);
+      case 'var': {
+        const b = sc.find(e.name);
+        if (b === undefined) {
+          const g = this.global(e.name);
+          if (g === null) throw new NotIndex(`unknown variable '${e.name}'`);
+          return g;
+        }
+        if (b.k === 'idx') {
+          if (cx.expand) {
+            if (b.e === null || b.scope === null) throw new NotIndex(`'${e.name}' is a loop variable`);
+            return this.idx(b.e, b.scope, cx);
+          }
+          if (cx.marks) cx.marks.push(b);
+          else b.used = true;
+          return b.sched;
+        }
+        if (b.k === 'lazy') return this.idx(b.e, b.scope, cx);
+        if (b.k === 'fused') throw new NotIndex(`fused loop variable ${e.name} used other than as t % extent or t / extent`);
+        throw new NotIndex(`'${e.name}' is not an index`);
+      }
+      case 'neg':
+        return `(-${this.idx(e.a, sc, cx)})`;
+      case 'bin': {
+        if (!['+', '-', '*', '/', '%'].includes(e.op)) throw new NotIndex(`'${e.op}' in an index`);
+        if ((e.op === '%' || e.op === '/') && e.a.k === 'var') {
+          const f = sc.find(e.a.name);
+          if (f?.k === 'fused') {
+            if (this.idx(e.b, sc, { ...IDX, expand: true }) !== f.div) throw new NotIndex(`fused loop variable ${e.a.name} ${e.op} a divisor other than its inner extent`);
+            return e.op === '%' ? f.inner : f.outer;
+          }
+        }
+        if (e.op === '/' && !(e.b.k === 'int' && e.b.v > 0n)) {
+          const q = this.exactQuotient(e.a, e.b, sc, cx);
+          if (q !== null) return q;
+        }
+        const a = this.idx(e.a, sc, cx);
+        const b = this.idx(e.b, sc, cx);
+        const ca = this.constValue(e.a, sc);
+        const cb = this.constValue(e.b, sc);
+        if (e.op === '*' && ca === null && cb === null) throw new NotIndex(`product of two variables (${a} * ${b})`);
+        if (e.op === '*') return ca !== null ? `(${ca < 0n ? `(${ca})` : ca} * ${b})` : `(${a} * ${cb! < 0n ? `(${cb})` : cb})`;
+        if ((e.op === '/' || e.op === '%') && !(cb !== null && cb > 0n)) throw new NotIndex(`'${e.op}' by a non-constant`);
+        if (e.op === '/' || e.op === '%') return `(${a} ${e.op} ${cb})`;
+        return `(${a} ${e.op} ${b})`;
+      }
+      case 'cast':
+        if (e.t !== 'int32') throw new NotIndex(`cast to ${e.t}`);
+        return this.idx(e.a, sc, cx);
+      case 'call':
+        switch (e.name) {
+          case 'min':
+          case 'max':
+            if (e.args.length !== 2) break;
+            return `${e.name}(${this.idx(e.args[0]!, sc, cx)}, ${this.idx(e.args[1]!, sc, cx)})`;
+          case 'select':
+            if (e.args.length !== 3) break;
+            return `select(${this.cond(e.args[0]!, sc, cx)}, ${this.idx(e.args[1]!, sc, cx)}, ${this.idx(e.args[2]!, sc, cx)})`;
+          case 'likely':
+          case 'likely_if_innermost':
+          case 'promise_clamped':
+          case 'unsafe_promise_clamped':
+            return this.idx(e.args[0]!, sc, cx);
+        }
+        throw new NotIndex(`call to ${e.name}`);
+      case 'let':
+        return this.idx(e.body, sc.bind(e.name, { k: 'lazy', e: e.value, scope: sc }), cx);
+      default:
+        throw new NotIndex(`${e.k} in an index`);
+    }
+  }
+
+  /**
+   * `(d * y + c) / d` with d not a constant and c ∈ {0, -1} (bounds inference divides the last
+   * value of a fused loop, x * y - 1, by one of its extents): Euclidean division gives y + c when
+   * d ≥ 1, y - c when d ≤ -1 (for c = -1), and 0 when d = 0 (Halide's x / 0).
+   */
+  exactQuotient(num: HExpr, d: HExpr, sc: Scope, cx: Ctx): string | null {
+    let c = 0n;
+    let prod = num;
+    if (num.k === 'bin' && num.op === '+' && num.b.k === 'int' && num.b.t === null) {
+      c = num.b.v;
+      prod = num.a;
+    }
+    if (c !== 0n && c !== -1n) return null;
+    if (prod.k !== 'bin' || prod.op !== '*') return null;
+    const dt = printHExpr(d);
+    const y = printHExpr(prod.a) === dt ? prod.b : printHExpr(prod.b) === dt ? prod.a : null;
+    if (y === null) return null;
+    const ys = this.idx(y, sc, cx);
+    const ds = this.idx(d, sc, cx);
+    return c === 0n ? `select(${ds} == 0, 0, ${ys})` : `select(${ds} >= 1, ${ys} - 1, select(${ds} == 0, 0, ${ys} + 1))`;
+  }
+
+  /** The value of an integer expression that is a constant once lets are expanded (`f.extent.0.constrained = 3`). */
+  constValue(e: HExpr, sc: Scope, depth = 0): bigint | null {
+    if (depth > 50) return null;
+    switch (e.k) {
+      case 'int':
+        return e.t === null || e.t === 'int32' ? e.v : null;
+      case 'neg': {
+        const a = this.constValue(e.a, sc, depth + 1);
+        return a === null ? null : -a;
+      }
+      case 'var': {
+        const b = sc.find(e.name);
+        if (b?.k === 'lazy') return this.constValue(b.e, b.scope, depth + 1);
+        if (b?.k === 'idx' && b.e !== null && b.scope !== null) return this.constValue(b.e, b.scope, depth + 1);
+        return null;
+      }
+      case 'bin': {
+        const a = this.constValue(e.a, sc, depth + 1);
+        const b = a === null ? null : this.constValue(e.b, sc, depth + 1);
+        if (a === null || b === null) return null;
+        if (e.op === '+') return a + b;
+        if (e.op === '-') return a - b;
+        if (e.op === '*') return a * b;
+        return null;
+      }
+      default:
+        return null;
+    }
+  }
+
+  /** A condition that is constant whatever the parameters: bounds queries never happen. */
+  constCond(e: HExpr, sc: Scope): boolean | null {
+    switch (e.k) {
+      case 'int':
+        return e.v !== 0n;
+      case 'cast':
+        return e.t === 'uint1' || e.t === 'bool' ? this.constCond(e.a, sc) : null;
+      case 'not': {
+        const a = this.constCond(e.a, sc);
+        return a === null ? null : !a;
+      }
+      case 'bin': {
+        if (e.op !== '&&' && e.op !== '||') return null;
+        const a = this.constCond(e.a, sc);
+        const b = this.constCond(e.b, sc);
+        if (e.op === '&&') return a === false || b === false ? false : a === true && b === true ? true : null;
+        return a === true || b === true ? true : a === false && b === false ? false : null;
+      }
+      case 'call':
+        if (e.name === '_halide_buffer_is_bounds_query') return false;
+        if (e.name === 'likely' || e.name === 'likely_if_innermost') return this.constCond(e.args[0]!, sc);
+        return null;
+      case 'var': {
+        const b = sc.find(e.name);
+        return b?.k === 'lazy' ? this.constCond(b.e, b.scope) : null;
+      }
+      default:
+        return null;
+    }
+  }
+
+  cond(e: HExpr, sc: Scope, cx: Ctx = IDX): string {
+    const c = this.constCond(e, sc);
+    if (c !== null) return String(c);
+    switch (e.k) {
+      case 'bin':
+        if (e.op === '&&' || e.op === '||') return `(${this.cond(e.a, sc, cx)} ${e.op} ${this.cond(e.b, sc, cx)})`;
+        if (['<', '<=', '>', '>=', '==', '!='].includes(e.op)) return `(${this.idx(e.a, sc, cx)} ${e.op} ${this.idx(e.b, sc, cx)})`;
+        break;
+      case 'not':
+        return `!${this.cond(e.a, sc, cx)}`;
+      case 'cast':
+        if (e.t === 'uint1' || e.t === 'bool') return this.cond(e.a, sc, cx);
+        break;
+      case 'call':
+        if (e.name === 'likely' || e.name === 'likely_if_innermost') return this.cond(e.args[0]!, sc, cx);
+        // bitwise operations on booleans (uint1), as the simplifier writes some conjunctions
+        if ((e.name === 'bitwise_and' || e.name === 'bitwise_or') && e.args.length === 2) return `(${this.cond(e.args[0]!, sc, cx)} ${e.name === 'bitwise_and' ? '&&' : '||'} ${this.cond(e.args[1]!, sc, cx)})`;
+        if (e.name === 'bitwise_not' && e.args.length === 1) return `!${this.cond(e.args[0]!, sc, cx)}`;
+        break;
+      case 'var': {
+        const b = sc.find(e.name);
+        if (b?.k === 'lazy') return this.cond(b.e, b.scope, cx);
+        break;
+      }
+      case 'let':
+        return this.cond(e.body, sc.bind(e.name, { k: 'lazy', e: e.value, scope: sc }), cx);
+      default:
+        break;
+    }
+    throw new NotIndex('not an affine condition');
+  }
+
+  // ---- values ------------------------------------------------------------------------------
+
+  val(e: HExpr, sc: Scope, cx: Ctx): string {
+    switch (e.k) {
+      case 'int':
+        return e.t === null || e.t === 'int32' ? (e.v < 0n ? `(${e.v})` : String(e.v)) : `${schedType(e.t)}(${e.v})`;
+      case 'float':
+        return `${schedType(e.t)}(${floatText(cx.spec ? this.exactConstant(e) : e.v)})`;
+      case 'str':
+        throw new Unsupported('StringImm', `"${e.v}" in a value`);
+      case 'var': {
+        const b = sc.find(e.name);
+        if (b?.k === 'lazy') return this.val(b.e, b.scope, cx);
+        if (b === undefined && this.otherParams.has(e.name)) {
+          // A non-integer Param is a 0-dimensional input (SCHED parameters are integers).
+          this.scalarInputs.add(e.name);
+          return cx.spec ? `${this.tensor(e.name)}()` : `${this.inputArray(e.name)}[]`;
+        }
+        return `i32(${this.idx(e, sc, cx)})`;
+      }
+      case 'neg':
+        return `(-${this.val(e.a, sc, cx)})`;
+      case 'not':
+        return `!${this.val(e.a, sc, cx)}`;
+      case 'bin':
+        return `(${this.val(e.a, sc, cx)} ${e.op} ${this.val(e.b, sc, cx)})`;
+      case 'cast': {
+        if (e.t.endsWith('*')) throw new Unsupported('pointer cast', e.t);
+        // `(T)f(…)` is how the printer types a call; a cast of a call of type T to T is the call.
+        return `${schedType(e.t)}(${this.val(e.a, sc, cx)})`;
+      }
+      case 'let':
+        return this.val(e.body, sc.bind(e.name, { k: 'lazy', e: e.value, scope: sc }), cx);
+      case 'load':
+        throw new Unsupported('Load', `${e.name}[…] (flattened storage is not translated; the IR before storage flattening is)`);
+      case 'call':
+        return this.call(e, sc, cx);
+    }
+  }
+
+  call(e: Extract<HExpr, { k: 'call' }>, sc: Scope, cx: Ctx): string {
+    const a = e.args;
+    switch (e.name) {
+      case 'return_second':
+        if (a.length === 2 && isTraceCall(a[0]!)) {
+          const t = a[0] as Extract<HExpr, { k: 'call' }>;
+          const func = t.args[0];
+          const coords = t.args[2];
+          if (func?.k !== 'str' || coords?.k !== 'cast' || coords.a.k !== 'call' || coords.a.name !== 'make_struct') throw new Unsupported('trace call', 'unexpected arguments');
+          if (cx.traces === null) throw new Unsupported('trace call', 'outside the value of a store');
+          cx.traces.push({ func: func.v, coords: coords.a.args, scope: sc });
+          return this.val(a[1]!, sc, cx);
+        }
+        break;
+      case 'min':
+      case 'max':
+        if (a.length === 2) {
+          try {
+            return `i32(${this.idx(e, sc, cx)})`;
+          } catch (err) {
+            if (!(err instanceof NotIndex)) throw err;
+          }
+          return `${e.name}(${this.val(a[0]!, sc, cx)}, ${this.val(a[1]!, sc, cx)})`;
+        }
+        break;
+      case 'select':
+        if (a.length === 3) {
+          let c: string;
+          try {
+            c = this.cond(a[0]!, sc, cx);
+          } catch (err) {
+            if (!(err instanceof NotIndex)) throw err;
+            c = this.val(a[0]!, sc, cx);
+          }
+          return `select(${c}, ${this.val(a[1]!, sc, cx)}, ${this.val(a[2]!, sc, cx)})`;
+        }
+        break;
+      case 'likely':
+      case 'likely_if_innermost':
+      case 'promise_clamped':
+      case 'unsafe_promise_clamped':
+        return this.val(a[0]!, sc, cx);
+      case 'abs':
+      case 'sqrt_f32':
+      case 'sqrt_f64':
+      case 'exp_f32':
+      case 'exp_f64':
+      case 'log_f32':
+      case 'log_f64':
+      case 'floor_f32':
+      case 'floor_f64':
+      case 'ceil_f32':
+      case 'ceil_f64':
+        if (a.length === 1) return `${e.name.replace(/_f(32|64)$/, '')}(${this.val(a[0]!, sc, cx)})`;
+        break;
+      case 'pow_f32':
+      case 'pow_f64':
+        if (a.length === 2) return `pow(${this.val(a[0]!, sc, cx)}, ${this.val(a[1]!, sc, cx)})`;
+        break;
+      default:
+        return this.read(e, sc, cx);
+    }
+    throw new Unsupported(`Call ${e.name}`, `with ${a.length} arguments`);
+  }
+
+  /** A read of a Func or an input: a tensor read (spec) or an array read (implementation). */
+  read(e: Extract<HExpr, { k: 'call' }>, sc: Scope, cx: Ctx): string {
+    const ix = (): string[] => e.args.map((x) => this.idx(x, sc, cx));
+    const wrap = (f: () => string[]): string[] => {
+      try {
+        return f();
+      } catch (err) {
+        if (err instanceof NotIndex) throw new Unsupported('non-affine access', `${e.name}(…): ${err.message}`);
+        throw err;
+      }
+    };
+    if (cx.spec) {
+      const input = e.name.endsWith('_im') ? e.name.slice(0, -3) : e.name;
+      if (this.funcs.has(e.name) && e.args.length === 0) return `${this.tensor(e.name)}(${e.name === cx.self ? UNIT : '0'})`;
+      if (this.inputs.has(input) || this.funcs.has(e.name)) return `${this.tensor(this.funcs.has(e.name) ? e.name : input)}(${wrap(ix).join(', ')})`;
+      throw new Unsupported(`Call ${e.name}`, 'not a Func of pipeline().funcs, an input or a known intrinsic');
+    }
+    const b = sc.find(e.name, 'buffer');
+    if (b?.k === 'buffer') {
+      const is = wrap(ix);
+      return `${b.buf.array}[${is.map((x, k) => (b.buf.mins[k] === '0' ? x : `${x} - ${b.buf.mins[k]}`)).join(', ')}]`;
+    }
+    if (this.inputs.has(e.name)) return `${this.inputArray(e.name)}[${wrap(ix).map((x, k) => `${x} - ${this.global(`${e.name}.min.${k}`)!}`).join(', ')}]`;
+    if (e.name === this.d.output) return `${this.outputArray()}[${wrap(ix).join(', ')}]`;
+    if (this.funcs.has(e.name)) throw new Unsupported('read of an unrealized Func', e.name);
+    throw new Unsupported(`Call ${e.name}`, 'an extern or intrinsic call this translator does not know');
+  }
+
+  tensor(h: string): string {
+    return this.names.get(h, '', true);
+  }
+  inputArray(h: string): string {
+    return this.names.get(h, 'in_');
+  }
+  outputArray(): string {
+    return this.names.get(this.d.output, 'out_');
+  }
+
+  // ---- statements --------------------------------------------------------------------------
+
+  /** `top`: statements run once, unconditionally (their asserts are assumptions). */
+  block(ss: readonly HStmt[], sc: Scope, top: boolean): string {
+    const parts: string[] = [];
+    for (let i = 0; i < ss.length; i++) {
+      const s = ss[i]!;
+      if (s.k === 'let') {
+        const rest = ss.slice(i + 1);
+        let v: string | null = null;
+        const marks: Binding[] = [];
+        try {
+          v = this.idx(s.value, sc, { ...IDX, marks });
+          for (const m of marks) if (m.k === 'idx') m.used = true;
+        } catch (err) {
+          if (!(err instanceof NotIndex) && !(err instanceof Unsupported)) throw err;
+        }
+        if (v === null) {
+          parts.push(this.block(rest, sc.bind(s.name, { k: 'lazy', e: s.value, scope: sc }), top));
+        } else {
+          const b: Binding = { k: 'idx', sched: this.names.get(s.name), e: s.value, scope: sc, used: false };
+          const body = this.block(rest, sc.bind(s.name, b), top);
+          parts.push(b.used ? `let ${b.sched} = ${v} in\n${body}` : body);
+        }
+        break;
+      }
+      const c = this.stmt(s, sc, top);
+      if (c !== null) parts.push(c);
+    }
+    const real = parts.filter((p) => p !== 'skip');
+    if (real.length === 0) return 'skip';
+    if (real.length === 1) return real[0]!;
+    return `{\n${real.map((p) => indent(p)).join(';\n')}\n}`;
+  }
+
+  stmt(s: HStmt, sc: Scope, top: boolean): string | null {
+    switch (s.k) {
+      case 'let':
+        return this.block([s], sc, top);
+      case 'assert':
+        this.assert(s, sc, top);
+        return null;
+      case 'pc':
+        return this.block(s.body, s.produce ? sc.bind(s.name, { k: 'produce', count: { n: 0 } }) : sc, top);
+      case 'for': {
+        // GPU blocks, threads and lanes run in parallel and may not communicate (as `par`).
+        const kind = { for: 'for', parallel: 'par', vectorized: 'par', unrolled: 'for', gpu_block: 'par', gpu_thread: 'par', gpu_lane: 'par' }[s.type.replace(/<.*>$/, '')];
+        if (kind === undefined) throw new Unsupported(`For(${s.type})`, `loop ${s.name} (line ${s.line})`);
+        const min = this.must(() => this.idx(s.min, sc), `the min of loop ${s.name}`);
+        let ext: string;
+        try {
+          ext = this.idx(s.extent, sc);
+        } catch (err) {
+          if (!(err instanceof NotIndex)) throw err;
+          const fused = this.fused(s, sc, kind, min);
+          if (fused === null) throw new Unsupported('non-affine index', `the extent of loop ${s.name}: ${err.message}`);
+          return fused;
+        }
+        const v = this.names.get(s.name);
+        if (min === '0') {
+          const body = this.block(s.body, sc.bind(s.name, { k: 'idx', sched: v, e: null, scope: null, used: false }), false);
+          return `${kind} ${v} < ${ext} do\n${indent(body)}`;
+        }
+        const iv = this.names.get(`${s.name}.i`);
+        const body = this.block(s.body, sc.bind(s.name, { k: 'idx', sched: v, e: null, scope: null, used: false }), false);
+        return `${kind} ${iv} < ${ext} do\n${indent(`let ${v} = ${iv} + ${min} in\n${body}`)}`;
+      }
+      case 'realize': {
+        const f = this.funcs.get(s.name);
+        if (f === undefined) throw new Unsupported('Realize', `of '${s.name}', which is not in pipeline().funcs`);
+        if (s.cond !== null && this.constCond(s.cond, sc) !== true) throw new Unsupported('conditional Realize', s.name);
+        const arr = this.names.get(s.name, 'buf_');
+        const lets: string[] = [];
+        const mins: string[] = [];
+        const exts: string[] = [];
+        s.bounds.forEach(([mn, ex], k) => {
+          const m = this.must(() => this.idx(mn, sc), `the realized min of ${s.name}`);
+          if (/^-?\d+$/.test(m)) mins.push(m);
+          else {
+            const n = this.names.get(`${s.name}.realized_min.${k}`);
+            lets.push(`let ${n} = ${m} in`);
+            mins.push(n);
+          }
+          exts.push(this.must(() => this.idx(ex, sc), `the realized extent of ${s.name}`));
+        });
+        const body = this.block(s.body, sc.bind(s.name, { k: 'buffer', buf: { array: arr, type: f.type, mins } }), false);
+        return [...lets, `allocate ${arr}: ${f.type}[${exts.join(', ')}] in`, indent(body)].join('\n');
+      }
+      case 'if': {
+        const c = this.constCond(s.cond, sc);
+        if (c === true) return this.block(s.then, sc, top);
+        if (c === false) return s.else ? this.block(s.else, sc, top) : null;
+        const cond = this.must(() => this.cond(s.cond, sc), `the condition of the if at line ${s.line}`, 'IfThenElse on a data-dependent condition');
+        const t = this.block(s.then, sc, false);
+        const e = s.else ? this.block(s.else, sc, false) : null;
+        return `if ${cond} then {\n${indent(t)}\n}${e !== null ? ` else {\n${indent(e)}\n}` : ''}`;
+      }
+      case 'provide':
+        return this.provide(s, sc);
+      case 'eval':
+        if (isTraceCall(s.e) || s.e.k === 'int') return null; // trace events; `0` is a no-op Halide leaves
+        throw new Unsupported(`Evaluate ${s.e.k === 'call' ? s.e.name : s.e.k}`, `line ${s.line}`);
+      case 'store':
+        throw new Unsupported('Store', `${s.name}[…] (line ${s.line}): flattened storage is not translated`);
+      case 'unknown':
+        throw new Unsupported(s.kind, `'${s.text.slice(0, 80)}' (line ${s.line})`);
+    }
+  }
+
+  /**
+   * A loop made by `fuse`: its extent is a product a * b of two non-constant extents and its body
+   * reads the variable as t % d and t / d with d one of them. It becomes two nested loops.
+   */
+  fused(s: Extract<HStmt, { k: 'for' }>, sc: Scope, kind: string, min: string): string | null {
+    if (min !== '0') return null;
+    let e: HExpr = s.extent;
+    let esc = sc;
+    for (let guard = 0; e.k === 'var' && guard < 100; guard++) {
+      const b = esc.find(e.name);
+      if (b?.k !== 'lazy') return null;
+      e = b.e;
+      esc = b.scope;
+    }
+    if (e.k !== 'bin' || e.op !== '*') return null;
+    const X = { ...IDX, expand: true };
+    const a = this.idx(e.a, esc, X);
+    const b = this.idx(e.b, esc, X);
+    const divisors = new Set<string>();
+    const scan = (x: HExpr): void => {
+      if (x.k === 'bin') {
+        if ((x.op === '%' || x.op === '/') && x.a.k === 'var' && x.a.name === s.name) divisors.add(this.idx(x.b, sc, X));
+        scan(x.a);
+        scan(x.b);
+      } else if (x.k === 'call') x.args.forEach(scan);
+      else if (x.k === 'let') {
+        scan(x.value);
+        scan(x.body);
+      } else if (x.k === 'cast' || x.k === 'not' || x.k === 'neg') scan(x.a);
+    };
+    const walk = (ss: readonly HStmt[]): void => {
+      for (const t of ss) {
+        if (t.k === 'let') scan(t.value);
+        else if (t.k === 'for') [t.min, t.extent].forEach(scan);
+        else if (t.k === 'if') scan(t.cond);
+        else if (t.k === 'provide') [...t.args, t.value].forEach(scan);
+        else if (t.k === 'realize') t.bounds.forEach(([m, x]) => [m, x].forEach(scan));
+        if ('body' in t) walk(t.body);
+        if (t.k === 'if') {
+          walk(t.then);
+          if (t.else) walk(t.else);
+        }
+      }
+    };
+    walk(s.body);
+    if (divisors.size !== 1) return null;
+    const div = [...divisors][0]!;
+    if (div !== a && div !== b) return null;
+    const [innerE, outerE] = div === a ? [e.a, e.b] : [e.b, e.a];
+    const innerExt = this.must(() => this.idx(innerE, esc), `the inner extent of fused loop ${s.name}`);
+    const outerExt = this.must(() => this.idx(outerE, esc), `the outer extent of fused loop ${s.name}`);
+    const inner = this.names.get(`${s.name}.inner`);
+    const outer = this.names.get(`${s.name}.outer`);
+    const body = this.block(s.body, sc.bind(s.name, { k: 'fused', inner, outer, div }), false);
+    return `${kind} ${outer} < ${outerExt} do\n${indent(`${kind} ${inner} < ${innerExt} do\n${indent(body)}`)}`;
+  }
+
+  must(f: () => string, what: string, kind = 'non-affine index'): string {
+    try {
+      return f();
+    } catch (err) {
+      if (err instanceof NotIndex) throw new Unsupported(kind, `${what}: ${err.message}`);
+      throw err;
+    }
+  }
+
+  assert(s: Extract<HStmt, { k: 'assert' }>, sc: Scope, top: boolean): void {
+    const kind = s.msg.k === 'call' ? s.msg.name : 'assert';
+    if (kind === 'halide_error_constraint_violated' && top) {
+      // set_bounds/set_stride constraints: assumed when affine (bounds), metadata otherwise (strides).
+      try {
+        const c = this.cond(s.cond, sc, { ...IDX, expand: true });
+        if (c !== 'true') this.assumes.push(c);
+        return;
+      } catch (err) {
+        if (!(err instanceof NotIndex) && !(err instanceof Unsupported)) throw err;
+      }
+    }
+    if (BUFFER_META.has(kind)) {
+      // Facts about the buffer objects (type, dimensions, stride 0 = 1, size limits, host pointer,
+      // device state) that hold of the arrays SCHED models; not assuming them is conservative.
+      this.metaAsserts++;
+      return;
+    }
+    if (!top) {
+      this.notes.push(`assert ${kind} (line ${s.line}) inside a loop or branch: not assumed`);
+      return;
+    }
+    try {
+      const c = this.cond(s.cond, sc, { ...IDX, expand: true });
+      if (c !== 'true') this.assumes.push(c);
+    } catch (err) {
+      if (!(err instanceof NotIndex) && !(err instanceof Unsupported)) throw err;
+      this.notes.push(`assert ${kind} (line ${s.line}) not assumed: ${err.message}`);
+    }
+  }
+
+  provide(s: Extract<HStmt, { k: 'provide' }>, sc: Scope): string {
+    const f = this.funcs.get(s.name);
+    if (f === undefined) throw new Unsupported('Provide', `to '${s.name}', which is not in pipeline().funcs`);
+    const traces: Trace[] = [];
+    const value = this.val(s.value, sc, { expand: false, spec: false, traces });
+    const own = traces.filter((t) => t.func === s.name);
+    if (own.length !== 1 || traces.length !== 1) throw new Unsupported('store without its trace', `${s.name} at line ${s.line} carries ${traces.length} trace calls (trace_stores() is called on every Func of pipeline().funcs)`);
+    const tr = own[0]!;
+    const coords = tr.coords.map((c) => this.must(() => this.idx(c, tr.scope), `a traced coordinate of ${s.name}`));
+    // The stage: the innermost `<f>.s<k>.` name bound inside `produce f`.
+    let stage: number | null = null;
+    const prefix = `${s.name}.s`;
+    for (let x: Scope | null = sc; x !== null; x = x.parent) {
+      if (x.name === s.name && x.b.k === 'produce') break;
+      if (x.name.startsWith(prefix) && x.b.k === 'idx') {
+        const m = /^\.s(\d+)\./.exec(x.name.slice(s.name.length));
+        if (m) {
+          stage = Number(m[1]);
+          break;
+        }
+      }
+    }
+    if (stage === null) {
+      // No loop names a stage: the pure definition of a Func without updates, or the one stage of a
+      // 0-dimensional Func without loops (every update of it has RVars, hence loops).
+      if (f.updates.length === 0 || (f.args.length === 0 && f.updates.every((u) => u.rvars.length > 0))) stage = 0;
+      else if (isUndef(f.pure) || f.args.length === 0) {
+        // Stages without loops (no RVars, constant left-hand sides) run in order: the k-th such
+        // store of `produce f` is the k-th such stage.
+        const loopless = [...(f.args.length === 0 ? [0] : []), ...f.updates.flatMap((u, k) => (u.rvars.length === 0 && u.args.every((a) => /^-?\d+$/.test(a)) ? [k + 1] : []))];
+        const pc = sc.find(s.name, 'produce');
+        const n = pc?.k === 'produce' ? pc.count.n++ : 0;
+        if (n < loopless.length) stage = loopless[n]!;
+      }
+      if (stage === null) throw new Unsupported('store of an unknown stage', `${s.name} at line ${s.line}: no ${s.name}.s<k> loop or let encloses it`);
+    }
+    let ann: string;
+    // A 0-dimensional Func is a tensor over one unit coordinate, always 0 (core/lower's algorithms have no 0-dimensional Funcs).
+    if (coords.length === 0) coords.push('0');
+    if (f.updates.length === 0) ann = `${this.tensor(s.name)}(${coords.join(', ')})`;
+    else if (stage === 0) ann = `${this.tensor(s.name)}_0(${coords.join(', ')})`;
+    else {
+      const u = f.updates[stage - 1];
+      if (u === undefined) throw new Unsupported('store of an unknown stage', `${s.name}.s${stage}`);
+      const rv = [...u.rvars].reverse().map((r) => {
+        const h = `${s.name}.s${stage}.${r}`;
+        const b = sc.find(h, 'idx');
+        if (b === undefined) throw new Unsupported('RVar value not in scope', `${h} at the store to ${s.name} (line ${s.line})`);
+        return this.idx({ k: 'var', name: h }, sc);
+      });
+      ann = `${this.tensor(s.name)}_${stage}(${[...coords, ...rv].join(', ')})`;
+    }
+    const buf = sc.find(s.name, 'buffer');
+    let target: string;
+    const ix = s.args.map((a) => this.must(() => this.idx(a, sc), `a store index of ${s.name}`));
+    if (buf?.k === 'buffer') target = `${buf.buf.array}[${ix.map((x, k) => (buf.buf.mins[k] === '0' ? x : `${x} - ${buf.buf.mins[k]}`)).join(', ')}]`;
+    else if (s.name === this.d.output) target = `${this.outputArray()}[${ix.join(', ')}]`;
+    else throw new Unsupported('Provide', `to '${s.name}' outside its Realize`);
+    this.stores++;
+    return `${target} {${ann}} := ${value}`;
+  }
+
+  // ---- the spec ----------------------------------------------------------------------------
+
+  /**
+   * RDom predicates (`RDom.where`) are not visible from Python: the first lowering pass shows them
+   * as an `if` on RVar loop variables around the update's store. A pipeline with one is rejected
+   * rather than given a spec without it.
+   */
+  checkPredicates(): void {
+    if (!this.d.traced.initial) return;
+    const walk = (ss: readonly HStmt[], conds: readonly HExpr[]): void => {
+      for (const t of ss) {
+        if (t.k === 'if') {
+          walk(t.then, [...conds, t.cond]);
+          if (t.else) walk(t.else, conds);
+        } else if (t.k === 'provide') {
+          const f = this.funcs.get(t.name);
+          if (!f) continue;
+          for (const c of conds) {
+            const text = printHExpr(c);
+            if (/^likely/.test(text)) continue;
+            f.updates.forEach((u, k) => {
+              if (u.rvars.some((r) => text.includes(`${t.name}.s${k + 1}.${r}`))) throw new Unsupported('RDom predicate', `update ${k} of ${t.name} is guarded by ${text.slice(0, 120)} (RDom.where cannot be read from Python, so the spec would lack it)`);
+            });
+          }
+        } else if ('body' in t) walk(t.body, conds);
+      }
+    };
+    walk(parseHStmt(this.d.traced.initial), []);
+  }
+
+  /** The RDom bounds of update k of f: bounds inference binds `f.s<k>.<r>.min/max` from the RDom. */
+  rdomLets(ss: readonly HStmt[], out = new Map<string, HExpr>()): Map<string, HExpr> {
+    for (const s of ss) {
+      if (s.k === 'let' && /\.s\d+\..*\.(min|max)$/.test(s.name) && !out.has(s.name)) out.set(s.name, s.value);
+      if ('body' in s) this.rdomLets(s.body, out);
+      if (s.k === 'if') {
+        this.rdomLets(s.then, out);
+        if (s.else) this.rdomLets(s.else, out);
+      }
+    }
+    return out;
+  }
+
+  algorithm(stmt: readonly HStmt[]): Algorithm {
+    const lets = this.rdomLets(stmt);
+    const top = new Scope(null, '', { k: 'produce', count: { n: 0 } });
+    const specCx: Ctx = { expand: false, spec: true, traces: null };
+    const paramIdx = (e: HExpr, what: string): string => this.must(() => this.idx(e, top, { ...IDX, expand: true }), what);
+    const order = topoOrder(this.d.funcs, this.inputs);
+    const funcs: AlgFunc[] = order.map((f) => {
+      let sc = top;
+      for (const a of f.args) sc = sc.bind(a, { k: 'idx', sched: this.names.get(a, 'v_'), e: null, scope: null, used: false });
+      const cx: Ctx = { ...specCx, self: f.name };
+      const pv = (text: string, scope: Scope): string => this.val(parseHExpr(text), scope, cx);
+      return {
+        name: this.tensor(f.name),
+        args: f.args.length === 0 ? [UNIT] : f.args.map((a) => this.names.get(a, 'v_')),
+        type: schedType(SCHED_INV[f.type] ?? f.type) as AlgFunc['type'],
+        // `f(x) = undef()`: no pure value; the stage tensor gets no equation (unconstrained) below.
+        pure: isUndef(f.pure) ? (this.undefPure.push(this.tensor(f.name)), '0') : pv(f.pure, sc),
+        updates: f.updates.map((u, k) => {
+          let usc = sc;
+          const rdom = u.rvars.map((r) => {
+            const mn = lets.get(`${f.name}.s${k + 1}.${r}.min`);
+            const mx = lets.get(`${f.name}.s${k + 1}.${r}.max`);
+            if (mn === undefined || mx === undefined) throw new Unsupported('RDom bounds', `${f.name}.s${k + 1}.${r}.min/max are not bound in the lowered IR`);
+            const n = this.names.get(r, 'r_');
+            usc = usc.bind(r, { k: 'idx', sched: n, e: null, scope: null, used: false });
+            const lo = paramIdx(mn, `the min of RVar ${r}`);
+            return { var: n, min: lo, extent: `(${paramIdx(mx, `the max of RVar ${r}`)}) - (${lo}) + 1` };
+          });
+          return {
+            lhs: u.args.length === 0 ? [UNIT] : u.args.map((a) => this.must(() => this.idx(parseHExpr(a), usc, specCx), `the left-hand side of ${f.name}'s update ${k}`)),
+            rhs: pv(u.value, usc),
+            rdom,
+          };
+        }),
+      };
+    });
+    const out = this.funcs.get(this.d.output)!;
+    const extents = out.args.map((_, k) => this.global(`${this.d.output}.extent.${k}`)!);
+    for (const i of this.d.inputs) for (let k = 0; k < i.dims; k++) for (const f of ['min', 'extent']) this.global(`${i.name}.${f}.${k}`);
+    return {
+      name: this.name,
+      params: [...this.usedParams.keys()],
+      inputs: [
+        ...this.d.inputs.map((i) => ({ name: this.tensor(i.name), args: Array.from({ length: i.dims }, (_, k) => `i${k}`), type: schedType(SCHED_INV[i.type] ?? i.type) as AlgFunc['type'] })),
+        ...this.scalars().map((p) => ({ name: this.tensor(p.name), args: [], type: schedType(SCHED_INV[p.type] ?? p.type) as AlgFunc['type'] })),
+      ],
+      funcs,
+      output: { func: this.tensor(this.d.output), extents },
+    };
+  }
+
+  run(): Translation {
+    if (!this.d.traced.pass21) throw new Unsupported('lowering', "Halide printed no IR after 'bounding small realizations'");
+    const stmt = parseHStmt(this.d.traced.pass21);
+    const top = new Scope(null, '', { k: 'produce', count: { n: 0 } });
+    if (this.d.traced.error) this.notes.push(`Halide failed after lowering (code generation of the traced pipeline): ${this.d.traced.error.split('\n').pop()}`);
+    for (const a of this.d.assume ?? []) {
+      this.assumes.push(this.must(() => this.cond(parseHExpr(a), top, { ...IDX, expand: true }), `pipeline()'s assumption '${a}'`));
+      this.notes.push(`assumed by pipeline(): ${a}`);
+    }
+    const body = this.block(stmt, top, true);
+    if (this.metaAsserts > 0) this.notes.unshift(`${this.metaAsserts} assert(s) on buffer metadata (type, dimensions, stride, size limits, host, device) not assumed`);
+    this.checkPredicates();
+    const alg = this.algorithm(stmt);
+    const spec0 = algorithmToSpec(checkAlgorithm(alg), this.names.get(`${this.name}.spec`));
+    const undefStages = new Set(this.undefPure.map((t) => `${t}_0`));
+    // An undef pure stage is any value: an input tensor of the spec (no array is bound to it).
+    const spec = { ...spec0, tensors: spec0.tensors.map((t) => (undefStages.has(t.name) ? { ...t, role: 'input' as const } : t)), equations: spec0.equations.filter((e) => !undefStages.has(e.tensor)) };
+    const outF = this.funcs.get(this.d.output)!;
+    const implName = this.names.get(`${this.name}.halide`);
+    const decls: string[] = [];
+    for (const a of [...new Set(this.assumes)]) decls.push(`assume ${a};`);
+    const inputs = this.d.inputs.map((i) => {
+      const extents = Array.from({ length: i.dims }, (_, k) => this.global(`${i.name}.extent.${k}`)!);
+      const mins = Array.from({ length: i.dims }, (_, k) => this.global(`${i.name}.min.${k}`)!);
+      const array = this.inputArray(i.name);
+      const ix = extents.map((_, k) => `i${k}`);
+      decls.push(`input ${array}[${ix.join(', ')}]: ${schedType(SCHED_INV[i.type] ?? i.type)}[${extents.join(', ')}] = ${this.tensor(i.name)}(${ix.map((x, k) => `${x} + ${mins[k]}`).join(', ')});`);
+      return { name: i.name, array, type: i.type, extents };
+    });
+    for (const p of this.scalars()) decls.push(`input ${this.inputArray(p.name)}: ${schedType(SCHED_INV[p.type] ?? p.type)}[] = ${this.tensor(p.name)};`);
+    const outExt = outF.args.map((_, k) => this.global(`${this.d.output}.extent.${k}`)!);
+    decls.push(`output ${this.outputArray()}: ${outF.type}[${outExt.join(', ')}] = ${this.tensor(this.d.output)};`);
+    const header = [
+      `// Translated by sched from Halide 14's lowering of ${this.name} (IR after "bounding small realizations",`,
+      '// trace_stores() annotations). Output mins are 0; input mins, buffer extents and integer Params are parameters.',
+      ...this.notes.map((n) => `// note: ${n}`),
+    ];
+    const text = `${header.join('\n')}\n${printSpec(spec)}\n\nimpl ${implName} of ${spec.name} {\n${indent([...decls, body].join('\n'))}\n}\n`;
+    return { text, specName: spec.name, implName, notes: this.notes, stores: this.stores, params: [...this.usedParams].map(([sched, halide]) => ({ sched, halide })), inputs, scalarInputs: this.scalars().map((p) => ({ name: p.name, array: this.inputArray(p.name) })), outputArray: this.outputArray() };
+  }
+}
+
+/** The coordinate of 0-dimensional Funcs in the spec. */
+const UNIT = 'unit';
+
+function isUndef(text: string): boolean {
+  return /^(\([a-z0-9]+\))?undef\(\)$/.test(text.trim());
+}
+
+const BUFFER_META = new Set([
+  'halide_error_bad_type', 'halide_error_bad_dimensions', 'halide_error_constraint_violated', 'halide_error_buffer_allocation_too_large',
+  'halide_error_buffer_extents_too_large', 'halide_error_device_dirty_with_no_device_support', 'halide_error_host_is_null',
+]);
+
+/** Driver type names are already SCHED's (u16, f32); Halide's own spelling is accepted too. */
+const SCHED_INV: Record<string, string> = { u8: 'uint8', u16: 'uint16', u32: 'uint32', u64: 'uint64', i8: 'int8', i16: 'int16', i32: 'int32', i64: 'int64', f32: 'float32', f64: 'float64', bool: 'bool' };
+
+function indent(s: string): string {
+  return s
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n');
+}
+
+/** Funcs in an order where each reads only earlier ones (and itself). */
+function topoOrder(funcs: readonly DriverFunc[], inputs: ReadonlyMap<string, unknown>): DriverFunc[] {
+  const byName = new Map(funcs.map((f) => [f.name, f]));
+  const deps = (f: DriverFunc): string[] => {
+    const names = new Set<string>();
+    for (const text of [f.pure, ...f.updates.flatMap((u) => [u.value, ...u.args])]) collectCalls(parseHExpr(text), names);
+    for (const n of names) {
+      const base = n.endsWith('_im') ? n.slice(0, -3) : n;
+      if (!byName.has(n) && !inputs.has(base) && !KNOWN_CALLS.has(n)) throw new Unsupported(`Call ${n}`, `in the definition of ${f.name}: not in pipeline().funcs (list every Func of the algorithm there)`);
+    }
+    return [...names].filter((n) => byName.has(n) && n !== f.name);
+  };
+  const out: DriverFunc[] = [];
+  const state = new Map<string, number>();
+  const visit = (f: DriverFunc): void => {
+    const st = state.get(f.name);
+    if (st === 2) return;
+    if (st === 1) throw new Unsupported('recursive Funcs', f.name);
+    state.set(f.name, 1);
+    for (const d of deps(f)) visit(byName.get(d)!);
+    state.set(f.name, 2);
+    out.push(f);
+  };
+  for (const f of funcs) visit(f);
+  return out;
+}
+
+const KNOWN_CALLS = new Set(['undef', 'min', 'max', 'select', 'abs', 'bitwise_and', 'bitwise_or', 'bitwise_not', 'likely', 'likely_if_innermost', 'sqrt_f32', 'sqrt_f64', 'exp_f32', 'exp_f64', 'log_f32', 'log_f64', 'pow_f32', 'pow_f64', 'floor_f32', 'floor_f64', 'ceil_f32', 'ceil_f64']);
+
+function collectCalls(e: HExpr, out: Set<string>): void {
+  switch (e.k) {
+    case 'call':
+      out.add(e.name);
+      for (const a of e.args) collectCalls(a, out);
+      break;
+    case 'bin':
+      collectCalls(e.a, out);
+      collectCalls(e.b, out);
+      break;
+    case 'not':
+    case 'neg':
+    case 'cast':
+      collectCalls(e.a, out);
+      break;
+    case 'let':
+      collectCalls(e.value, out);
+      collectCalls(e.body, out);
+      break;
+    case 'load':
+      collectCalls(e.index, out);
+      break;
+    default:
+      break;
+  }
+}
