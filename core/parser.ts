@@ -26,7 +26,7 @@ import {
 } from './ast.ts';
 import { diag, SchedInputError } from './diagnostics.ts';
 import { describeToken, lex, type Token } from './lexer.ts';
-import { desugarReduction, operatorByKeyword, REDUCE_OPERATORS } from './reductions.ts';
+import { desugarReduction, operatorByKeyword, operatorOf, REDUCE_OPERATORS } from './reductions.ts';
 
 /** A reduction parsed inside an expression, before its equation takes it apart. */
 interface PendingReduction {
@@ -278,6 +278,8 @@ class Parser {
     const pr = this.pendingReductions.get(red!)!;
     const decl = tensors.find((t) => t.name === eq.tensor);
     if (!decl) fail(`declare '${eq.tensor}' (with its type) before its reduction equation`, `'tensor ${eq.tensor}(…): τ;' before the equation`, 'no declaration yet');
+    const opr = operatorOf(pr.op);
+    if (!opr.accepts(decl!.type)) fail(`'${opr.keyword}' does not apply to '${eq.tensor}' of type ${decl!.type}`, pr.op === '&&' || pr.op === '||' ? 'a bool tensor' : 'a numeric tensor', decl!.type);
     for (const d of pr.dims) if (vars.includes(d.var)) fail(`the reduction variable '${d.var}' is also an argument of '${eq.tensor}'`);
     const names = (x: Expr, out: Set<string>): Set<string> => {
       if (x.kind === 'var') out.add(x.name);
