@@ -188,6 +188,9 @@ function assignArb(ctx: Ctx): fc.Arbitrary<string> {
     fc.tuple(i, f32Arb(ctx)).map(([a, e]) => `f[${a}] := ${e}`),
     // Benign races: every iteration writes a value that does not depend on it.
     fc.tuple(i, fc.integer({ min: 0, max: 3 })).map(([a, c]) => `x[${a}] := ${c}`),
+    // Accumulations (chapter 7), unannotated: `a[ι] op= e` runs as `a[ι] := a[ι] op e`.
+    fc.tuple(i, rhs).map(([a, e]) => `x[${a}] += ${e}`),
+    rhs.map((e) => `s[] max= ${e}`),
   ];
   for (const t of ctx.locals) targets.push(fc.tuple(i, rhs).map(([a, e]) => `${t.name}[${a}] := ${e}`));
   return fc.oneof({ withCrossShrink: true }, ...targets);
