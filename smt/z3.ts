@@ -39,6 +39,21 @@ interface Reply {
 
 const SERVER = fileURLToPath(new URL('./z3-server.mjs', import.meta.url));
 
+/** Asks a process to end (`ask`), and kills it if it has not within 2 s. */
+function endProcess(c: ChildProcess, ask: () => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const force = setTimeout(() => {
+      c.kill('SIGKILL');
+      resolve();
+    }, 2000);
+    c.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    ask();
+  });
+}
+
 /**
  * One solver process of the pool: one query at a time. A process that ends (out of memory, or
  * ended past the hard time limit) answers its query as crashed; the next query on the slot
@@ -131,15 +146,7 @@ class SolverProcess {
     // Waiting for the exit must hold the event loop (the child is unref'd while idle): otherwise
     // Node ends the process with an unsettled top-level await (exit 13).
     c.ref();
-    await new Promise<void>((resolve) => {
-      const force = setTimeout(() => {
-        c.kill('SIGKILL');
-        resolve();
-      }, 2000);
-      c.once('exit', () => {
-        clearTimeout(force);
-        resolve();
-      });
+    await endProcess(c, () => {
       if (c.connected) c.disconnect();
       else c.kill('SIGKILL');
     });
@@ -225,17 +232,8 @@ class NativeSolver {
     const c = this.child;
     this.child = null;
     if (!c || c.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      const force = setTimeout(() => {
-        c.kill('SIGKILL');
-        resolve();
-      }, 2000);
-      c.once('close', () => {
-        clearTimeout(force);
-        resolve();
-      });
-      c.stdin!.end('(exit)\n');
-    });
+    c.ref();
+    await endProcess(c, () => c.stdin!.end('(exit)\n'));
   }
 }
 
