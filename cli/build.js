@@ -11,9 +11,10 @@ import { fileURLToPath } from 'node:url';
 import { fileEntry, STAMP } from './freshness.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const DIRS = ['api', 'core', 'semantics', 'proofs', 'smt', 'cli', 'corpus', 'web'];
+const DIRS = ['api', 'core', 'semantics', 'proofs', 'smt', 'cli', 'corpus', 'web', 'compilers'];
 const SKIP = new Set(['node_modules', 'dist', 'page']);
-const COPIED = ['smt/z3-server.mjs', 'smt/z3-eval.mjs'];
+// Files the compiled code reads beside itself at run time (the solver server, the Halide driver).
+const COPIED = ['smt/z3-server.mjs', 'smt/z3-eval.mjs', 'compilers/halide/driver.py'];
 
 function* walk(dir) {
   for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
@@ -28,7 +29,7 @@ rmSync(join(ROOT, STAMP), { force: true });
 // Hashed before compiling: a source edited while tsc runs makes the stamp stale, not wrong.
 const before = new Map();
 for (const d of DIRS) for (const rel of walk(d)) before.set(rel, fileEntry(ROOT, rel));
-for (const f of ['tsconfig.json', 'tsconfig.build.json']) before.set(f, fileEntry(ROOT, f));
+for (const f of ['tsconfig.json', 'tsconfig.build.json', ...COPIED]) before.set(f, fileEntry(ROOT, f));
 
 const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
