@@ -269,16 +269,30 @@ class Parser {
     else if (e.kind === 'binary' && this.pendingReductions.has(e.right) && this.pendingReductions.get(e.right)!.op === e.op) [init, red] = [e.left, e.right];
     else if (e.kind === 'call' && e.args.length === 2 && this.pendingReductions.has(e.args[1]!) && this.pendingReductions.get(e.args[1]!)!.op === e.fn) [init, red] = [e.args[0]!, e.args[1]!];
     const at = this.pendingReductions.get(found[0]!)!.pos;
-    const fail = (msg: string): never => {
-      throw new SchedInputError([diag(this.file, at, 'syntax', msg, "'T(x) = sum{0 <= j < N}(e);' or 'T(x) = init + sum{…}(e);'", 'a reduction elsewhere')]);
+    const fail = (msg: string, expected = "'T(x) = sum{0 <= j < N}(e);' or 'T(x) = init + sum{…}(e);'", found = 'a reduction elsewhere'): never => {
+      throw new SchedInputError([diag(this.file, at, 'syntax', msg, expected, found)]);
     };
     if (red === null || found.length !== 1) fail('a reduction must be the whole right-hand side of its equation, or `init op red` with the same operator');
     const vars = eq.lhs.map((x) => (x.kind === 'var' ? x.name : null));
-    if (vars.some((x) => x === null) || new Set(vars).size !== vars.length) fail(`the left-hand side of a reduction equation of '${eq.tensor}' must be distinct variables`);
+    if (vars.some((x) => x === null) || new Set(vars).size !== vars.length) fail(`the left-hand side of a reduction equation of '${eq.tensor}' must be distinct variables`, 'distinct variables', 'an index expression or a repeated variable');
     const pr = this.pendingReductions.get(red!)!;
     const decl = tensors.find((t) => t.name === eq.tensor);
-    if (!decl) fail(`declare '${eq.tensor}' (with its type) before its reduction equation`);
+    if (!decl) fail(`declare '${eq.tensor}' (with its type) before its reduction equation`, `'tensor ${eq.tensor}(…): τ;' before the equation`, 'no declaration yet');
     for (const d of pr.dims) if (vars.includes(d.var)) fail(`the reduction variable '${d.var}' is also an argument of '${eq.tensor}'`);
+    const names = (x: Expr, out: Set<string>): Set<string> => {
+      if (x.kind === 'var') out.add(x.name);
+      else if (x.kind === 'binary') (names(x.left, out), names(x.right, out));
+      else if (x.kind === 'unary') names(x.arg, out);
+      else if (x.kind === 'call') x.args.forEach((a) => names(a, out));
+      else if (x.kind === 'select') [x.cond, x.then, x.else].forEach((a) => names(a, out));
+      return out;
+    };
+    const redVars = new Set(pr.dims.map((d) => d.var));
+    if (redVars.size !== pr.dims.length) fail('the reduction variables must be distinct');
+    for (const d of pr.dims) {
+      const used = [...names(d.lo, new Set()), ...names(d.hi, new Set())].filter((n) => redVars.has(n));
+      if (used.length > 0) fail(`the bounds of '${d.var}' use the reduction variable '${used[0]}': a reduction domain is a box (bounds over the equation's variables and the parameters); restrict it with 'where', e.g. 'sum{0 <= j < N, 0 <= k < N where k < j}(…)'`, 'bounds over the equation\'s variables and the parameters', `'${used[0]}' in the bounds of '${d.var}'`);
+    }
     const k = reductions.filter((r) => r.tensor === eq.tensor).length;
     const def: ReductionDef = {
       tensor: eq.tensor, vars: vars as string[], op: pr.op, init, dims: pr.dims, filter: pr.filter, body: pr.body, where: eq.where, inline: eq.inline,
@@ -461,7 +475,7 @@ class Parser {
       this.next();
       if (opTok.kind === 'ident') this.next();
       const elem = this.expr();
-      if (at === null && elem.kind !== 'array') this.fail(opTok, `an accumulation needs the position it contributes, '{T(…)@(k)}'; without it, it transfers a partial accumulator and its right-hand side is an array cell`, "'@(k)' in the annotation");
+      if (annot !== null && at === null && elem.kind !== 'array') this.fail(opTok, `an accumulation needs the position it contributes, '{T(…)@(k)}'; without it, it transfers a partial accumulator and its right-hand side is an array cell`, "'@(k)' in the annotation");
       const self: Expr = { kind: 'array', name, indices, pos };
       const rhs: Expr = assignOp.op === 'min' || assignOp.op === 'max' ? { kind: 'call', fn: assignOp.op, args: [self, elem], pos } : { kind: 'binary', op: assignOp.op, left: self, right: elem, pos };
       const accum: Accumulation = { op: assignOp.op, at, elem, partial };

@@ -81,6 +81,13 @@ export function neutralElement(op: ReduceOp, t: ValueType, pos: Pos): Expr {
   }
 }
 
+/** The neutral element with every node typed (for encoders and evaluators that need types). */
+export function typedNeutral(op: ReduceOp, t: ValueType, pos: Pos): Expr {
+  const ty = { kind: 'value', vt: t } as const;
+  const typed = (x: Expr): Expr => (x.kind === 'binary' ? { ...x, left: typed(x.left), right: typed(x.right), ty } : ({ ...x, ty } as Expr));
+  return typed(neutralElement(op, t, pos));
+}
+
 /** `a op b` as an expression (min/max as calls). */
 export function combine(op: ReduceOp, a: Expr, b: Expr, pos: Pos): Expr {
   if (op === 'min' || op === 'max') return { kind: 'call', fn: op, args: [a, b], pos };

@@ -50,6 +50,8 @@ export interface Manifest {
   readonly impl: string;
   readonly spec: string;
   readonly verdict: string;
+  /** What a `valid` holds up to ("up to reassociation": a reordered float reduction), if anything. */
+  readonly qualifier?: string;
   readonly class: string | null;
   readonly float: string;
   readonly entries: readonly ManifestEntry[];
@@ -132,6 +134,7 @@ export function writeBundle(dir: string, input: { readonly name: string; readonl
     impl: result.impl,
     spec: result.spec,
     verdict: result.verdict,
+    ...(result.qualifier ? { qualifier: result.qualifier } : {}),
     class: result.class,
     float: result.float,
     entries,

@@ -7,7 +7,7 @@
 
 import type { ArrayRead, Assign, Cmd, Expr, Loop, ValueType } from '../core/ast.ts';
 import { T_INDEX, tValue } from '../core/ast.ts';
-import { neutralElement, substExpr } from '../core/reductions.ts';
+import { substExpr, typedNeutral } from '../core/reductions.ts';
 import { ghostLiteral, ghostName, holds, inReductionDomain, markerPrefix, type MarkerKind, type ReductionInfo, reductionInfos } from './reduction-heap.ts';
 import type { Formula, PRel, PSet, RelPiece, Term } from '../core/presburger/types.ts';
 import { and, andAll, eqT, exists, FALSE, geT, iff, implies, ltT, neT, not, orAll, TRUE } from '../core/presburger/formula.ts';
@@ -906,17 +906,7 @@ export function canonicalNames(script: string): string {
 
 /** The neutral element of a reduction's operator at its type, typed (core/reductions.ts). */
 function neutralTyped(info: ReductionInfo): Expr {
-  const e = neutralElement(info.def.op, info.type, info.def.pos);
-  const ty = tValue(info.type);
-  const typed = (x: Expr): Expr => {
-    switch (x.kind) {
-      case 'binary':
-        return { ...x, left: typed(x.left), right: typed(x.right), ty };
-      default:
-        return { ...x, ty } as Expr;
-    }
-  };
-  return typed(e);
+  return typedNeutral(info.def.op, info.type, info.def.pos);
 }
 
 /** The environment of a template's expression: hole □k is `holes[k]`, other names themselves. */

@@ -43,7 +43,7 @@ describe('random well-typed programs', () => {
   it('cover every command and expression form', () => {
     const kinds = new Set<string>();
     const cmd = (c: Cmd, inSeq: boolean): void => {
-      kinds.add(c.kind === 'if' ? (c.else ? 'if-else' : 'if') : c.kind === 'assign' ? (c.annot ? 'assign-annotated' : 'assign') : c.kind);
+      kinds.add(c.kind === 'if' ? (c.else ? 'if-else' : 'if') : c.kind === 'assign' ? (c.accum ? 'accumulate' : c.annot ? 'assign-annotated' : 'assign') : c.kind);
       if (c.kind === 'seq') {
         if (inSeq) kinds.add('nested-seq');
         c.cmds.forEach((x) => cmd(x, true));
@@ -62,7 +62,7 @@ describe('random well-typed programs', () => {
       for (const m of p.impls) for (const d of m.decls) kinds.add(`${d.role}${d.vars === null && d.role !== 'array' ? ' shorthand' : ''}${d.where ? ' where' : ''}`);
     }
     const want = [
-      'skip', 'seq', 'nested-seq', 'assign', 'assign-annotated', 'if', 'if-else', 'let', 'allocate', 'for', 'par',
+      'skip', 'seq', 'nested-seq', 'assign', 'assign-annotated', 'accumulate', 'if', 'if-else', 'let', 'allocate', 'for', 'par',
       'int', 'negative int', 'float', 'negative float', 'bool', 'var', 'array', 'tensor', 'select', 'let',
       ...['+', '-', '*', '/', '%', '==', '!=', '<', '<=', '>', '>=', '&&', '||'].map((o) => `binary ${o}`),
       'unary -', 'unary !',

@@ -12,6 +12,9 @@ import { typecheckProgram } from '../core/typecheck.ts';
 import { runImpl } from '../semantics/run.ts';
 import { verifyImpl } from '../proofs/verify.ts';
 import { compile } from '../proofs/properties/harness.ts';
+import { operatorFn } from '../proofs/properties/reductions.ts';
+import { operatorOf } from '../core/reductions.ts';
+import type { Value } from '../semantics/values.ts';
 
 const SPEC = `spec s {
   param N, M;
@@ -25,6 +28,19 @@ const SPEC = `spec s {
 `;
 
 describe('reductions', () => {
+  it('the registry calls IEEE +, min and max inexact, with a reason: reordering changes the result', () => {
+    const add = operatorFn('+', 'f32');
+    const fold = (xs: number[]): unknown => xs.reduce<Value>((a, b) => add(a, b), 0);
+    const forward = fold([1e20, -1e20, 1]);
+    const backward = fold([1, -1e20, 1e20]);
+    expect(forward).not.toBe(backward);
+    expect(operatorOf('+').exact('f32')).toBe(false);
+    const min = operatorFn('min', 'f64');
+    expect(Number.isNaN(min(1, NaN) as number)).not.toBe(Number.isNaN(min(NaN, 1) as number));
+    expect(operatorOf('min').exact('f64')).toBe(false);
+    expect(operatorOf('+').exact('i8')).toBe(true);
+  });
+
   it('print and parse back to themselves (specs, accumulations, transfers, partial)', () => {
     const src = `${SPEC}
 impl p of s {

@@ -165,7 +165,7 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
     process.stdout.write(toJson({ results: out, inputErrors, summary: summaryLine(results, inputErrors.length, ms), ...extraJson }) + '\n');
   } else if (format === 'sarif' || format === 'junit') {
     const items: ReportItem[] = [
-      ...results.map((r) => ({ file: r.file, impl: r.impl, verdict: r.verdict, class: r.class, message: r.verdict === 'valid' ? (r.assumptions ? `valid for ${r.assumptions}` : 'valid') : r.reason ?? '', line: r.counterexample?.line ?? 1, col: r.counterexample?.col ?? 1, ms: r.ms, asExpected: null, replay: r.replay ? replayCommand(r.file, r.impl, r.replay) : null })),
+      ...results.map((r) => ({ file: r.file, impl: r.impl, verdict: r.verdict, class: r.class, message: r.verdict === 'valid' ? `valid${r.qualifier ? ` ${r.qualifier}` : ''}${r.assumptions ? ` for ${r.assumptions}` : ''}` : r.reason ?? '', line: r.counterexample?.line ?? 1, col: r.counterexample?.col ?? 1, ms: r.ms, asExpected: null, replay: r.replay ? replayCommand(r.file, r.impl, r.replay) : null })),
       ...inputErrors.map((d) => ({ file: d.file, impl: '(input)', verdict: 'input error', class: d.phase, message: d.message, line: d.line, col: d.col, ms: 0, asExpected: null, replay: null })),
     ];
     process.stdout.write((format === 'sarif' ? sarif(items) : junit(items)) + '\n');

@@ -33,8 +33,10 @@ import {
   type Spec,
   type TensorDecl,
   type TensorRole,
+  type ReduceOp,
   type ValueType,
 } from '../../core/ast.ts';
+import { combine } from '../../core/reductions.ts';
 
 // ---------------------------------------------------------------------------------------------
 // AST utilities
@@ -569,6 +571,12 @@ function toCmd(s: SkelCmd, sc: Scope): Cmd {
       if (sc.arrays.length === 0) return { kind: 'skip', pos: P0 };
       const a = pick(sc.arrays, s.n);
       const indices = Array.from({ length: a.rank }, (_, i) => toIndex(s.e[i + 2] ?? LEAF, sc));
+      if (s.s % CMD_SHAPES === 3 && s.n % 4 === 1) {
+        // An unannotated accumulation `a[ι] op= e` (chapter 7), which runs as `a[ι] := a[ι] op e`.
+        const op: ReduceOp = a.elem === 'bool' ? (s.n % 8 === 1 ? '&&' : '||') : (['+', '*', 'min', 'max'] as const)[(s.n >> 2) % 4]!;
+        const elem = toValue(e(0), a.elem, { ...sc, mode: 'semantic' });
+        return { kind: 'assign', array: a.name, indices, annot: null, rhs: combine(op, { kind: 'array', name: a.name, indices, pos: P0 }, elem, P0), accum: { op, at: null, elem, partial: false }, pos: P0 };
+      }
       const annot = s.s % CMD_SHAPES === 2 ? toValue(e(1), a.elem, { ...sc, mode: 'prophetic' }) : null;
       return { kind: 'assign', array: a.name, indices, annot, rhs: toValue(e(0), a.elem, { ...sc, mode: 'semantic' }), pos: P0 };
     }

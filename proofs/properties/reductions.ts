@@ -9,6 +9,10 @@
 
 import fc from 'fast-check';
 import type { CheckedImpl } from '../../core/typecheck.ts';
+import { type IntType, isFloatType, type ReduceOp, VALUE_TYPES, type ValueType } from '../../core/ast.ts';
+import { REDUCE_OPERATORS, typedNeutral } from '../../core/reductions.ts';
+import { evalExpr } from '../../semantics/eval.ts';
+import { arith, builtin2, sameValue, showValue, type Value, wrapInt } from '../../semantics/values.ts';
 import { runImpl } from '../../semantics/run.ts';
 import { verifyImpl } from '../verify.ts';
 import { defineProperty, falsified, type NamedProperty, type Stats } from './framework.ts';
@@ -59,7 +63,7 @@ export function reductionArb(): fc.Arbitrary<ReductionCase> {
       const elemSpec = bool ? 'A(i) > 0' : 'A(i)';
       const n0 = neutral(op, int);
       const other: Op = bool ? (op === 'any' ? 'all' : 'any') : op === 'sum' ? 'max' : 'sum';
-      const wrongInit = bool ? (op === 'any' ? 'true' : 'false') : '1';
+      const wrongInit = bool ? (op === 'any' ? 'true' : 'false') : op === 'prod' ? '2' : op === 'sum' ? '1' : '0';
       const read = (pos: string): string => {
         const at = mutation === 'wrong element' ? `min(${pos} + 1, N - 1)` : pos;
         return bool ? `a[${at}] > 0` : `a[${at}]`;
@@ -137,4 +141,70 @@ export const redSoundness = defineProperty<ReductionCase>({
   },
 });
 
-export const REDUCTIONS: readonly NamedProperty[] = [redSoundness];
+// Thm 7.4.1 (coherence of reduction values) and the operator registry's exactness claims:
+// for every operator and type the registry calls exact, folding r ⊙ (xs ++ ys) from an initial
+// value equals ⇓(r ⊙ xs) ⊙ ⇓(0_⊙ ⊙ ys) (the same-operator case of the theorem, which needs
+// associativity and the neutral element) and equals the fold of any permutation (commutativity:
+// the reordering the verifier relies on), with the machine's operations of semantics/values.ts
+// and the neutral element of core/reductions.ts.
+
+type Exact = { readonly op: ReduceOp; readonly t: ValueType };
+const EXACT: readonly Exact[] = REDUCE_OPERATORS.flatMap((o) => VALUE_TYPES.filter((t) => o.accepts(t) && o.exact(t)).map((t) => ({ op: o.op, t })));
+
+export function operatorFn(op: ReduceOp, t: ValueType): (a: Value, b: Value) => Value {
+  switch (op) {
+    case '+':
+    case '*':
+      return arith(op, t);
+    case 'min':
+    case 'max':
+      return builtin2(op, t);
+    case '&&':
+      return (a, b) => Boolean(a) && Boolean(b);
+    case '||':
+      return (a, b) => Boolean(a) || Boolean(b);
+  }
+}
+
+export function neutralValue(op: ReduceOp, t: ValueType): Value {
+  const v = evalExpr(typedNeutral(op, t, { line: 0, col: 0 }), new Map(), new Map());
+  if (v === undefined || typeof v === 'object') throw new Error(`internal: no neutral element for ${op} at ${t}`);
+  return v as Value;
+}
+
+function valueArb(t: ValueType): fc.Arbitrary<Value> {
+  if (t === 'bool') return fc.boolean();
+  if (isFloatType(t)) return fc.double().map((x) => (t === 'f32' ? Math.fround(x) : x));
+  return fc.bigInt({ min: -(1n << 70n), max: 1n << 70n }).map((x) => wrapInt(t as IntType, x));
+}
+
+export const thm741 = defineProperty<readonly [Exact, Value, Value[], Value[], number[]]>({
+  id: 'thm-7.4.1',
+  name: 'Thm 7.4.1 (coherence of reduction values) and the exactness of the operator registry',
+  statement: 'for every operator and type the registry calls exact, r ⊙ fold(xs ++ ys) = ⇓(r ⊙ fold xs) ⊙ ⇓(0 ⊙ fold ys), 0 is neutral, and any permutation of the elements folds to the same value',
+  ciRuns: 2000,
+  arb: () =>
+    fc.constantFrom(...EXACT).chain((e) =>
+      fc.tuple(fc.constant(e), valueArb(e.t), fc.array(valueArb(e.t), { maxLength: 6 }), fc.array(valueArb(e.t), { maxLength: 6 }), fc.array(fc.nat(), { minLength: 12, maxLength: 12 })),
+    ),
+  check: ([{ op, t }, r, xs, ys, perm], stats: Stats) => {
+    const f = operatorFn(op, t);
+    const zero = neutralValue(op, t);
+    const fold = (init: Value, vs: readonly Value[]): Value => vs.reduce((a, b) => f(a, b), init);
+    const all = [...xs, ...ys];
+    const whole = fold(r, all);
+    const split = f(fold(r, xs), fold(zero, ys));
+    if (!sameValue(whole, split)) falsified(`${op} on ${t}: fold from ${showValue(r)} over [${all.map(showValue).join(', ')}] is ${showValue(whole)}, split it is ${showValue(split)}`);
+    if (!sameValue(f(r, zero), r) || !sameValue(f(zero, r), r)) falsified(`${op} on ${t}: ${showValue(zero)} is not neutral for ${showValue(r)}`);
+    const shuffled = [...all];
+    for (let i = shuffled.length - 1; i > 0; i--) {
+      const j = perm[i]! % (i + 1);
+      [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+    }
+    const reordered = fold(r, shuffled);
+    if (!sameValue(whole, reordered)) falsified(`${op} on ${t}: reordered [${shuffled.map(showValue).join(', ')}] folds to ${showValue(reordered)}, in order ${showValue(whole)}`);
+    stats.note(`${op} ${t}`);
+  },
+});
+
+export const REDUCTIONS: readonly NamedProperty[] = [thm741, redSoundness];
