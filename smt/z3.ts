@@ -39,6 +39,21 @@ interface Reply {
 
 const SERVER = fileURLToPath(new URL('./z3-server.mjs', import.meta.url));
 
+/** Asks a process to end (`ask`), and kills it if it has not within 2 s. */
+function endProcess(c: ChildProcess, ask: () => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const force = setTimeout(() => {
+      c.kill('SIGKILL');
+      resolve();
+    }, 2000);
+    c.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    ask();
+  });
+}
+
 /**
  * One solver process of the pool: one query at a time. A process that ends (out of memory, or
  * ended past the hard time limit) answers its query as crashed; the next query on the slot
@@ -131,15 +146,7 @@ class SolverProcess {
     // Waiting for the exit must hold the event loop (the child is unref'd while idle): otherwise
     // Node ends the process with an unsettled top-level await (exit 13).
     c.ref();
-    await new Promise<void>((resolve) => {
-      const force = setTimeout(() => {
-        c.kill('SIGKILL');
-        resolve();
-      }, 2000);
-      c.once('exit', () => {
-        clearTimeout(force);
-        resolve();
-      });
+    await endProcess(c, () => {
       if (c.connected) c.disconnect();
       else c.kill('SIGKILL');
     });
@@ -147,46 +154,87 @@ class SolverProcess {
 }
 
 /**
- * The Z3 command line (`z3 -in`, Debian's package), one process per query, when SCHED_SOLVER=z3:
- * the same SMT-LIB script and time limit as the WASM server, an order of magnitude less CPU per
- * query (README, Performance). Off by default: answers of another Z3 version may differ where a
- * query is near its time limit or needs quantifier instantiation (never sat against unsat).
+ * The Z3 command line (`z3 -in`, Debian's package) when SCHED_SOLVER=z3: one long-lived process
+ * per slot of the pool, each script preceded by `(reset)` and the default of every option the
+ * toolkit sets (a fresh state, as the WASM server's fresh context), followed by an end marker;
+ * past the hard time limit the process is ended and the next query starts another. An order of
+ * magnitude less CPU per query than the WASM build (README, Performance). Off by default:
+ * another Z3 version may answer `unknown` differently near a time limit or on quantified value
+ * obligations (never sat against unsat).
  */
 class NativeSolver {
   busy = false;
+  private child: ReturnType<typeof spawn> | null = null;
+  private out = '';
+  private pending: { marker: string; resolve: (output: string | null) => void } | null = null;
+
+  private start(): ReturnType<typeof spawn> {
+    if (this.child) return this.child;
+    const c = spawn('z3', ['-in', '-smt2'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    this.child = c;
+    this.out = '';
+    c.stdout!.setEncoding('utf8');
+    c.stdout!.on('data', (d: string) => {
+      this.out += d;
+      const p = this.pending;
+      if (p === null) return;
+      const k = this.out.indexOf(p.marker);
+      if (k < 0) return;
+      const output = this.out.slice(0, k);
+      this.out = this.out.slice(k + p.marker.length).replace(/^\r?\n/, '');
+      this.pending = null;
+      p.resolve(output);
+    });
+    const gone = (): void => {
+      if (this.child === c) this.child = null;
+      const p = this.pending;
+      this.pending = null;
+      p?.resolve(null);
+    };
+    c.on('error', gone);
+    c.on('close', gone);
+    c.stdin!.on('error', () => undefined);
+    // Idle, the process keeps nothing alive (a pending query's timer does).
+    c.unref();
+    for (const h of [c.stdin, c.stdout] as unknown as { unref?: () => void }[]) h.unref?.();
+    return c;
+  }
+
+  private stop(): void {
+    const c = this.child;
+    this.child = null;
+    c?.kill('SIGKILL');
+  }
 
   ask(script: string, timeoutMs: number): Promise<Reply> {
     const t0 = performance.now();
+    const c = this.start();
+    const marker = `sched-native-end-${nextId++}`;
     return new Promise<Reply>((resolve) => {
-      let out = '';
-      let done = false;
-      const finish = (r: Reply): void => {
-        if (done) return;
-        done = true;
-        clearTimeout(hard);
-        resolve(r);
-      };
-      const c = spawn('z3', ['-in', '-smt2', `-T:${Math.ceil(timeoutMs / 1000) + 5}`], { stdio: ['pipe', 'pipe', 'ignore'] });
       const hard = setTimeout(() => {
-        c.kill('SIGKILL');
-        finish({ output: out, ms: performance.now() - t0, timedOut: true });
+        this.pending = null;
+        this.stop();
+        resolve({ output: '', ms: performance.now() - t0, timedOut: true });
       }, timeoutMs + 15_000);
-      c.stdout.setEncoding('utf8');
-      c.stdout.on('data', (d: string) => {
-        out += d;
-      });
-      c.on('error', (e) => finish({ output: '', ms: performance.now() - t0, timedOut: false, crashed: `the z3 command failed: ${e.message}` }));
-      c.on('close', (code, signal) => {
-        const ms = performance.now() - t0;
-        if (signal !== null) finish({ output: out, ms, timedOut: false, crashed: `the z3 command ended (${signal})` });
-        else finish({ output: out, ms, timedOut: ms >= timeoutMs + 5000 && code !== 0 });
-      });
-      c.stdin.on('error', () => undefined);
-      c.stdin.end(`(set-option :timeout ${timeoutMs})\n${script}\n(exit)\n`);
+      this.pending = {
+        marker,
+        resolve: (output) => {
+          clearTimeout(hard);
+          const ms = performance.now() - t0;
+          resolve(output === null ? { output: '', ms, timedOut: false, crashed: 'the z3 command ended' } : { output, ms, timedOut: false });
+        },
+      };
+      c.stdin!.write(`(reset)\n(set-option :smt.mbqi true)\n(set-option :timeout ${timeoutMs})\n${script}\n(echo "${marker}")\n`);
     });
   }
 
-  async shutdown(): Promise<void> {}
+  async shutdown(): Promise<void> {
+    const c = this.child;
+    this.child = null;
+    if (!c || c.exitCode !== null) return;
+    c.ref();
+    await endProcess(c, () => c.stdin!.end('(exit)\n'));
+  }
 }
 
 const NATIVE = process.env.SCHED_SOLVER === 'z3';
