@@ -360,7 +360,78 @@ export class SymbolicEvaluator {
     let w = singleWrite(c.array, loc, d.template, d.holes);
     // An overwrite ends every accumulation into the cell: its contributions are no longer live.
     for (const t of this.accumulated.get(c.array) ?? []) w = unionHeaps(w, this.clearGhost(c.array, t, loc));
+    // Partial accumulators combined in the expression are used up, as by a transfer.
+    for (const leaf of this.combineLeaves(c) ?? []) {
+      const tensor = (c.annot as { name: string }).name;
+      const at = leaf.indices.map((i) => termOf(i, this.env));
+      const cT = (c.annot as { indices: readonly Expr[] }).indices.map((x) => termOf(inlineLets(x), this.env));
+      w = unionHeaps(w, singleWrite(leaf.name, at, this.templates.get(this.markerTemplate('moved', tensor))!, cT));
+      w = unionHeaps(w, this.clearGhost(leaf.name, tensor, at));
+    }
     return w;
+  }
+
+  /**
+   * Gap 18 of the chapter: `a[ι] {T(c)} := p1 op p2 op …`, partial accumulators of T(c) combined
+   * inside an expression (`(t[0] + t[1]) + (t[2] + t[3])`, §7.1), for a T without an initial
+   * value: the leaves, or null when the assignment is not of that form.
+   */
+  private combineLeaves(c: Assign): ArrayRead[] | null {
+    if (c.accum || c.annot === null || c.annot.kind !== 'tensor') return null;
+    const info = this.reductions.get(c.annot.name);
+    if (!info || info.def.init !== null) return null;
+    const op = info.def.op;
+    const leaves: ArrayRead[] = [];
+    const walk = (e: Expr): boolean => {
+      if (e.kind === 'array') return leaves.push(e) > 0;
+      if (e.kind === 'binary' && e.op === op) return walk(e.left) && walk(e.right);
+      if (e.kind === 'call' && e.fn === op && e.args.length === 2) return walk(e.args[0]!) && walk(e.args[1]!);
+      return false;
+    };
+    const tensor = c.annot.name;
+    return walk(inlineLets(c.rhs)) && leaves.length >= 2 && leaves.every((l) => this.accumulated.get(l.name)?.has(tensor)) ? leaves : null;
+  }
+
+  /** RED-COMBINE: the leaves are partial accumulators of T(c) whose positions partition T's domain. */
+  private sCombine(c: Assign, leaves: readonly ArrayRead[], h: PRel, g: Gamma, depth: number): SymResult {
+    const shape = g.arrays.get(c.array);
+    if (!shape) throw new Error(`internal: array ${c.array} not in Γ`);
+    const loc = c.indices.map((i) => termOf(i, this.env));
+    const name = this.source(c.array);
+    this.validity('write-bounds', 'S-ASSIGN', c, `the write to ${name}[…] at line ${c.pos.line} is inside the array`, g, inBox(loc, shape.dims));
+    const annot = c.annot as Extract<Expr, { kind: 'tensor' }>;
+    const tensor = annot.name;
+    const info = this.reductions.get(tensor)!;
+    const cT = annot.indices.map((x) => termOf(inlineLets(x), this.env));
+    const ks = info.def.dims.map((d) => fresh(d.var));
+    ks.forEach((k, i) => this.sourceName.set(k, info.def.dims[i]!.var));
+    const kT = ks.map((k) => variable(k));
+    const gk: Gamma = { ...g, vars: [...g.vars, ...ks] };
+    const liveKey = this.templates.decompose(ghostLiteral(true), this.env).template.key;
+    const where = `the combination of partial accumulators written to ${name}[…] at line ${c.pos.line}`;
+    let readSet: PSet = EMPTY_SET;
+    const lives: Formula[] = [];
+    for (const rd of leaves) {
+      const rs = g.arrays.get(rd.name)!;
+      const at = rd.indices.map((i) => termOf(i, this.env));
+      this.validity('read-bounds', 'S-ASSIGN', rd, `the read of ${this.source(rd.name)}[…] at line ${rd.pos.line} is inside the array`, g, inBox(at, rs.dims));
+      this.validity('read-defined', 'S-ASSIGN', rd, `the read of ${this.source(rd.name)}[…] at line ${rd.pos.line} finds a value (written earlier or an input)`, g, norm(inDomain(h, rd.name, at)));
+      const live = holds(h, ghostName(rd.name, tensor), [...at, ...cT, ...kT], liveKey, []);
+      const isPart = norm(holds(h, rd.name, at, this.markerTemplate('part', tensor), cT));
+      const notPart: Gamma = { ...g, facts: [...g.facts, norm(not(isPart))] };
+      this.validity('reduction', 'RED-COMBINE', rd, `${where} reads a cell with no live position of ${tensor}(…) unless it is a partial accumulator of it`, { ...notPart, vars: [...g.vars, ...ks] }, not(live));
+      this.completionCheck(rd.name, at, h, notPart, rd, `${where}, when a term is not a partial accumulator,`);
+      this.valueObligation({ ...c, annot: this.neutralOf(info), rhs: rd }, h, notPart, rd, [rd], { rule: 'RED-COMBINE', description: `${where} reads the neutral element of ${info.def.op} when a term is not a partial accumulator of ${tensor}(…)` });
+      lives.push(live);
+      readSet = unionSets(readSet, singleRead(rd.name, at));
+    }
+    const overlaps = lives.flatMap((a, i) => lives.slice(i + 1).map((b) => and(a, b)));
+    this.validity('reduction', 'RED-COMBINE', c, `${where}: no position is in two of the partial accumulators`, gk, not(orAll(overlaps)));
+    this.validity('reduction', 'RED-COMBINE', c, `${where}: the partial accumulators hold exactly the domain of ${tensor}(…)`, gk, iff(orAll(lives), inReductionDomain(info, cT, kT)));
+    this.inOrder.set(tensor, 'transferred');
+    const dh = this.propheticOf(c, g, h);
+    this.say(depth, `<= S-Assign(${name}) combining partial accumulators: Δh ← ${printRel(dh, { thesis: true })}`);
+    return { dh, reads: readSet };
   }
 
   // -- reductions (thesis §7.5, in the form of proofs/reduction-heap.ts) ---------------------------
@@ -705,6 +776,8 @@ export class SymbolicEvaluator {
 
   /** S-ASSIGN. */
   private sAssign(c: Extract<Cmd, { kind: 'assign' }>, h: PRel, g: Gamma, depth: number): SymResult {
+    const leaves = this.combineLeaves(c);
+    if (leaves !== null) return this.sCombine(c, leaves, h, g, depth);
     const shape = g.arrays.get(c.array);
     if (!shape) throw new Error(`internal: array ${c.array} not in Γ`);
     const loc = c.indices.map((i) => termOf(i, this.env));
