@@ -55,9 +55,10 @@ export function reductionArb(): fc.Arbitrary<ReductionCase> {
       lanes: fc.integer({ min: 1, max: 4 }),
       reversed: fc.boolean(),
       parLanes: fc.boolean(),
+      tree: fc.boolean(),
       mutation: fc.option(fc.constantFrom(...MUTATIONS), { freq: 2 }),
     })
-    .map(({ op, int, lanes, reversed, parLanes, mutation }) => {
+    .map(({ op, int, lanes, reversed, parLanes, tree, mutation }) => {
       const bool = op === 'any' || op === 'all';
       const vt = bool ? 'bool' : int;
       const elemSpec = bool ? 'A(i) > 0' : 'A(i)';
@@ -89,9 +90,18 @@ export function reductionArb(): fc.Arbitrary<ReductionCase> {
         if (mutation === 'parallel accumulation') lines.push(`      par j < (N - p + ${L - 1}) / ${L} do tmp[0] {S()@(${pos})} ${acc} ${read(pos)}`);
         else lines.push(`      for j < (N - p + ${L - 1}) / ${L} do tmp[p] {S()@(${pos})} ${acc} ${read(pos)}`);
         lines.push('    };');
-        lines.push(`    r[] {${n0}} := ${n0};`);
         const tb = mutation === 'lane missing' ? L - 1 : L;
-        lines.push(`    for p < ${tb} do r[] {S()} ${mutation === 'wrong operator' ? ASSIGN[other] : acc} tmp[p]${mutation === 'lane twice' ? `;\n    r[] {S()} ${acc} tmp[0]` : ''}`);
+        if (tree && tb >= 2) {
+          // The partials combined in one expression (RED-COMBINE): ((t0 op t1) op t2) …
+          const terms = Array.from({ length: tb }, (_, k) => `tmp[${k}]`);
+          if (mutation === 'lane twice') terms.push('tmp[0]');
+          const o = mutation === 'wrong operator' ? other : op;
+          const comb = (x: string, y: string): string => (o === 'min' || o === 'max' ? `${o}(${x}, ${y})` : `(${x} ${o === 'sum' ? '+' : o === 'prod' ? '*' : o === 'any' ? '||' : '&&'} ${y})`);
+          lines.push(`    r[] {S()} := ${terms.reduce(comb)}`);
+        } else {
+          lines.push(`    r[] {${n0}} := ${n0};`);
+          lines.push(`    for p < ${tb} do r[] {S()} ${mutation === 'wrong operator' ? ASSIGN[other] : acc} tmp[p]${mutation === 'lane twice' ? `;\n    r[] {S()} ${acc} tmp[0]` : ''}`);
+        }
         if (mutation === 'position twice') lines[lines.length - 1] += `;\n    r[] {S()@(0)} ${acc} ${read('0')}`;
         lines.push('  }');
       }
