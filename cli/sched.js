@@ -5,9 +5,14 @@
 // 700 levels of the type checker). The worker runs the compiled dist/ when it is up to date with
 // the sources, else the TypeScript sources through tsx (cli/thread.js), so `npx sched` needs no
 // build step and never runs stale code. This thread only relays standard streams and the exit code.
+import { totalmem } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 const STACK_MB = 512;
+// A worker's heap is capped like a process's (about 4 GB) unless told otherwise; a whole-corpus
+// run in one process went over that (JS heap out of memory after 38 minutes). Half the machine's
+// memory, and never less than Node's default.
+const HEAP_MB = Math.max(4096, Math.floor(totalmem() / 2 ** 21));
 
 const worker = new Worker(new URL('./thread.js', import.meta.url), {
   argv: process.argv.slice(2),
@@ -15,7 +20,7 @@ const worker = new Worker(new URL('./thread.js', import.meta.url), {
   stdin: true,
   stdout: true,
   stderr: true,
-  resourceLimits: { stackSizeMb: STACK_MB },
+  resourceLimits: { stackSizeMb: STACK_MB, maxOldGenerationSizeMb: HEAP_MB },
 });
 
 let code = null;
