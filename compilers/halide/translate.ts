@@ -172,6 +172,8 @@ class Translator {
   readonly assumes: string[] = [];
   stores = 0;
   metaAsserts = 0;
+  /** Asserts inside loops or branches (not assumptions: they are checked where they run), by kind. */
+  readonly nestedAsserts = new Map<string, number>();
   /** Non-integer Params read by the program or the spec (0-dimensional inputs). */
   readonly scalarInputs = new Set<string>();
 
@@ -768,7 +770,7 @@ class Translator {
       return;
     }
     if (!top) {
-      this.notes.push(`assert ${kind} (line ${s.line}) inside a loop or branch: not assumed`);
+      this.nestedAsserts.set(kind, (this.nestedAsserts.get(kind) ?? 0) + 1);
       return;
     }
     try {
@@ -948,6 +950,7 @@ class Translator {
       this.notes.push(`assumed by pipeline(): ${a}`);
     }
     const body = this.block(stmt, top, true);
+    for (const [kind, n] of this.nestedAsserts) this.notes.push(`${n} assert(s) ${kind} inside loops or branches: not assumed`);
     if (this.metaAsserts > 0) this.notes.unshift(`${this.metaAsserts} assert(s) on buffer metadata (type, dimensions, stride, size limits, host, device) not assumed`);
     this.checkPredicates();
     const alg = this.algorithm(stmt);
