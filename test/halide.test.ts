@@ -88,6 +88,36 @@ describe('Halide IR text', () => {
     }
   });
 
+  it('translates a fused loop (extent a * b, read as t % a and t / a) into two nested loops that verify', async () => {
+    const fused = (div: string, asserts = true): string => `let g.s0.t.loop_extent = g.extent.0*g.extent.1
+${asserts ? `assert((input.min.0 <= 0) && ((input.extent.0 + input.min.0) >= g.extent.0), halide_error_access_out_of_bounds("Input buffer input", 0))
+assert((input.min.1 <= 0) && ((input.extent.1 + input.min.1) >= g.extent.1), halide_error_access_out_of_bounds("Input buffer input", 1))` : ''}
+produce g {
+ parallel (g.s0.t, 0, g.s0.t.loop_extent) {
+  let g.s0.x = g.s0.t % ${div}
+  let g.s0.y = g.s0.t/${div}
+  g(g.s0.x, g.s0.y) = (int32)return_second(halide_trace_helper("g", (void *)make_struct(0), (int32_t *)make_struct(g.s0.x, g.s0.y), 0, 32, 1, 1, 0, 0, 2, ""), input(g.s0.x, g.s0.y) + 1)
+ }
+}`;
+    const d = (ir: string): DriverOutput => ({
+      ...fakeDriver(ir),
+      funcs: [{ name: 'g', args: ['x', 'y'], type: 'i32', pure: '(int32)input_im(x, y) + 1', updates: [] }],
+      inputs: [{ name: 'input', dims: 2, type: 'i32' }],
+      outputDims: 2,
+    });
+    const t = translate(d(fused('g.extent.0')), 'fused');
+    expect(t.text).toMatch(/par g_s0_t_outer < g_extent_1 do\s+par g_s0_t_inner < g_extent_0 do/);
+    expect(t.notes.join('\n')).toContain('assumed that its two extents are not both negative');
+    const prog = await checkSource('fused.sched', t.text);
+    expect((await verifyImpl(prog.impls[0]!, {})).verdict).toBe('valid');
+    // Without Halide's asserts on the input's region, the reads may leave the input buffer.
+    const loose = await checkSource('loose.sched', translate(d(fused('g.extent.0', false)), 'fused').text);
+    const r = await verifyImpl(loose.impls[0]!, {});
+    expect([r.verdict, r.class]).toEqual(['invalid', 'out-of-bounds']);
+    // Read with another divisor, the loop variable is not a pair of loop variables.
+    expect(() => translate(d(fused('7')), 'fused')).toThrow(/^unsupported: non-affine index/);
+  });
+
   it('names the missing Debian packages when Halide is not there (exit 3)', () => {
     const r = spawnSync('npx', ['tsx', 'cli/main.ts', 'halide', 'compilers/halide/apps/blur.py'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, SCHED_HALIDE_PYTHON: '/nonexistent/python3' }, timeout: 120_000 });
     expect(r.status).toBe(3);

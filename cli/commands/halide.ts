@@ -74,6 +74,7 @@ export const halideCommand: Command = {
       if (text) {
         const ps = Object.entries(jit.params).map(([k, v]) => `${k} = ${v}`).join(', ');
         process.stdout.write(`  jit oracle (${ps}; seed ${jit.seed}): big-step ${jit.bigstep}${jit.bigstepError ? ` (${jit.bigstepError})` : ''}; ${jit.differences === 0 ? `Halide's realize and the big-step run agree on all ${jit.cells} output cells` : jit.beyondTolerance === 0 ? `Halide's realize and the big-step run agree within ${TOLERANCE} (relative, absolute below 1) on all ${jit.cells} output cells, bit for bit on ${jit.cells - jit.differences}` : `Halide's realize and the big-step run DIFFER on ${jit.beyondTolerance}/${jit.cells} output cells`} (JIT ${jit.jitMs.toFixed(0)} ms)\n`);
+        if (jit.realizeError) process.stdout.write(`    Halide's realize failed: ${jit.realizeError.split('\n').filter((l) => l.trim() !== '').slice(-3).join(' | ')}\n`);
         for (const x of jit.examples) process.stdout.write(`    at [${x.index.join(', ')}]: Halide ${String(x.halide)}, big-step ${String(x.bigstep)}\n`);
       }
       if (jit.beyondTolerance > 0 || jit.bigstep !== 'match') code = EXIT_FOUND;

@@ -128,6 +128,8 @@ export interface JitReport {
   readonly beyondTolerance: number;
   readonly examples: { readonly index: number[]; readonly halide: unknown; readonly bigstep: unknown }[];
   readonly jitMs: number;
+  /** Halide's realize failed (its message): no values to compare. */
+  readonly realizeError?: string;
 }
 
 /**
@@ -195,7 +197,14 @@ export function jitOracle(c: HalideCase, ci: CheckedImpl, seed = 0): JitReport {
   const outRef = run.memory.get(c.translation.outputArray);
   if (!outRef) throw new HalideError('internal: no output array');
   const dims = [...outRef.ref.dims];
-  const jit = runDriver([c.script, '--jit', '-'], JSON.stringify({ output: dims, inputs, params: paramValues })) as { values: unknown[]; ms: number };
+  const jit = runDriver([c.script, '--jit', '-'], JSON.stringify({ output: dims, inputs, params: paramValues })) as { values?: unknown[]; realizeError?: string; ms: number };
+  const rep0 = run.report;
+  if (jit.values === undefined) {
+    // Halide's realize refused the inputs or failed: every output cell counts as different.
+    const n0 = dims.reduce((a, b) => a * b, 1);
+    return { params: Object.fromEntries([...params].map(([k, v]) => [k, Number(fromBig(v))])), seed, bigstep: rep0.outcome, bigstepError: rep0.error ? `${rep0.error.kind}: ${rep0.error.message ?? ''}` : null, cells: n0, differences: n0, beyondTolerance: n0, examples: [], jitMs: jit.ms, realizeError: jit.realizeError ?? 'no values' };
+  }
+  const values = jit.values;
   let differences = 0;
   let beyond = 0;
   const examples: JitReport['examples'] = [];
@@ -210,7 +219,7 @@ export function jitOracle(c: HalideCase, ci: CheckedImpl, seed = 0): JitReport {
       rest = Math.floor(rest / dims[d]!);
     }
     const ours = valueToJson(getCell(outRef.cells, outRef.ref.elem, off));
-    const theirs = jit.values[k];
+    const theirs = values[k];
     const same = ours === theirs || (typeof theirs === 'number' && typeof ours === 'number' && Object.is(Math.fround(theirs), Math.fround(ours)) && outRef.ref.elem === 'f32') || (theirs === 'nan' && ours === 'NaN');
     if (!same) {
       differences++;

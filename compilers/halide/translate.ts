@@ -99,7 +99,8 @@ interface Buffer {
 
 type Binding =
   | { readonly k: 'idx'; readonly sched: string; readonly e: HExpr | null; readonly scope: Scope | null; used: boolean }
-  | { readonly k: 'lazy'; readonly e: HExpr; readonly scope: Scope }
+  /** `stmt`: bound by a LetStmt (evaluated where it stands, not where it is used). */
+  | { readonly k: 'lazy'; readonly e: HExpr; readonly scope: Scope; readonly stmt?: boolean }
   | { readonly k: 'buffer'; readonly buf: Buffer }
   /** A fused loop variable t = outer * div + inner, read only as `t % div` and `t / div`. */
   | { readonly k: 'fused'; readonly inner: string; readonly outer: string; readonly div: string }
@@ -172,6 +173,8 @@ class Translator {
   readonly assumes: string[] = [];
   stores = 0;
   metaAsserts = 0;
+  /** Asserts inside loops or branches (not assumptions: they are checked where they run), by kind. */
+  readonly nestedAsserts = new Map<string, number>();
   /** Non-integer Params read by the program or the spec (0-dimensional inputs). */
   readonly scalarInputs = new Set<string>();
 
@@ -442,7 +445,17 @@ class Translator {
         throw new Unsupported('StringImm', `"${e.v}" in a value`);
       case 'var': {
         const b = sc.find(e.name);
-        if (b?.k === 'lazy') return this.val(b.e, b.scope, cx);
+        if (b?.k === 'lazy') {
+          // Inlining a LetStmt moves its evaluation to the use: only sound if it reads no memory
+          // that a store in between could change (Funcs; inputs never change).
+          if (b.stmt && !cx.spec) {
+            const calls = new Set<string>();
+            collectCalls(b.e, calls);
+            const mem = [...calls].filter((c) => this.funcs.has(c));
+            if (mem.length > 0) throw new Unsupported('LetStmt reading a Func', `${e.name} reads ${mem.join(', ')}; it would be evaluated where it is used`);
+          }
+          return this.val(b.e, b.scope, cx);
+        }
         if (b === undefined && this.otherParams.has(e.name)) {
           // A non-integer Param is a 0-dimensional input (SCHED parameters are integers).
           this.scalarInputs.add(e.name);
@@ -592,7 +605,7 @@ class Translator {
           if (!(err instanceof NotIndex) && !(err instanceof Unsupported)) throw err;
         }
         if (v === null) {
-          parts.push(this.block(rest, sc.bind(s.name, { k: 'lazy', e: s.value, scope: sc }), top));
+          parts.push(this.block(rest, sc.bind(s.name, { k: 'lazy', e: s.value, scope: sc, stmt: true }), top));
         } else {
           const b: Binding = { k: 'idx', sched: this.names.get(s.name), e: s.value, scope: sc, used: false };
           const body = this.block(rest, sc.bind(s.name, b), top);
@@ -699,8 +712,16 @@ class Translator {
     }
     if (e.k !== 'bin' || e.op !== '*') return null;
     const X = { ...IDX, expand: true };
-    const a = this.idx(e.a, esc, X);
-    const b = this.idx(e.b, esc, X);
+    let a: string;
+    let b: string;
+    try {
+      // Over the parameters only: the extents of a fused loop are fixed before the pipeline runs.
+      a = this.idx(e.a, esc, X);
+      b = this.idx(e.b, esc, X);
+    } catch (err) {
+      if (err instanceof NotIndex) return null;
+      throw err;
+    }
     const divisors = new Set<string>();
     const scan = (x: HExpr): void => {
       if (x.k === 'bin') {
@@ -715,7 +736,7 @@ class Translator {
     };
     const walk = (ss: readonly HStmt[]): void => {
       for (const t of ss) {
-        if (t.k === 'let') scan(t.value);
+        if (t.k === 'let' || t.k === 'assert') scan(t.k === 'let' ? t.value : t.cond);
         else if (t.k === 'for') [t.min, t.extent].forEach(scan);
         else if (t.k === 'if') scan(t.cond);
         else if (t.k === 'provide') [...t.args, t.value].forEach(scan);
@@ -734,6 +755,10 @@ class Translator {
     const [innerE, outerE] = div === a ? [e.a, e.b] : [e.b, e.a];
     const innerExt = this.must(() => this.idx(innerE, esc), `the inner extent of fused loop ${s.name}`);
     const outerExt = this.must(() => this.idx(outerE, esc), `the outer extent of fused loop ${s.name}`);
+    // t < a * b runs a * b times, the nested loops max(a, 0) * max(b, 0) times: the same unless both
+    // are negative. That case is excluded by an assumption, which the verdict states.
+    this.assumes.push(`(${a} >= 0 || ${b} >= 0)`);
+    this.notes.push(`fused loop ${s.name}: assumed that its two extents are not both negative`);
     const inner = this.names.get(`${s.name}.inner`);
     const outer = this.names.get(`${s.name}.outer`);
     const body = this.block(s.body, sc.bind(s.name, { k: 'fused', inner, outer, div }), false);
@@ -768,7 +793,7 @@ class Translator {
       return;
     }
     if (!top) {
-      this.notes.push(`assert ${kind} (line ${s.line}) inside a loop or branch: not assumed`);
+      this.nestedAsserts.set(kind, (this.nestedAsserts.get(kind) ?? 0) + 1);
       return;
     }
     try {
@@ -948,6 +973,7 @@ class Translator {
       this.notes.push(`assumed by pipeline(): ${a}`);
     }
     const body = this.block(stmt, top, true);
+    for (const [kind, n] of this.nestedAsserts) this.notes.push(`${n} assert(s) ${kind} inside loops or branches: not assumed`);
     if (this.metaAsserts > 0) this.notes.unshift(`${this.metaAsserts} assert(s) on buffer metadata (type, dimensions, stride, size limits, host, device) not assumed`);
     this.checkPredicates();
     const alg = this.algorithm(stmt);

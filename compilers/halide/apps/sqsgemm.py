@@ -6,5 +6,5 @@ def pipeline():
     p = gemm.gemm()
     p["A"].dim(1).set_extent(p["A"].width())
     p["B"].dim(1).set_extent(p["A"].width())
-    p["example"] = {"output": [40, 40], "A": [40, 40], "B": [40, 40], "C": [40, 40], "a": 1.5, "b": 0.5}
+    p["example"] = {"output": [32, 32], "A": [32, 32], "B": [32, 32], "C": [32, 32], "a": 1.5, "b": 0.5}
     return p
