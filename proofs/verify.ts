@@ -197,7 +197,7 @@ async function decidePresburger(pending: readonly PendingObligation[], timeoutMs
 /** Presburger satisfiability of each condition with the facts, in one batch (unknown: keep). */
 const feasibility = (ask: Ask): Feasibility => async (facts, conds) => {
   const scripts = conds.map((c) => [declarations([...facts, c]), ...facts.map((f) => `(assert ${formulaToSmt(f)})`), `(assert ${formulaToSmt(c)})`].join('\n'));
-  const answers = await ask(() => checkSatBatch(scripts, { timeoutMs: 2000 }));
+  const answers = await ask.batch(scripts, 2000);
   return answers.map((a) => a.status !== 'unsat');
 };
 
@@ -219,8 +219,11 @@ async function dischargeValue(s: Slot, mode: FloatMode, timeoutMs: number, ask: 
       if (process.env.SCHED_DEBUG) process.stderr.write(`congruence: ${(e as Error).stack}\n`);
     }
     if (cong !== null) {
-      const scripts = cong.map((o) => o.script);
-      const answers = await ask(() => batchThenAlone(scripts, timeoutMs));
+      // One batch (with the wave's others), then those answered unknown alone, as batchThenAlone.
+      const answers = await ask.batch(cong.map((o) => o.script), timeoutMs);
+      for (const [k, o] of cong.entries()) {
+        if (answers[k]!.status === 'unknown') answers[k] = await ask(() => checkSat(o.script, { timeoutMs }));
+      }
       if (answers.every((a) => a.status === 'unsat')) {
         s.parts = cong.map((o, k) => ({ o, answer: answers[k]! }));
         s.o = cong[0]!;

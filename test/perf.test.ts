@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inWaves } from '../proofs/waves.ts';
-import { checkSat, setSolverJobs, shutdownZ3 } from '../smt/z3.ts';
+import { checkSat, setSolverJobs, shutdownZ3, z3Stats } from '../smt/z3.ts';
 // @ts-expect-error plain JavaScript module without declarations
 import { fileEntry, STAMP, staleness } from '../cli/freshness.js';
 
@@ -104,6 +104,19 @@ describe('waves (proofs/waves.ts): the order of the work does not depend on when
     });
     expect(most).toBe(3);
   });
+
+  it("puts a wave's batches together into one solver call, each task getting its own answers", async () => {
+    setSolverJobs(2);
+    const c0 = z3Stats().calls;
+    const got: string[][] = [];
+    await inWaves([0, 1, 2], async (k, ask) => {
+      const scripts = [`(declare-const x Int)(assert (= x ${k}))(assert (> x 0))`, '(declare-const y Int)(assert (> y 0))'];
+      got[k] = (await ask.batch(scripts, 5000)).map((a) => a.status);
+    });
+    expect(z3Stats().calls - c0).toBe(1);
+    expect(got).toEqual([['unsat', 'sat'], ['sat', 'sat'], ['sat', 'sat']]);
+    await shutdownZ3();
+  }, 120_000);
 
   it('throws the first failing task (in order), as a loop would', async () => {
     await expect(inWaves([0, 1, 2], async (k, ask) => {

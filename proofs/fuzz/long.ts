@@ -16,7 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { caseSeed } from './harness.ts';
 import { parseLog, summarise } from './logstats.ts';
 
-const MAIN = fileURLToPath(new URL('../../cli/main.ts', import.meta.url));
+// The bin: it runs the compiled dist/ when it is up to date (no TypeScript compilation per job).
+const BIN = fileURLToPath(new URL('../../cli/sched.js', import.meta.url));
 // The driver's own options come before `--` (the last occurrence wins, so `npm run fuzz:long --
 // --iterations 100` overrides the script's); what follows `--` goes to every `sched fuzz` unchanged.
 const DD = process.argv.indexOf('--');
@@ -62,7 +63,7 @@ async function main(): Promise<number> {
     logs.push(log);
     const start = resumeAt(log, seed, lo, hi);
     if (start >= hi) continue;
-    const args = ['--import', 'tsx', MAIN, 'fuzz', '--seed', String(seed), '--start', String(start), '--iterations', String(hi - start),
+    const args = [BIN, 'fuzz', '--seed', String(seed), '--start', String(start), '--iterations', String(hi - start),
       '--log', log, '--repro', join(out, 'repro'), '--json', ...EXTRA];
     process.stderr.write(`job ${k}: cases ${start}–${hi - 1}${start > lo ? ` (resumed; ${start - lo} already logged)` : ''}\n`);
     const child = spawn(process.execPath, args, { stdio: ['ignore', openSync(join(out, `job${k}.json`), 'w'), openSync(join(out, `job${k}.err`), 'w')] });
