@@ -68,7 +68,8 @@ class SolverProcess {
 
   private start(): Promise<void> {
     if (this.ready) return this.ready;
-    const c = fork(SERVER, [], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'advanced' });
+    // Plain JavaScript: no loader flags of the parent (tsx) to load.
+    const c = fork(SERVER, [], { execArgv: [], stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'advanced' });
     this.child = c;
     const ready = new Promise<void>((resolve, reject) => {
       c.once('message', () => resolve());

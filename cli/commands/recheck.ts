@@ -5,15 +5,18 @@ import { available, bundleVerdict, findBundles, type RecheckRow, recheckBundle, 
 import { intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
 import { toJson } from '../io.ts';
+import { JOBS_OPTION, jobsOption } from './verify.ts';
+import { setSolverJobs } from '../../smt/z3.ts';
 
 export const recheckCommand: Command = {
   name: 'recheck',
   summary: 'Re-check a certificate bundle (from verify --certs) with in-process Z3 and/or the z3 and cvc5 command lines.',
-  usage: 'sched recheck DIR… [--solver wasm|z3|cvc5|all] [--timeout-ms T] [--json]',
+  usage: 'sched recheck DIR… [--solver wasm|z3|cvc5|all] [--timeout-ms T] [--jobs N] [--json]',
   options: [
     { name: 'solver', value: true, metavar: 'S', help: 'wasm (in-process Z3, default), z3, cvc5, or all' },
     { name: 'timeout-ms', value: true, metavar: 'T', help: 'per-file solver budget (default 60000)' },
     { name: 'only-valid', value: false, help: "re-check only the bundles of 'valid' verdicts" },
+    { ...JOBS_OPTION, help: 're-check N bundles at once (default SCHED_JOBS or the cores); rows are printed in the order of a sequential run' },
     JSON_OPTION,
   ],
   async run(args: ParsedArgs): Promise<number> {
@@ -37,14 +40,33 @@ export const recheckCommand: Command = {
     let bundles = args.positional.flatMap(findBundles);
     if (args.flags.has('only-valid')) bundles = bundles.filter((b) => bundleVerdict(b) === 'valid');
     if (bundles.length === 0) throw new UsageError(`no bundle (a directory with manifest.json) under ${args.positional.join(', ')}`);
+    const jobs = jobsOption(args);
+    setSolverJobs(jobs);
+    // Up to `jobs` bundles at once (each file is an independent query), printed in order as soon
+    // as every bundle before them is done.
+    const pending = bundles.map(() => {
+      let settle!: (p: Promise<RecheckRow[]>) => void;
+      const started = new Promise<Promise<RecheckRow[]>>((k) => (settle = k));
+      return { started, settle };
+    });
+    void (async () => {
+      const running = new Set<Promise<unknown>>();
+      for (const [i, b] of bundles.entries()) {
+        if (running.size >= jobs) await Promise.race(running);
+        const p = recheckBundle(b, solvers, timeoutMs);
+        const done = p.then(() => undefined, () => undefined).then(() => void running.delete(done));
+        running.add(done);
+        pending[i]!.settle(p);
+      }
+    })();
     const rows: RecheckRow[] = [];
-    for (const b of bundles) {
-      rows.push(
-        ...(await recheckBundle(b, solvers, timeoutMs, json ? undefined : (r) => {
-          const mark = r.status === 'agree' ? 'ok  ' : r.status === 'unconfirmed' ? '??  ' : 'FAIL';
-          process.stdout.write(`${mark} ${r.bundle} ${r.id.padEnd(8)} ${r.solver.padEnd(5)} expected ${r.expected.padEnd(7)} got ${r.got}${r.note ? ` (${r.note})` : ''} ${r.ms ? `${r.ms.toFixed(0)} ms` : ''}\n`);
-        })),
-      );
+    for (const p of pending) {
+      for (const r of await (await p.started)) {
+        rows.push(r);
+        if (json) continue;
+        const mark = r.status === 'agree' ? 'ok  ' : r.status === 'unconfirmed' ? '??  ' : 'FAIL';
+        process.stdout.write(`${mark} ${r.bundle} ${r.id.padEnd(8)} ${r.solver.padEnd(5)} expected ${r.expected.padEnd(7)} got ${r.got}${r.note ? ` (${r.note})` : ''} ${r.ms ? `${r.ms.toFixed(0)} ms` : ''}\n`);
+      }
     }
     const fail = rows.filter((r) => r.status === 'fail').length;
     const unconfirmed = rows.filter((r) => r.status === 'unconfirmed').length;
