@@ -28,13 +28,15 @@ function newest(path: string): number {
  */
 export function browserEngines(): Pick<BuildOptions, 'define' | 'plugins'> {
   return {
-    define: { global: 'globalThis', 'process.env.SCHED_DEBUG': 'undefined' },
+    define: { global: 'globalThis', 'process.env.SCHED_DEBUG': 'undefined', 'process.env.SCHED_SOLVER': 'undefined', 'process.env.SCHED_JOBS': 'undefined', 'process.env.SCHED_Z3_TRACE': 'undefined', 'process.env.SCHED_Z3_TRACE_SCRIPTS': 'undefined' },
     plugins: [{
       name: 'z3-on-the-page',
       setup(b) {
         b.onResolve({ filter: /^node:child_process$/ }, () => ({ path: fileURLToPath(new URL('./page-engines/z3-child.ts', import.meta.url)) }));
         b.onResolve({ filter: /^node:url$/ }, () => ({ path: 'node-url', namespace: 'shim' }));
-        b.onLoad({ filter: /.*/, namespace: 'shim' }, () => ({ contents: 'export const fileURLToPath = (u) => String(u);', loader: 'js' }));
+        // The solver pool sizes itself by the cores; the page has one z3-solver.
+        b.onResolve({ filter: /^node:os$/ }, () => ({ path: 'node-os', namespace: 'shim' }));
+        b.onLoad({ filter: /.*/, namespace: 'shim' }, (a) => ({ contents: a.path === 'node-os' ? 'export const availableParallelism = () => 1;' : 'export const fileURLToPath = (u) => String(u);', loader: 'js' }));
       },
     }],
   };

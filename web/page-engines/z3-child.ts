@@ -67,3 +67,8 @@ class BrowserChild {
 export function fork(): BrowserChild {
   return new BrowserChild();
 }
+
+/** The Z3 command line (SCHED_SOLVER=z3) does not exist on a page. */
+export function spawn(): never {
+  throw new Error('the Z3 command line is not available in the browser; the page uses z3-solver');
+}
