@@ -5,6 +5,7 @@
 // command in the report reproduces it without sched's verifier in the loop.
 
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { RUN_CLASS } from '../proofs/replay.ts';
 import type { Row } from './run.ts';
@@ -16,7 +17,8 @@ export interface ReplayCheck {
   readonly ok: boolean;
 }
 
-const BIN = fileURLToPath(new URL('../cli/sched.js', import.meta.url));
+// The bin, from the sources (corpus/) or from the compiled copy (dist/corpus/).
+const BIN = [new URL('../cli/sched.js', import.meta.url), new URL('../../cli/sched.js', import.meta.url)].map((u) => fileURLToPath(u)).find((p) => existsSync(p))!;
 
 /** Shell words of a command printed by cli/replay-command.ts (plain words and '…' quoting). */
 export function shellWords(command: string): string[] {
