@@ -18,7 +18,6 @@ import { checkSat } from '../smt/z3.ts';
 import { runImpl } from '../semantics/run.ts';
 import type { InputFamily } from '../semantics/inputs.ts';
 import type { InputSource } from '../semantics/model.ts';
-import { annotationMismatch } from '../semantics/annotations.ts';
 
 export interface ReplayFinding {
   readonly class: string;
@@ -118,7 +117,7 @@ export const RUN_CLASS: Record<string, string> = { race: 'race', 'out-of-bounds'
  * Look for a concrete counterexample over the candidate parameters and `seeds`. Returns the
  * first run-time error or output mismatch, else the first annotation mismatch, else null.
  */
-/** Budget of a replay run with derivation recording (annotations are checked from it). */
+/** Budget of a replay run (annotations are checked as it runs, on the recording translation). */
 const SMALL_STEPS = 300_000;
 
 export async function replay(ci: CheckedImpl, candidates: readonly Map<string, bigint>[], inputs: readonly ReplayInput[], maxCells = 1 << 20): Promise<ReplayFinding | null> {
@@ -147,7 +146,7 @@ export async function replay(ci: CheckedImpl, candidates: readonly Map<string, b
 export function replayRun(ci: CheckedImpl, params: ReadonlyMap<string, bigint>, input: ReplayInput, budget: { maxCells: number; maxSteps: number }, source?: InputSource): ReplayFinding | null | 'too-large' {
   let res;
   try {
-    res = runImpl(ci, params, { family: input.family, seed: input.seed, inputs: source, derivation: true, ...budget });
+    res = runImpl(ci, params, { family: input.family, seed: input.seed, inputs: source, checkAnnotations: true, ...budget });
   } catch (e) {
     if (e instanceof SchedInputError) return 'too-large'; // arrays over the memory cap
     throw e;
@@ -164,7 +163,7 @@ export function replayRun(ci: CheckedImpl, params: ReadonlyMap<string, bigint>, 
     return { ...found, class: 'output-mismatch', line: 0, col: 0, detail: `${m.array}[${m.index.join(', ')}] = ${JSON.stringify(m.actual)}, the spec gives ${JSON.stringify(m.expected)} (${rep.mismatchCount} cell${rep.mismatchCount === 1 ? ' differs' : 's differ'})` };
   }
   // Outputs right: check every annotation against the value actually written.
-  const a = res.derivation ? annotationMismatch(ci, res.derivation.root, res.model) : null;
+  const a = res.annotations;
   if (a === null) return null;
   return { ...found, class: 'annotation-mismatch', line: a.line, col: a.col, detail: `the assignment at line ${a.line} writes ${a.written} to ${a.location} where its annotation gives ${a.annotated}${a.at ? ` (${a.at})` : ''}; the outputs are right on every input tried` };
 }

@@ -46,26 +46,36 @@ function annotatedAssignments(c: Cmd, out = new Map<string, Assign>()): Map<stri
   return out;
 }
 
-/** The first assignment (in derivation order) whose written value differs from its annotation. */
-export function annotationMismatch(ci: CheckedImpl, root: DerivationNode, model: SpecModel): AnnotationMismatch | null {
-  const annotated = annotatedAssignments(ci.impl.body);
-  const params = new Set(ci.spec.params);
-  const compiled = new Map<string, ReturnType<SpecModel['compileProphetic']>>();
-  // Iteratively, in order: derivations of long loops are deep.
-  const stack: DerivationNode[] = [root];
-  while (stack.length > 0) {
-    const n = stack.pop()!;
-    for (let k = n.premises.length - 1; k >= 0; k--) stack.push(n.premises[k]!);
-    if (n.rule !== 'U-ASSIGN') continue;
+/**
+ * A checker fed U-ASSIGN nodes in derivation order (from a tree, or one by one as a run makes them:
+ * `runImpl`'s `checkAnnotations`); `first` is the first whose written value differs from its
+ * annotation.
+ */
+export class AnnotationChecker {
+  first: AnnotationMismatch | null = null;
+  private readonly annotated: Map<string, Assign>;
+  private readonly params: Set<string>;
+  private readonly compiled = new Map<string, ReturnType<SpecModel['compileProphetic']>>();
+
+  constructor(
+    ci: CheckedImpl,
+    private readonly model: SpecModel,
+  ) {
+    this.annotated = annotatedAssignments(ci.impl.body);
+    this.params = new Set(ci.spec.params);
+  }
+
+  readonly visit = (n: DerivationNode): void => {
+    if (this.first !== null || n.rule !== 'U-ASSIGN') return;
     const site = `${n.line}:${n.col}`;
-    const a = annotated.get(site);
-    if (!a) continue;
-    const vars = Object.keys(n.env).filter((v) => !params.has(v));
+    const a = this.annotated.get(site);
+    if (!a) return;
+    const vars = Object.keys(n.env).filter((v) => !this.params.has(v));
     const key = `${site}|${vars.join(',')}`;
-    let pe = compiled.get(key);
+    let pe = this.compiled.get(key);
     if (pe === undefined) {
-      pe = model.compileProphetic(a.annot!, vars);
-      compiled.set(key, pe);
+      pe = this.model.compileProphetic(a.annot!, vars);
+      this.compiled.set(key, pe);
     }
     for (const [k, v] of vars.entries()) {
       const x = n.env[v];
@@ -74,8 +84,20 @@ export function annotationMismatch(ci: CheckedImpl, root: DerivationNode, model:
     const annotatedValue = JSON.stringify(valueToJson(pe.fn(pe.frame)));
     const written = JSON.stringify(n.facts['value']);
     if (annotatedValue !== written) {
-      return { line: n.line, col: n.col, location: String(n.facts['location']), written, annotated: annotatedValue, at: vars.map((v) => `${v} = ${n.env[v]}`).join(', ') };
+      this.first = { line: n.line, col: n.col, location: String(n.facts['location']), written, annotated: annotatedValue, at: vars.map((v) => `${v} = ${n.env[v]}`).join(', ') };
     }
+  };
+}
+
+/** The first assignment (in derivation order) whose written value differs from its annotation. */
+export function annotationMismatch(ci: CheckedImpl, root: DerivationNode, model: SpecModel): AnnotationMismatch | null {
+  const checker = new AnnotationChecker(ci, model);
+  // Iteratively, in order: derivations of long loops are deep.
+  const stack: DerivationNode[] = [root];
+  while (stack.length > 0 && checker.first === null) {
+    const n = stack.pop()!;
+    for (let k = n.premises.length - 1; k >= 0; k--) stack.push(n.premises[k]!);
+    checker.visit(n);
   }
-  return null;
+  return checker.first;
 }

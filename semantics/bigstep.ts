@@ -23,7 +23,7 @@
 
 import type { Allocate, ArrayRead, Assign, Cmd, If, LetCmd, Loop, Pos, Seq, Skip } from '../core/ast.ts';
 import { printExpr } from '../core/printer.ts';
-import { type Derivation, type DerivationNode, Recorder } from './derivation.ts';
+import { type AssignWatcher, type Derivation, type DerivationNode, Recorder } from './derivation.ts';
 import { type RaceIterations, runError, type RunError, type RunErrorKind, Stuck } from './errors.ts';
 import { ExprCompiler, type Frame, type Layout, type Port, Scope, Sites } from './eval.ts';
 import type { Int } from './int.ts';
@@ -39,6 +39,8 @@ export interface BigStepOptions {
   readonly derivation?: boolean;
   /** Record δμ and ρ of the whole command (cheaper than a derivation). */
   readonly effects?: boolean;
+  /** Hand every U-ASSIGN node to this callback instead of keeping a tree (ignored with `derivation`). */
+  readonly watchAssignments?: AssignWatcher;
   /** Budget of loop iterations plus assignments before giving up with a `limit` error. */
   readonly maxSteps?: number;
 }
@@ -122,7 +124,7 @@ export class BigStepMachine {
     this.depth = 0;
     this.pars.length = 0;
     this.nextPar = 1;
-    this.rec = opts.derivation || opts.effects ? new Recorder(opts.derivation === true, this.sites) : null;
+    this.rec = opts.derivation || opts.effects || opts.watchAssignments ? new Recorder(opts.derivation === true, this.sites, opts.effects ? null : (opts.watchAssignments ?? null)) : null;
     this.omega = opts.omega === true;
     this.budget = opts.maxSteps ?? DEFAULT_MAX_STEPS;
     this.reads = 0;

@@ -9,6 +9,11 @@
 // of each location (δμ, in order: that is δμ1 ▷ δμ2 for U-SEQ and the union for a race-free
 // U-PARLOOP) and the set of locations read (ρ). U-ALLOCATE erases its local array's entries from
 // the logs when it closes (δμ ∖ dom(μ_a), ρ ∖ dom(μ_a)), so enclosing nodes never see them.
+//
+// A third mode only watches assignments: each U-ASSIGN node is built, handed to a callback when it
+// closes and dropped, with no logs and no tree. Checking annotations needs nothing more, and a
+// whole tree costs memory in the product of the run's length and its nesting depth (every node
+// holds its δμ and ρ): the 32-stage stencil chain's replay outgrew a 12 GB heap that way.
 
 import type { Sites } from './eval.ts';
 import type { Int } from './int.ts';
@@ -56,9 +61,13 @@ function jsonSlot(v: Int | boolean): JsonValue {
   return typeof v === 'bigint' ? v.toString() : v;
 }
 
+/** Called with each U-ASSIGN node (env and facts `location`, `value`) as it closes. */
+export type AssignWatcher = (node: DerivationNode) => void;
+
 /**
  * Records reads and writes and, if `nodes`, the tree. With `nodes` false it only maintains the
- * logs, which give the δμ and ρ of the whole run (`effects`).
+ * logs, which give the δμ and ρ of the whole run (`effects`). With `watch` (and `nodes` false) it
+ * keeps neither and only builds the U-ASSIGN nodes it hands to `watch`.
  */
 export class Recorder {
   readonly wlog: LogEntry[] = [];
@@ -70,24 +79,31 @@ export class Recorder {
   constructor(
     readonly nodes: boolean,
     private readonly sites: Sites,
-  ) {}
+    private readonly watch: AssignWatcher | null = null,
+  ) {
+    if (nodes) this.watch = null;
+  }
 
   read(ref: ArrayRef, k: number, v: Value): void {
-    this.rlog.push({ ref, k, v });
+    if (this.watch === null) this.rlog.push({ ref, k, v });
   }
   write(ref: ArrayRef, k: number, v: Value): void {
-    this.wlog.push({ ref, k, v });
+    if (this.watch === null) this.wlog.push({ ref, k, v });
   }
 
   /** Open a node for `rule` at `site`; `slots` holds the value of every slot of the program. */
   open(rule: string, site: number, slots: readonly unknown[], facts: Record<string, unknown> = {}): void {
     let node: DerivationNode | null = null;
-    if (this.nodes) {
+    if (this.nodes || (this.watch !== null && rule === 'U-ASSIGN')) {
       const info = this.sites.info[site]!;
       const b = info.scope.bindings();
       const env: Record<string, JsonValue> = {};
       for (const [name, s] of b.vars) env[name] = jsonSlot(slots[s] as Int | boolean);
       const arrays: Record<string, string> = {};
+      if (!this.nodes) {
+        this.stack.push({ node: { rule, line: info.pos.line, col: info.pos.col, env, arrays, facts, dmu: [], rho: [], premises: [] }, w: 0, r: 0 });
+        return;
+      }
       for (const [name, s] of b.arrays) {
         const ref = slots[s] as ArrayRef;
         arrays[name] = ref.label();
@@ -103,9 +119,10 @@ export class Recorder {
 
   /** U-ASSIGN's facts: the location, the value, the memory read (μ restricted to rd(e)). */
   assigned(ref: ArrayRef, k: number, v: Value, rhs: string): void {
-    if (!this.nodes) return;
+    if (!this.nodes && this.watch === null) return;
     this.fact('location', ref.showLoc(k));
     this.fact('value', valueToJson(v));
+    if (!this.nodes) return;
     this.fact('reads', this.readsOfTop());
     this.fact('rhs', rhs);
   }
@@ -118,7 +135,8 @@ export class Recorder {
 
   close(): void {
     const o = this.stack.pop()!;
-    if (o.node) {
+    if (o.node && !this.nodes) this.watch!(o.node);
+    else if (o.node) {
       const dmu = new Map<number, [ArrayRef, number, Value]>();
       for (let i = o.w; i < this.wlog.length; i++) {
         const e = this.wlog[i]!;

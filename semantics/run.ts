@@ -9,6 +9,7 @@ import { diag, SchedInputError } from '../core/diagnostics.ts';
 import type { CheckedImpl, CheckedSpec } from '../core/typecheck.ts';
 import { type BigStepMachine, type BigStepOptions, BigStepProgram, type BigStepResult, execute } from './bigstep.ts';
 import type { Derivation } from './derivation.ts';
+import { type AnnotationMismatch, AnnotationChecker } from './annotations.ts';
 import type { RunError } from './errors.ts';
 import { ExprCompiler, type Frame, Layout, type NamedMemory, type Port, Scope } from './eval.ts';
 import { asCount, fromBig, type Int } from './int.ts';
@@ -154,6 +155,11 @@ export interface RunImplOptions extends BigStepOptions {
   readonly maxMismatches?: number;
   /** The file name for diagnostics. */
   readonly file?: string;
+  /**
+   * Check every annotated assignment against the spec's model as the run makes it (`annotations`
+   * of the result), without recording a derivation.
+   */
+  readonly checkAnnotations?: boolean;
 }
 
 export interface Mismatch {
@@ -196,6 +202,11 @@ export interface RunResult {
   readonly model: SpecModel;
   readonly result: BigStepResult;
   readonly derivation: Derivation | null;
+  /**
+   * With `checkAnnotations`: the first assignment whose value differs from its annotation (null:
+   * none), whatever the outcome (a run that stops early was checked up to where it stopped).
+   */
+  readonly annotations: AnnotationMismatch | null;
 }
 
 function jsonInt(v: Int): number | string {
@@ -301,7 +312,8 @@ export function runImpl(ci: CheckedImpl, params: ParamValues, opts: RunImplOptio
   const { frame, space, arrays } = initialMemory(ci, ps, model, { maxCells: opts.maxCells, file });
   const initial = snapshot(arrays, true);
   const prog = implProgram(ci);
-  const result = execute(prog.big, frame, space, opts, () => {
+  const checker = opts.checkAnnotations ? new AnnotationChecker(ci, model) : null;
+  const result = execute(prog.big, frame, space, checker ? { ...opts, watchAssignments: checker.visit } : opts, () => {
     const out: [string, Value | undefined][] = [];
     for (const { ref, cells } of initial.values()) for (let k = 0; k < ref.size; k++) out.push([ref.showLoc(k), getCell(cells, ref.elem, k)]);
     return out;
@@ -328,5 +340,5 @@ export function runImpl(ci: CheckedImpl, params: ParamValues, opts: RunImplOptio
     comparison: tol === undefined ? 'exact (bit equality; NaN equals NaN; +0 differs from -0)' : `relative tolerance ${tol} (NaN equals NaN; ±0 equal)`,
     omega: opts.omega === true,
   };
-  return { report, memory, initial, model, result, derivation: result.ok ? result.derivation : null };
+  return { report, memory, initial, model, result, derivation: result.ok ? result.derivation : null, annotations: checker?.first ?? null };
 }

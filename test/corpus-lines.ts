@@ -6,7 +6,6 @@
 // `--omega`.
 
 import type { CheckedImpl } from '../core/typecheck.ts';
-import { annotationMismatch } from '../semantics/annotations.ts';
 import { familyInputs, type InputFamily, INPUT_FAMILIES, parseOverride, parseOverrideValue, withOverrides } from '../semantics/inputs.ts';
 import { runImpl, type RunReport } from '../semantics/run.ts';
 
@@ -75,9 +74,9 @@ export function runLine(ci: CheckedImpl, l: RunLine, file: string): RunReport {
     return { tensor: o.tensor, point: o.point, value: v };
   });
   const inputs = given.length > 0 ? withOverrides(familyInputs(l.family, l.seed), given) : undefined;
-  const r = runImpl(ci, l.params, { seed: l.seed, family: l.family, inputs, omega: l.omega, file, derivation: l.annotations });
-  if (l.annotations && r.report.outcome === 'match' && r.derivation) {
-    const a = annotationMismatch(ci, r.derivation.root, r.model);
+  const r = runImpl(ci, l.params, { seed: l.seed, family: l.family, inputs, omega: l.omega, file, checkAnnotations: l.annotations });
+  if (l.annotations && r.report.outcome === 'match') {
+    const a = r.annotations;
     if (a !== null) return { ...r.report, outcome: 'error', error: { kind: 'annotation', detail: null, rule: 'U-ASSIGN', location: a.location, line: a.line, col: a.col, iterations: null, other: null, env: {}, message: `writes ${a.written}, annotation ${a.annotated}` } };
   }
   return r.report;

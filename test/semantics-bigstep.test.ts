@@ -9,6 +9,7 @@ import { evalExpr, readSet } from '../semantics/eval.ts';
 import { parseExpr } from '../core/parser.ts';
 import { ArrayRef, Cells, setCell } from '../semantics/memory.ts';
 import { runImpl, specModel } from '../semantics/run.ts';
+import { annotationMismatch } from '../semantics/annotations.ts';
 import { seededInputs, SpecModel } from '../semantics/model.ts';
 import { compile, dump, impl, params, programArb, referenceBigStep } from './semantics-helpers.ts';
 import { readFileSync } from 'node:fs';
@@ -176,6 +177,33 @@ describe('derivations and effects', () => {
     const dmu = [...e!.dmu.values()].map((x) => [x.ref.showLoc(x.k), x.v]);
     expect(dmu).toEqual(expect.arrayContaining([['u[0]', 2], ['u[1]', 1], ['x[]', 7]]));
     expect([...e!.rho.values()].map((x) => x.ref.showLoc(x.k)).sort()).toEqual(['u[0]', 'u[1]']);
+  });
+  it('watching assignments finds the first annotation mismatch the tree finds (corpus)', () => {
+    let compared = 0;
+    let mismatches = 0;
+    for (const f of ['bugs/annotation_bugs', 'thesis/ch5-matmul', 'thesis/ch1-matmul-accumulator', 'bugs/halide_3943_4797_compute_with']) {
+      for (const ci of compile(readFileSync(`corpus/${f}.sched`, 'utf8'), f).impls) {
+        for (const n of [3, 5, 8, 16]) {
+          let tree;
+          try {
+            tree = runImpl(ci, params(Object.fromEntries(ci.spec.params.map((p) => [p, n]))), { derivation: true, seed: 1 });
+          } catch (e) {
+            if (e instanceof SchedInputError) continue; // an assumption rules these sizes out
+            throw e;
+          }
+          const watched = runImpl(ci, params(Object.fromEntries(ci.spec.params.map((p) => [p, n]))), { checkAnnotations: true, seed: 1 });
+          expect(watched.report.outcome).toBe(tree.report.outcome);
+          expect(dump(watched.memory)).toEqual(dump(tree.memory));
+          if (tree.derivation === null) continue;
+          const expected = annotationMismatch(ci, tree.derivation.root, tree.model);
+          expect(watched.annotations).toEqual(expected);
+          compared++;
+          if (expected) mismatches++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(20);
+    expect(mismatches).toBeGreaterThan(4);
   });
   it('a recording run computes what the fast run computes', () => {
     const a = runText('  par i < 3 do for j < 2 do x[] := 7', {});
