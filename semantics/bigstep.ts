@@ -124,7 +124,7 @@ export class BigStepMachine {
     this.depth = 0;
     this.pars.length = 0;
     this.nextPar = 1;
-    this.rec = opts.derivation || opts.effects || opts.watchAssignments ? new Recorder(opts.derivation === true, this.sites, opts.effects ? null : (opts.watchAssignments ?? null)) : null;
+    this.rec = opts.derivation || opts.effects ? new Recorder(opts.derivation === true, this.sites) : opts.watchAssignments ? new Recorder(false, this.sites, opts.watchAssignments) : null;
     this.omega = opts.omega === true;
     this.budget = opts.maxSteps ?? DEFAULT_MAX_STEPS;
     this.reads = 0;
@@ -474,6 +474,8 @@ export class BigStepCompiler {
     readonly M: BigStepMachine,
     readonly layout: Layout,
     readonly recording: boolean,
+    /** The watching translation: the fast one plus a `watched` call per assignment. */
+    readonly watching = false,
   ) {
     this.em = new Emitter(new BigStepTarget(this), M.sites);
   }
@@ -649,7 +651,9 @@ export class BigStepCompiler {
     const track = this.tracked(s) ? `if (!(M.cWrite && M.cK === ko && M.cRef === ${a} && M.cEpoch === M.epoch)) M.trackWrite(${a}, ko, ${site}, val);\n` : '';
     const rec = this.recording
       ? `M.rec.write(${a}, ko, val); M.rec.assigned(${a}, ko, val, ${JSON.stringify(printExpr(c.rhs))});\n`
-      : '';
+      : this.watching
+        ? `M.rec.watched(${site}, [${sc.bindings().vars.map(([, v]) => `v${v}`).join(', ')}], ${a}, ko, val);\n`
+        : '';
     return (
       `{ if (--bud < 0) M.limit();\n` +
       `const ko = ${slotOffset(s, idx)};\n` +
@@ -727,6 +731,7 @@ export class BigStepProgram {
   /** The generated source of the fast function (for inspection). */
   readonly source: string;
   private recordingFn: ProgramFn | null = null;
+  private watchingFn: ProgramFn | null = null;
 
   constructor(
     readonly layout: Layout,
@@ -742,11 +747,11 @@ export class BigStepProgram {
     this.source = source;
   }
 
-  private translate(recording: boolean): { fn: ProgramFn; source: string } {
+  private translate(recording: boolean, watching = false): { fn: ProgramFn; source: string } {
     // Each translation binds fresh slots for the binders of the body (they extend the layout);
     // the generated function declares a local for every slot, so frames need only hold the
     // parameters and the global arrays.
-    const g = new BigStepCompiler(this.M, this.layout, recording);
+    const g = new BigStepCompiler(this.M, this.layout, recording, watching);
     for (const x of this.globals) g.global(x.slot, x.elem);
     const built = g.em.build<ProgramFn>(['f'], g.program(g.cmd(this.body, this.scope)), { M: this.M });
     return { fn: built.fn, source: built.source };
@@ -754,6 +759,10 @@ export class BigStepProgram {
 
   recording(): ProgramFn {
     return (this.recordingFn ??= this.translate(true).fn);
+  }
+
+  watching(): ProgramFn {
+    return (this.watchingFn ??= this.translate(false, true).fn);
   }
 }
 
@@ -781,10 +790,10 @@ export type BigStepResult =
 export function execute(prog: BigStepProgram, f: Frame, space: Space, opts: BigStepOptions, initial?: () => [string, Value | Bot][]): BigStepResult {
   const M = prog.M;
   M.reset(space, opts);
-  const recording = M.rec !== null;
+  const rec0 = M.rec;
   const mu0 = opts.derivation && initial ? new Map(initial()) : null;
   try {
-    (recording ? prog.recording() : prog.fast)(f);
+    (rec0 === null ? prog.fast : rec0.watch !== null ? prog.watching() : prog.recording())(f);
   } catch (e) {
     if (e instanceof Stuck) return { ok: false, error: e.error, stats: { writes: M.writes, reads: M.reads } };
     throw e;
@@ -796,7 +805,7 @@ export function execute(prog: BigStepProgram, f: Frame, space: Space, opts: BigS
     const root: DerivationNode = rec.root;
     derivation = { root, initial: root.rho.map((l) => [l, valueToJson(mu0?.get(l))]), arrays: rec.arrayShapes() };
   }
-  return { ok: true, stats, derivation, effects: rec !== null ? rec.effects() : null };
+  return { ok: true, stats, derivation, effects: rec !== null && rec.watch === null ? rec.effects() : null };
 }
 
 export { Scope };

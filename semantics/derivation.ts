@@ -10,8 +10,9 @@
 // U-PARLOOP) and the set of locations read (ρ). U-ALLOCATE erases its local array's entries from
 // the logs when it closes (δμ ∖ dom(μ_a), ρ ∖ dom(μ_a)), so enclosing nodes never see them.
 //
-// A third mode only watches assignments: each U-ASSIGN node is built, handed to a callback when it
-// closes and dropped, with no logs and no tree. Checking annotations needs nothing more, and a
+// A third mode only watches assignments (`watched`, called by the watching translation of
+// bigstep.ts, which makes no other recording call): each U-ASSIGN node is built, handed to a
+// callback and dropped, with no logs and no tree. Checking annotations needs nothing more, and a
 // whole tree costs memory in the product of the run's length and its nesting depth (every node
 // holds its δμ and ρ): the 32-stage stencil chain's replay outgrew a 12 GB heap that way.
 
@@ -61,13 +62,13 @@ function jsonSlot(v: Int | boolean): JsonValue {
   return typeof v === 'bigint' ? v.toString() : v;
 }
 
-/** Called with each U-ASSIGN node (env and facts `location`, `value`) as it closes. */
+/** Called with each U-ASSIGN node (env and facts `location`, `value`) of a watching run. */
 export type AssignWatcher = (node: DerivationNode) => void;
 
 /**
  * Records reads and writes and, if `nodes`, the tree. With `nodes` false it only maintains the
- * logs, which give the δμ and ρ of the whole run (`effects`). With `watch` (and `nodes` false) it
- * keeps neither and only builds the U-ASSIGN nodes it hands to `watch`.
+ * logs, which give the δμ and ρ of the whole run (`effects`). With `watch`, it is driven by
+ * `watched` alone.
  */
 export class Recorder {
   readonly wlog: LogEntry[] = [];
@@ -75,35 +76,45 @@ export class Recorder {
   private readonly stack: Open[] = [];
   private readonly seen = new Map<ArrayRef, true>();
   root: DerivationNode | null = null;
+  /** For each site, the names of the variables `watched` receives the values of. */
+  private readonly watchedVars = new Map<number, string[]>();
 
   constructor(
     readonly nodes: boolean,
     private readonly sites: Sites,
-    private readonly watch: AssignWatcher | null = null,
-  ) {
-    if (nodes) this.watch = null;
+    readonly watch: AssignWatcher | null = null,
+  ) {}
+
+  /** A U-ASSIGN at `site` of a watching run: `values` are those of the scope's variables, in order. */
+  watched(site: number, values: readonly unknown[], ref: ArrayRef, k: number, v: Value): void {
+    const info = this.sites.info[site]!;
+    let names = this.watchedVars.get(site);
+    if (names === undefined) {
+      names = info.scope.bindings().vars.map(([name]) => name);
+      this.watchedVars.set(site, names);
+    }
+    const env: Record<string, JsonValue> = {};
+    for (let i = 0; i < names.length; i++) env[names[i]!] = jsonSlot(values[i] as Int | boolean);
+    const facts = { location: ref.showLoc(k), value: valueToJson(v) };
+    this.watch!({ rule: 'U-ASSIGN', line: info.pos.line, col: info.pos.col, env, arrays: {}, facts, dmu: [], rho: [], premises: [] });
   }
 
   read(ref: ArrayRef, k: number, v: Value): void {
-    if (this.watch === null) this.rlog.push({ ref, k, v });
+    this.rlog.push({ ref, k, v });
   }
   write(ref: ArrayRef, k: number, v: Value): void {
-    if (this.watch === null) this.wlog.push({ ref, k, v });
+    this.wlog.push({ ref, k, v });
   }
 
   /** Open a node for `rule` at `site`; `slots` holds the value of every slot of the program. */
   open(rule: string, site: number, slots: readonly unknown[], facts: Record<string, unknown> = {}): void {
     let node: DerivationNode | null = null;
-    if (this.nodes || (this.watch !== null && rule === 'U-ASSIGN')) {
+    if (this.nodes) {
       const info = this.sites.info[site]!;
       const b = info.scope.bindings();
       const env: Record<string, JsonValue> = {};
       for (const [name, s] of b.vars) env[name] = jsonSlot(slots[s] as Int | boolean);
       const arrays: Record<string, string> = {};
-      if (!this.nodes) {
-        this.stack.push({ node: { rule, line: info.pos.line, col: info.pos.col, env, arrays, facts, dmu: [], rho: [], premises: [] }, w: 0, r: 0 });
-        return;
-      }
       for (const [name, s] of b.arrays) {
         const ref = slots[s] as ArrayRef;
         arrays[name] = ref.label();
@@ -119,10 +130,9 @@ export class Recorder {
 
   /** U-ASSIGN's facts: the location, the value, the memory read (μ restricted to rd(e)). */
   assigned(ref: ArrayRef, k: number, v: Value, rhs: string): void {
-    if (!this.nodes && this.watch === null) return;
+    if (!this.nodes) return;
     this.fact('location', ref.showLoc(k));
     this.fact('value', valueToJson(v));
-    if (!this.nodes) return;
     this.fact('reads', this.readsOfTop());
     this.fact('rhs', rhs);
   }
@@ -135,8 +145,7 @@ export class Recorder {
 
   close(): void {
     const o = this.stack.pop()!;
-    if (o.node && !this.nodes) this.watch!(o.node);
-    else if (o.node) {
+    if (o.node) {
       const dmu = new Map<number, [ArrayRef, number, Value]>();
       for (let i = o.w; i < this.wlog.length; i++) {
         const e = this.wlog[i]!;
