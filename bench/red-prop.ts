@@ -5,7 +5,8 @@
 //   npx tsx bench/red-prop.ts [cases] [seed] [--native] [--remember]
 //
 // --native: the Z3 command line when installed (as the property does; SCHED_SOLVER=z3 forces it);
-// --remember: answers remembered across cases (as the property does).
+// --remember: answers remembered across cases (as the property does); --timeout MS: the solver's
+// time limit (the property's: 4000); --verdicts FILE: one line per case (verdict, class, program).
 
 import fc from 'fast-check';
 import { reductionArb } from '../proofs/properties/reductions.ts';
@@ -15,11 +16,17 @@ import { runImpl } from '../semantics/run.ts';
 import { preferNativeSolver, shutdownZ3, solverName, withRememberedAnswers, z3Stats } from '../smt/z3.ts';
 import { loadavg } from 'node:os';
 
-const pos = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const pos = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !['--timeout', '--verdicts'].includes(all[i - 1]!));
 const n = Number(pos[0] ?? 40);
 const seed = Number(pos[1] ?? 1);
 if (process.argv.includes('--native')) preferNativeSolver();
 const remember = process.argv.includes('--remember');
+const option = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const timeoutMs = Number(option('--timeout') ?? 4000);
+const verdictLines: string[] = [];
 const cases = fc.sample(reductionArb(), { numRuns: n, seed });
 const t = { gen: 0, compile: 0, verify: 0, symbolic: 0, presburger: 0, smt: 0, replay: 0, runs: 0, calls: 0, hits: 0 };
 const verdicts = new Map<string, number>();
@@ -36,7 +43,8 @@ for (const c of cases) {
   const z0 = z3Stats().calls;
   const h0 = z3Stats().remembered;
   a = performance.now();
-  const v = remember ? await withRememberedAnswers(() => verifyImpl(ci, { timeoutMs: 4000 })) : await verifyImpl(ci, { timeoutMs: 4000 });
+  const v = remember ? await withRememberedAnswers(() => verifyImpl(ci, { timeoutMs })) : await verifyImpl(ci, { timeoutMs });
+  verdictLines.push(`${v.verdict} ${v.class ?? '-'} ${JSON.stringify(c.src)}`);
   t.verify += performance.now() - a;
   t.calls += z3Stats().calls - z0;
   t.hits += z3Stats().remembered - h0;
@@ -60,6 +68,8 @@ const top = slow.slice(0, Number(process.env.SLOW ?? 0));
 for (const [ms, what, src] of top) console.log(`--- ${ms.toFixed(0)} ms, ${what}\n${src}`);
 console.log(`slowest tenth of the cases: ${((slow.slice(0, Math.ceil(n / 10)).reduce((x, y) => x + y[0], 0) / wall) * 100).toFixed(0)}% of the wall time`);
 console.log([...verdicts].map(([k, v]) => `${k} ${v}`).join(', '));
+const out = option('--verdicts');
+if (out !== undefined) (await import('node:fs')).writeFileSync(out, `${verdictLines.join('\n')}\n`);
 const cpu = process.cpuUsage();
 console.log(`this process: ${((cpu.user + cpu.system) / 1000 / n).toFixed(0)} ms CPU/case, heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)} MiB (the solver processes' CPU: run under /usr/bin/time, they are waited for)`);
 await shutdownZ3();
