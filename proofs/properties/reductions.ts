@@ -153,7 +153,8 @@ async function checkReduction(c: ReductionCase, stats: Stats): Promise<void> {
  * The outcome of every program already checked in a run (keyed by the run's Stats: a new run, as
  * under a mutant, starts afresh): the space is small (about 2,200 programs, so about 40 % of
  * 1,000 draws are repeats), and checking a program again — the same deterministic verifier, the
- * same runs — can only give the same outcome; a repeat rethrows a recorded failure.
+ * same runs — gives the same outcome, unless a solver time limit is reached one time and not the
+ * other; a repeat rethrows a recorded failure.
  */
 const outcomes = new WeakMap<Stats, Map<string, Falsified | null>>();
 
