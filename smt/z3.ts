@@ -155,8 +155,8 @@ class SolverProcess {
 }
 
 /**
- * The Z3 command line (`z3 -in`, Debian's package) when SCHED_SOLVER=z3 (or preferNativeSolver): one long-lived process
- * per slot of the pool, each script preceded by `(reset)` and the default of every option the
+ * The Z3 command line (`z3 -in`, Debian's package) when SCHED_SOLVER=z3 or preferNativeSolver:
+ * one long-lived process per slot of the pool, each script preceded by `(reset)` and the default of every option the
  * toolkit sets (a fresh state, as the WASM server's fresh context), followed by an end marker;
  * past the hard time limit the process is ended and the next query starts another. An order of
  * magnitude less CPU per query than the WASM build (README, Performance). Off by default:
