@@ -8,7 +8,7 @@
 // answers `unknown` ("solver crashed") and the next query starts a fresh solver; the hard time
 // limit is enforced the same way, by ending the child.
 
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
@@ -155,8 +155,8 @@ class SolverProcess {
 }
 
 /**
- * The Z3 command line (`z3 -in`, Debian's package) when SCHED_SOLVER=z3: one long-lived process
- * per slot of the pool, each script preceded by `(reset)` and the default of every option the
+ * The Z3 command line (`z3 -in`, Debian's package) when SCHED_SOLVER=z3 or preferNativeSolver:
+ * one long-lived process per slot of the pool, each script preceded by `(reset)` and the default of every option the
  * toolkit sets (a fresh state, as the WASM server's fresh context), followed by an end marker;
  * past the hard time limit the process is ended and the next query starts another. An order of
  * magnitude less CPU per query than the WASM build (README, Performance). Off by default:
@@ -238,11 +238,54 @@ class NativeSolver {
   }
 }
 
-const NATIVE = process.env.SCHED_SOLVER === 'z3';
+let native = process.env.SCHED_SOLVER === 'z3';
 
 /** Which solver answers: `z3-wasm` (z3-solver, in child processes) or `z3` (the command line). */
 export function solverName(): string {
-  return NATIVE ? 'z3' : 'z3-wasm';
+  return native ? 'z3' : 'z3-wasm';
+}
+
+let installed: boolean | null = null;
+
+/** The Z3 command line is on the PATH. */
+export function nativeSolverInstalled(): boolean {
+  installed ??= spawnSync('z3', ['-version'], { stdio: 'ignore' }).status === 0;
+  return installed;
+}
+
+/**
+ * The Z3 command line from now on when it is installed, unless SCHED_SOLVER names the other
+ * (`wasm`), for callers that only need answers fast — property runs, whose checks accept any
+ * verdict the solver's answers lead to. Only before the first query (a pool is of one kind).
+ * Returns the solver that answers.
+ */
+export function preferNativeSolver(): string {
+  if (!native && process.env.SCHED_SOLVER !== 'wasm' && pool.length === 0 && nativeSolverInstalled()) native = true;
+  return solverName();
+}
+
+/**
+ * Answers remembered by script (and time limit), for callers that ask the same questions many
+ * times in one process (a property run: random programs of one shape share most of their
+ * obligations and replay searches). A query is a function of its script — a fresh context each
+ * time — so a remembered sat or unsat is what asking again answers; anything undecided (a
+ * timeout, a crash, an `unknown` anywhere in a batch) is asked again. Off by default: `recheck`
+ * must ask the solvers itself, and timings must measure solver work.
+ */
+const remembered = new Map<string, SolverAnswer>();
+let remembering = false;
+let rememberedHits = 0;
+const REMEMBER_LIMIT = 50_000;
+
+/** Runs `f` with remembered answers (kept for the next such call). */
+export async function withRememberedAnswers<T>(f: () => Promise<T>): Promise<T> {
+  const outer = remembering;
+  remembering = true;
+  try {
+    return await f();
+  } finally {
+    remembering = outer;
+  }
 }
 
 let nextId = 0;
@@ -283,7 +326,7 @@ function pump(): void {
     if (inFlight >= jobs) return;
     let p = pool.find((x) => !x.busy);
     if (p === undefined) {
-      p = NATIVE ? new NativeSolver() : new SolverProcess();
+      p = native ? new NativeSolver() : new SolverProcess();
       pool.push(p);
     }
     const job = queue.shift()!;
@@ -329,6 +372,23 @@ function errorOf(output: string): string | null {
 }
 
 async function runNow(script: string, timeoutMs: number): Promise<SolverAnswer> {
+  if (!remembering) return runSolver(script, timeoutMs);
+  const key = `${solverName()} ${timeoutMs}\n${script}`;
+  const hit = remembered.get(key);
+  if (hit !== undefined) {
+    rememberedHits++;
+    return hit;
+  }
+  const a = await runSolver(script, timeoutMs);
+  const decided = a.status !== 'unknown' && a.reason === null && !a.output.split('\n').some((l) => l.trim() === 'unknown');
+  if (decided) {
+    if (remembered.size >= REMEMBER_LIMIT) remembered.clear();
+    remembered.set(key, a);
+  }
+  return a;
+}
+
+async function runSolver(script: string, timeoutMs: number): Promise<SolverAnswer> {
   const r = await ask(script, timeoutMs);
   calls++;
   totalMs += r.ms;
@@ -403,9 +463,10 @@ export async function checkSatBatch(scripts: readonly string[], opts: RunOptions
   });
 }
 
-/** Calls and total solver milliseconds since start (for `--stats` and benchmarks). */
-export function z3Stats(): { calls: number; ms: number } {
-  return { calls, ms: totalMs };
+/** Calls and total solver milliseconds since start (for `--stats` and benchmarks), and the
+ *  queries answered from remembered answers (`rememberAnswers`) instead. */
+export function z3Stats(): { calls: number; ms: number; remembered: number } {
+  return { calls, ms: totalMs, remembered: rememberedHits };
 }
 
 /** Stop the solver processes once every query is answered (the toolkit exits by itself anyway:

@@ -7,7 +7,7 @@ import { MUTANTS, withMutant } from '../proofs/properties/mutants.ts';
 import { propertyById } from '../proofs/properties/registry.ts';
 
 /** Cases to try per killer before declaring the mutant alive. */
-const BUDGET: Record<string, number> = { 'thm-5.5.4': 40, 'thm-5.5.4-races': 80 };
+const BUDGET: Record<string, number> = { 'thm-5.5.4': 40, 'thm-5.5.4-races': 80, 'red-soundness': 200 };
 
 describe('mutants of the semantics are killed', () => {
   for (const m of MUTANTS) {

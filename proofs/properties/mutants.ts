@@ -225,6 +225,18 @@ export const MUTANTS: readonly Mutant[] = [
         },
       ),
   },
+  {
+    id: 'verifier-no-red-operator',
+    description: "the verifier's accumulation rule without RED-OPERATOR (an accumulation may use another operator than its reduction's)",
+    killers: ['red-soundness'],
+    install: () =>
+      patch(SymbolicEvaluator.prototype, 'validity', (orig) =>
+        function (this: unknown, ...args: unknown[]) {
+          if (args[1] === 'RED-OPERATOR') return undefined;
+          return orig.apply(this, args);
+        },
+      ),
+  },
 ];
 
 export function mutantById(id: string): Mutant {
