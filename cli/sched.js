@@ -54,6 +54,9 @@ worker.on('error', (e) => {
   finish();
 });
 worker.on('exit', (c) => {
+  // 13 is Node's "unsettled top-level await": the command's promise was still pending when
+  // nothing was left that could settle it. Never end that way in silence.
+  if (c === 13 && code === null) process.stderr.write('sched: internal error (a bug in sched, please report it): the command stopped while still waiting for an operation that can no longer finish (exit 13)\n');
   code ??= c;
   finish();
 });

@@ -62,7 +62,8 @@ function endProcess(c: ChildProcess, ask: () => void): Promise<void> {
 class SolverProcess {
   private child: ChildProcess | null = null;
   private ready: Promise<void> | null = null;
-  private readonly waiting = new Map<number, (r: Reply) => void>();
+  /** The queries of the current child (each child has its own: see start). */
+  private waiting = new Map<number, (r: Reply) => void>();
   /** A query is under way (set by the pool). */
   busy = false;
 
@@ -71,6 +72,10 @@ class SolverProcess {
     // Plain JavaScript: no loader flags of the parent (tsx) to load.
     const c = fork(SERVER, [], { execArgv: [], stdio: ['ignore', 'ignore', 'ignore', 'ipc'], serialization: 'advanced' });
     this.child = c;
+    // This child's queries only: when a child ended past the hard time limit exits, the next
+    // child may already be answering a query, which must not be answered as crashed.
+    const waiting = new Map<number, (r: Reply) => void>();
+    this.waiting = waiting;
     const ready = new Promise<void>((resolve, reject) => {
       c.once('message', () => resolve());
       c.once('exit', (code) => reject(new Error(`the Z3 process ended at start-up (exit ${code})`)));
@@ -78,8 +83,8 @@ class SolverProcess {
     this.ready = ready;
     c.on('message', (m: { id?: number } & Reply) => {
       if (m.id === undefined) return;
-      const k = this.waiting.get(m.id);
-      this.waiting.delete(m.id);
+      const k = waiting.get(m.id);
+      waiting.delete(m.id);
       this.idle();
       k?.(m);
     });
@@ -88,8 +93,8 @@ class SolverProcess {
         this.child = null;
         this.ready = null;
       }
-      for (const [id, k] of this.waiting) {
-        this.waiting.delete(id);
+      for (const [id, k] of waiting) {
+        waiting.delete(id);
         k({ output: '', ms: 0, timedOut: false, crashed: `the solver process ended (${signal ?? `exit ${code}`}), probably out of memory` });
       }
     });
