@@ -261,6 +261,13 @@ export function halideScript(alg: Algorithm, sched: Schedule): string {
       emit(`${py.func(f.name)}[${u.lhs.map((e) => pyExpr(e, { vars: uv }, null)).join(', ')}] = ${pyExpr(u.rhs, { vars: uv }, f.type)}`);
     });
   }
+  // Halide drops the Funcs the output does not read (no loops, no bounds): they are defined but
+  // neither listed nor scheduled. Our spec still has them; nothing in the output depends on them.
+  const live = new Set<string>([out.name]);
+  for (const f of [...ca.funcs].reverse()) {
+    if (!live.has(f.name)) continue;
+    for (const e of [f.pure, ...f.updates.flatMap((u) => [u.rhs, ...u.lhs])]) for (const r of tensorReads(e)) live.add(r.name);
+  }
   // The schedule. compute_at/store_at come last: they name loops of consumers, declared by then.
   const declared = new Set<string>();
   /** The Python object of loop `name` of a stage: the RDom's RVar, or a Var/RVar made once by name. */
@@ -292,6 +299,7 @@ export function halideScript(alg: Algorithm, sched: Schedule): string {
   };
   const placements: { func: string; op: 'compute_at' | 'store_at'; at: LoopRef }[] = [];
   for (const f of ca.funcs) {
+    if (!live.has(f.name)) continue;
     const fs = sched.funcs[f.name] ?? {};
     const handle = py.func(f.name);
     const hasUpdates = f.updates.length > 0;
@@ -324,7 +332,7 @@ export function halideScript(alg: Algorithm, sched: Schedule): string {
     });
   }
   for (const p of placements) emit(`${py.func(p.func)}.${p.op}(${level(p.func, p.at)})`);
-  const funcsList = ca.funcs.map((f) => py.func(f.name)).join(', ');
+  const funcsList = ca.funcs.filter((f) => live.has(f.name)).map((f) => py.func(f.name)).join(', ');
   const args = [...[...ca.inputs.values()].map((i) => py.input(i.name)), ...alg.params.filter((p) => !outExtent.has(p)).map(py.param)];
   const assumes = (alg.assumes ?? []).map((a) => halideCond(parseCond(a), halideNames));
   const ex = exampleOf(alg, ca);

@@ -116,7 +116,7 @@ export function summarise(files: readonly string[], markdown = false): LogSummar
   const unknown = all.filter((l) => l.outcome === 'unknown');
   const unknownReasons = count(unknown, (l) => (l.verdict === 'unknown' ? `${l.verifyClass ?? '?'}: ${reasonKind(l.verifyReason)}` : l.compileError ? 'well-formedness check of the output undecided' : `an oracle gave no answer (verify ${l.verdict ?? 'skipped'})`));
   // Why the compiler declined cases: the reason up to its first detail (names and numbers vary).
-  const rejected = count(all.filter((l) => l.outcome === 'rejected'), (l) => (l.compileError ?? '?').split(/[:(]/).slice(0, 2).join(':').replace(/\b[A-Z]\w*\b|\d+/g, '…').slice(0, 100));
+  const rejected = count(all.filter((l) => l.outcome === 'rejected'), (l) => (l.compileError ?? '?').split(': ').slice(0, 3).join(': ').replace(/\d+/g, 'N').slice(0, 110));
   const natives = all.filter((l) => l.native);
   const jit = natives.length ? `jit oracle: ran on ${natives.length} cases, agreed with big-step on ${natives.filter((l) => l.native!.agreed).length}` : null;
   const times = `per case: median ${(median(ms) / 1000).toFixed(2)} s, 95th percentile ${(quantile(ms, 0.95) / 1000).toFixed(2)} s, max ${(Math.max(...ms) / 1000).toFixed(1)} s; per process: ${elapsed.map((e) => `${e.cases} cases in ${(e.s / 60).toFixed(1)} min`).join(', ')}`;
