@@ -150,6 +150,16 @@ function halideCond(e: Expr, names: ReadonlyMap<string, string>): string {
   }
 }
 
+/**
+ * A Func's value. Floats are strict_float: SCHED rounds every f32 operation as written, and
+ * Halide's simplifier otherwise reassociates and factors float arithmetic (a*3 + b*3 → (a + b)*3)
+ * and fuses multiply-adds. (Int(32) has no such mapping: Halide assumes it never overflows, SCHED
+ * wraps; see docs/halide.md.)
+ */
+function value(py: string, t: ValueType): string {
+  return t === 'f32' || t === 'f64' ? `hl.strict_float(${py})` : py;
+}
+
 /** Conditions (assumptions, specialisations) are in the SCHED expression syntax, as in the algorithm. */
 function parseCond(text: string): Expr {
   return parseExpr('condition', text);
@@ -243,7 +253,7 @@ export function halideScript(alg: Algorithm, sched: Schedule): string {
   // Definitions.
   const rvarsOf = new Map<string, Set<string>>();
   for (const f of ca.funcs) {
-    emit(`${py.func(f.name)}[${f.args.map(py.var).join(', ')}] = ${pyExpr(f.pure, { vars }, f.type)}`);
+    emit(`${py.func(f.name)}[${f.args.map(py.var).join(', ')}] = ${value(pyExpr(f.pure, { vars }, f.type), f.type)}`);
     f.updates.forEach((u, k) => {
       const uv = new Map(vars);
       const rv = new Set<string>();
@@ -258,7 +268,7 @@ export function halideScript(alg: Algorithm, sched: Schedule): string {
         if (u.where) emit(`${rd}.where(${pyExpr(u.where, { vars: uv }, 'bool')})`);
       }
       rvarsOf.set(`${f.name}/${k + 1}`, rv);
-      emit(`${py.func(f.name)}[${u.lhs.map((e) => pyExpr(e, { vars: uv }, null)).join(', ')}] = ${pyExpr(u.rhs, { vars: uv }, f.type)}`);
+      emit(`${py.func(f.name)}[${u.lhs.map((e) => pyExpr(e, { vars: uv }, null)).join(', ')}] = ${value(pyExpr(u.rhs, { vars: uv }, f.type), f.type)}`);
     });
   }
   // Halide drops the Funcs the output does not read (no loops, no bounds): they are defined but
