@@ -27,7 +27,7 @@ function summaryText(s: Omit<MergedSummary, 'firstDetection' | 'indices' | 'notO
     `  compiler ${s.compiler}, profile ${s.profile}, seed ${s.seed}${s.inject ? `, injected bug ${s.inject}` : ''}\n` +
     `  ${s.ok} ok, ${s.bugsFound} bugs found, ${s.disagreements} disagreements, ${s.unknowns} unknown verdicts, ${s.rejected} rejected by the compiler, ${s.redraws} illegal draws redrawn\n` +
     `  verdicts: ${s.verdicts.valid} valid, ${s.verdicts.invalid} invalid, ${s.verdicts.unknown} unknown${s.verifierCrashes || s.verifierBudget ? ` (${s.verifierCrashes} verifier crashes, ${s.verifierBudget} over the time budget)` : ''}\n` +
-    (s.native.ran > 0 ? `  jit oracle: ran on ${s.native.ran} cases, agreed with big-step on ${s.native.agreed}\n` : '') +
+    (s.native.ran + s.native.notCompared > 0 ? `  jit oracle: compared on ${s.native.ran} cases, agreed with big-step on ${s.native.agreed}${s.native.notCompared ? `; not compared on ${s.native.notCompared} (our big-step run stopped on an error)` : ''}\n` : '') +
     (s.firstDetection ? `  first detection: case ${s.firstDetection.case}, by ${s.firstDetection.oracles.join(', ')}\n` : '') +
     (s.repros.length ? `  bundles: ${s.repros.join(', ')}\n` : '')
   );

@@ -57,6 +57,7 @@ function nativeOracle(c: HalideCase, alg: Algorithm) {
     return {
       params: Object.fromEntries([...params].map(([k, v]) => [k, v.toString()])),
       bigstep: j.bigstepError ? `${j.bigstep} (${j.bigstepError})` : j.bigstep,
+      compared: j.bigstep !== 'error',
       cells: j.cells,
       differences: j.differences,
       beyondTolerance: j.beyondTolerance,

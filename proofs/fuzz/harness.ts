@@ -62,7 +62,7 @@ export interface CaseRecord {
   /** Illegal draws replaced before this case (the run's `redraws` is their sum). */
   readonly redraws?: number;
   /** The jit oracle: null when it did not run; else whether the native run agreed with big-step. */
-  readonly native?: { readonly agreed: boolean; readonly cells: number; readonly differences: number; readonly error: string | null } | null;
+  readonly native?: { readonly compared: boolean; readonly agreed: boolean; readonly cells: number; readonly differences: number; readonly error: string | null } | null;
 }
 
 export interface FuzzSummary {
@@ -81,8 +81,11 @@ export interface FuzzSummary {
   /** Draws the reference compiler found illegal, replaced by new draws. */
   redraws: number;
   verdicts: { valid: number; invalid: number; unknown: number };
-  /** Native runs of the compiler's output (the jit oracle), and how many agreed with big-step. */
-  native: { ran: number; agreed: number };
+  /**
+   * Native runs of the compiler's output (the jit oracle): compared with a finished big-step run,
+   * how many agreed, and runs not compared because our big-step run stopped on an error.
+   */
+  native: { ran: number; agreed: number; notCompared: number };
   /** Verifications that exhausted the worker's memory, or its time budget. */
   verifierCrashes: number;
   verifierBudget: number;
@@ -288,7 +291,7 @@ export async function fuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     rejected: 0,
     redraws: 0,
     verdicts: { valid: 0, invalid: 0, unknown: 0 },
-    native: { ran: 0, agreed: 0 },
+    native: { ran: 0, agreed: 0, notCompared: 0 },
     verifierCrashes: 0,
     verifierBudget: 0,
     firstDetection: null,
@@ -311,7 +314,8 @@ export async function fuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     const v = ev.report?.verify?.verdict;
     if (v) sum.verdicts[v]++;
     const nat = ev.report?.native;
-    if (nat) {
+    if (nat && !nat.compared) sum.native.notCompared++;
+    else if (nat) {
       sum.native.ran++;
       if (nat.error === null && nat.beyondTolerance === 0) sum.native.agreed++;
     }
@@ -365,7 +369,7 @@ export async function fuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     }
     sum.ms = Math.round(performance.now() - t0);
     sum.msPerCase = Math.round(sum.ms / sum.iterations);
-    opts.onCase?.({ index: i, seed, outcome: ev.outcome, detectedBy: det, disagreements: kinds, verdict: v ?? null, verifyClass: ev.report?.verify?.class ?? null, verifyReason: ev.report?.verify?.reason ?? null, verifyMs: ev.report?.verify?.ms ?? null, native: nat ? { agreed: nat.error === null && nat.beyondTolerance === 0, cells: nat.cells, differences: nat.differences, error: nat.error } : null, compileError: ev.compileError, ms: Math.round(performance.now() - ts), bundle, redraws }, sum);
+    opts.onCase?.({ index: i, seed, outcome: ev.outcome, detectedBy: det, disagreements: kinds, verdict: v ?? null, verifyClass: ev.report?.verify?.class ?? null, verifyReason: ev.report?.verify?.reason ?? null, verifyMs: ev.report?.verify?.ms ?? null, native: nat ? { compared: nat.compared, agreed: nat.compared && nat.error === null && nat.beyondTolerance === 0, cells: nat.cells, differences: nat.differences, error: nat.error } : null, compileError: ev.compileError, ms: Math.round(performance.now() - ts), bundle, redraws }, sum);
     if (opts.stopOnFirst && (det.length > 0 || kinds.length > 0)) break;
   }
   closeVerifier();

@@ -117,8 +117,9 @@ export function summarise(files: readonly string[], markdown = false): LogSummar
   const unknownReasons = count(unknown, (l) => (l.verdict === 'unknown' ? `${l.verifyClass ?? '?'}: ${reasonKind(l.verifyReason)}` : l.compileError ? 'well-formedness check of the output undecided' : `an oracle gave no answer (verify ${l.verdict ?? 'skipped'})`));
   // Why the compiler declined cases: the reason up to its first detail (names and numbers vary).
   const rejected = count(all.filter((l) => l.outcome === 'rejected'), (l) => (l.compileError ?? '?').split(': ').slice(0, 3).join(': ').replace(/\d+/g, 'N').slice(0, 110));
-  const natives = all.filter((l) => l.native);
-  const jit = natives.length ? `jit oracle: ran on ${natives.length} cases, agreed with big-step on ${natives.filter((l) => l.native!.agreed).length}` : null;
+  const natives = all.filter((l) => l.native?.compared);
+  const notCompared = all.filter((l) => l.native && !l.native.compared).length;
+  const jit = natives.length || notCompared ? `jit oracle: compared on ${natives.length} cases, agreed with big-step on ${natives.filter((l) => l.native!.agreed).length}${notCompared ? `; not compared on ${notCompared} (our big-step run stopped on an error)` : ''}` : null;
   const times = `per case: median ${(median(ms) / 1000).toFixed(2)} s, 95th percentile ${(quantile(ms, 0.95) / 1000).toFixed(2)} s, max ${(Math.max(...ms) / 1000).toFixed(1)} s; per process: ${elapsed.map((e) => `${e.cases} cases in ${(e.s / 60).toFixed(1)} min`).join(', ')}`;
   if (markdown) {
     say(`- ${head}`);
@@ -192,7 +193,7 @@ export function mergeLogs(files: readonly string[]): MergedSummary {
     rejected: n('rejected'),
     redraws: all.reduce((t, l) => t + (l.redraws ?? 0), 0),
     verdicts: { valid: verdict('valid'), invalid: verdict('invalid'), unknown: verdict('unknown') },
-    native: { ran: all.filter((l) => l.native).length, agreed: all.filter((l) => l.native?.agreed).length },
+    native: { ran: all.filter((l) => l.native?.compared).length, agreed: all.filter((l) => l.native?.agreed).length, notCompared: all.filter((l) => l.native && !l.native.compared).length },
     verifierCrashes: all.filter((l) => l.verifyClass === 'crash').length,
     verifierBudget: all.filter((l) => l.verifyClass === 'budget').length,
     firstDetection: detection ? { case: detection.index, oracles: [...detection.detectedBy] } : null,

@@ -46,6 +46,12 @@ export interface NativeReport {
   readonly params: Record<string, string>;
   /** Our big-step run against the spec: match, mismatch, error. */
   readonly bigstep: string;
+  /**
+   * Our big-step run finished, so there are outputs to compare. When it stops on a run-time error
+   * (an uninitialized read, an out-of-bounds access) the run oracle reports it; the native
+   * values are then not compared, and their difference is no disagreement.
+   */
+  readonly compared: boolean;
   readonly cells: number;
   /** Output cells that differ bit for bit, and beyond the float tolerance. */
   readonly differences: number;
@@ -282,7 +288,7 @@ export async function crossCheck(ci: CheckedImpl, text: string | null, opts: Ora
   if (verify?.verdict === 'valid' && exploreFails) disagreements.push('valid-but-explore-fails');
   if (verify?.verdict === 'invalid' && confirmation === null) disagreements.push('invalid-unconfirmed');
   if (exp !== null && exp.bigStep === 'ok' && (exp.outcome === 'nondeterministic' || exp.outcome === 'stuck' || exp.agrees === false)) disagreements.push('bigstep-vs-smallstep');
-  if (nat !== null && (nat.error !== null || nat.beyondTolerance > 0)) disagreements.push('jit-vs-bigstep');
+  if (nat !== null && nat.compared && (nat.error !== null || nat.beyondTolerance > 0)) disagreements.push('jit-vs-bigstep');
   const judgement = disagreements.length > 0 ? 'disagreement' : detectedBy.length > 0 ? 'bug' : verify?.verdict === 'unknown' ? 'unknown' : 'ok';
   return { verify, runs, explore: exp, ...(native ? { native: nat } : {}), confirmation, detectedBy, disagreements, judgement, ms: performance.now() - t0 };
 }
