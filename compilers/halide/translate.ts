@@ -848,6 +848,14 @@ class Translator {
         const pc = sc.find(s.name, 'produce');
         const n = pc?.k === 'produce' ? pc.count.n++ : 0;
         if (n < loopless.length) stage = loopless[n]!;
+      } else if (!isUndef(f.pure)) {
+        // A realization of one point: bounding small realizations removed every pure loop, so the
+        // pure definition and the updates without RVars (their loops are pure loops, over the same
+        // region) have none, and run in order; an update with RVars keeps its RVar loops.
+        const loopless = [0, ...f.updates.flatMap((u, k) => (u.rvars.length === 0 ? [k + 1] : []))];
+        const pc = sc.find(s.name, 'produce');
+        const n = pc?.k === 'produce' ? pc.count.n++ : 0;
+        if (n < loopless.length) stage = loopless[n]!;
       }
       if (stage === null) throw new Unsupported('store of an unknown stage', `${s.name} at line ${s.line}: no ${s.name}.s<k> loop or let encloses it`);
     }
