@@ -116,7 +116,7 @@ export function summarise(files: readonly string[], markdown = false): LogSummar
   const unknown = all.filter((l) => l.outcome === 'unknown');
   const unknownReasons = count(unknown, (l) => (l.verdict === 'unknown' ? `${l.verifyClass ?? '?'}: ${reasonKind(l.verifyReason)}` : l.compileError ? 'well-formedness check of the output undecided' : `an oracle gave no answer (verify ${l.verdict ?? 'skipped'})`));
   // Why the compiler declined cases: the reason up to its first detail (names and numbers vary).
-  const rejected = count(all.filter((l) => l.outcome === 'rejected'), (l) => (l.compileError ?? '?').split(': ').slice(0, 3).join(': ').replace(/\d+/g, 'N').slice(0, 110));
+  const rejected = count(all.filter((l) => l.outcome === 'rejected'), (l) => rejectionKind(l.compileError ?? '?'));
   const natives = all.filter((l) => l.native?.compared);
   const notCompared = all.filter((l) => l.native && !l.native.compared).length;
   const jit = natives.length || notCompared ? `jit oracle: compared on ${natives.length} cases, agreed with big-step on ${natives.filter((l) => l.native!.agreed).length}${notCompared ? `; not compared on ${notCompared} (our big-step run stopped on an error)` : ''}` : null;
@@ -203,6 +203,14 @@ export function mergeLogs(files: readonly string[]): MergedSummary {
     ms,
     msPerCase: Math.round(ms / all.length),
   };
+}
+
+/** A rejection's reason without the case's loop names, expressions and numbers (to group them). */
+export function rejectionKind(error: string): string {
+  let k = error.replace(/\b[A-Za-z_]\w*(\.[\w$]+)+/g, '…');
+  // Expressions in parentheses, innermost first (not '(code generation)').
+  for (let prev = ''; prev !== k; ) [prev, k] = [k, k.replace(/\([^()]*[-+*/…][^()]*\)/g, '…')];
+  return k.split(': ').slice(0, 3).join(': ').replace(/\d+/g, 'N').slice(0, 110);
 }
 
 function main(): number {
