@@ -121,6 +121,8 @@ export const fuzzCommand: Command = {
           process.stdout.write(`  verify: ${r.verify ? `${r.verify.verdict}${r.verify.class ? ` (${r.verify.class})` : ''}${r.verify.reason ? ` — ${r.verify.reason}` : ''}` : 'skipped'}\n`);
           for (const x of r.runs) process.stdout.write(`  run ${JSON.stringify(x.params)}: ${x.finding ? `${x.finding.class} — ${x.finding.detail}` : 'match'}\n`);
           if (r.explore) process.stdout.write(`  explore ${JSON.stringify(r.explore.params)}: ${r.explore.outcome}, ${r.explore.states} states; big-step ${r.explore.bigStep}${r.explore.agrees === false ? ', FINAL MEMORIES DIFFER' : ''}\n`);
+          const n = r.native;
+          if (n) process.stdout.write(`  jit ${JSON.stringify(n.params)}: big-step ${n.bigstep}; ${!n.compared ? 'not compared' : n.error ? `the native run failed: ${n.error.split('\n')[0]}` : n.beyondTolerance > 0 ? `DIFFERS on ${n.beyondTolerance}/${n.cells} output cells` : `agrees on ${n.cells} output cells${n.differences ? ` (within the tolerance on ${n.differences})` : ''}`}\n`);
           process.stdout.write(`  detected by: ${r.detectedBy.join(', ') || 'nothing'}; disagreements: ${r.disagreements.join(', ') || 'none'}\n`);
         }
       }
