@@ -3,7 +3,8 @@
 // vectorize stands for), refusals, and the message naming the Debian packages. With Debian's
 // python3-halide: smoke and full cases through real Halide with no disagreement and the jit
 // oracle run and agreeing on every cross-checked case; a broken translation makes the jit oracle
-// disagree; the emitted script is accepted by `sched halide`; a bundle of a Halide case replays.
+// disagree; a one-point realization translates; the emitted script is accepted by `sched halide`;
+// a bundle of a Halide case replays.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ import { parseScheduleText } from '../core/lower/schedule.ts';
 import { halideCompiler } from '../compilers/halide/fuzz.ts';
 import { halideCase, halideMissing, INSTALL_HINT, jitOracle } from '../compilers/halide/run.ts';
 import { halideScript, ScriptUnsupported } from '../compilers/halide/script.ts';
-import { type CaseRecord, drawCase, fuzz, replayBundle, writeBundle } from '../proofs/fuzz/harness.ts';
+import { type CaseRecord, caseSeed, drawCase, fuzz, replayBundle, writeBundle } from '../proofs/fuzz/harness.ts';
 import { recipeArb } from '../proofs/fuzz/gen.ts';
 import { crossCheck, DEFAULT_ORACLES } from '../proofs/fuzz/oracles.ts';
 import { verifyImpl } from '../proofs/verify.ts';
@@ -119,6 +120,20 @@ describe.skipIf(MISSING !== null)('sched fuzz --compiler halide (real Halide 14)
       }
     }, 300_000);
   }
+
+  it('a one-point realization (bounding small realizations removed every loop of P) gets its stages from their order', async () => {
+    // Case 22 of seed 0: P(x, y) with an update, computed at F's x, stored at F's y.
+    const { c } = drawCase(recipeArb('full'), caseSeed(0, 22));
+    const r = await halideCompiler().compile(c);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.text).toMatch(/\{P_0\(/);
+    expect(r.text).toMatch(/\{P_1\(/);
+    const ci = (await checkSource('case22.sched', r.text)).impls[0]!;
+    const rep = await crossCheck(ci, r.text, { ...DEFAULT_ORACLES, noVerify: true }, r.native);
+    expect(rep.detectedBy).toEqual([]);
+    expect(rep.native?.compared).toBe(true);
+    expect(rep.native?.differences).toBe(0);
+  }, 120_000);
 
   it('a broken translation: the jit oracle disagrees with big-step, and the runs find it', async () => {
     const r = await halideCompiler().compile({ alg: ALG, sched: SCHED });
