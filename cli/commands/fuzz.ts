@@ -5,7 +5,9 @@
 
 import { appendFileSync } from 'node:fs';
 import { BUG_NAMES, BUGS, isBugName } from '../../core/lower/bugs.ts';
-import { externalCompiler, referenceCompiler } from '../../proofs/fuzz/compilers.ts';
+import { type Compiler, externalCompiler, referenceCompiler } from '../../proofs/fuzz/compilers.ts';
+import { HALIDE_COMPILER, halideCompiler } from '../../compilers/halide/fuzz.ts';
+import { HalideError } from '../../compilers/halide/run.ts';
 import { type CaseRecord, fuzz, type FuzzSummary, replayBundle } from '../../proofs/fuzz/harness.ts';
 import type { Profile } from '../../proofs/fuzz/gen.ts';
 import { DEFAULT_ORACLES } from '../../proofs/fuzz/oracles.ts';
@@ -25,9 +27,21 @@ function summaryText(s: Omit<MergedSummary, 'firstDetection' | 'indices' | 'notO
     `  compiler ${s.compiler}, profile ${s.profile}, seed ${s.seed}${s.inject ? `, injected bug ${s.inject}` : ''}\n` +
     `  ${s.ok} ok, ${s.bugsFound} bugs found, ${s.disagreements} disagreements, ${s.unknowns} unknown verdicts, ${s.rejected} rejected by the compiler, ${s.redraws} illegal draws redrawn\n` +
     `  verdicts: ${s.verdicts.valid} valid, ${s.verdicts.invalid} invalid, ${s.verdicts.unknown} unknown${s.verifierCrashes || s.verifierBudget ? ` (${s.verifierCrashes} verifier crashes, ${s.verifierBudget} over the time budget)` : ''}\n` +
+    (s.native.ran + s.native.notCompared > 0 ? `  jit oracle: compared on ${s.native.ran} cases, agreed with big-step on ${s.native.agreed}${s.native.notCompared ? `; not compared on ${s.native.notCompared} (our big-step run stopped on an error)` : ''}\n` : '') +
     (s.firstDetection ? `  first detection: case ${s.firstDetection.case}, by ${s.firstDetection.oracles.join(', ')}\n` : '') +
     (s.repros.length ? `  bundles: ${s.repros.join(', ')}\n` : '')
   );
+}
+
+/** `--compiler`: `halide` is real Halide 14 (compilers/halide/fuzz.ts), anything else a command. */
+function compilerNamed(cmd: string): Compiler {
+  if (cmd !== HALIDE_COMPILER) return externalCompiler(cmd);
+  try {
+    return halideCompiler();
+  } catch (e) {
+    if (e instanceof HalideError) throw new UsageError(`--compiler halide: ${e.message}`);
+    throw e;
+  }
 }
 
 /** `--shard K/N`. */
@@ -50,7 +64,7 @@ export const fuzzCommand: Command = {
     { name: 'start', value: true, metavar: 'I', help: 'index of the first case (default 0): split one long run across processes' },
     { name: 'shard', value: true, metavar: 'K/N', help: 'run only shard K of N (1 ≤ K ≤ N): the cases i with i mod N = K - 1; the --log files of the N shards merge (--merge) into the summary of the whole run' },
     { name: 'merge', value: false, help: 'merge the --log files given (the shards of one run) into its summary, as the run unsplit would print it' },
-    { name: 'compiler', value: true, metavar: 'CMD', help: 'an external compiler: `sh -c CMD`, JSON request on stdin, .sched on stdout (exit 2: unsupported)' },
+    { name: 'compiler', value: true, metavar: 'CMD', help: 'the compiler under test: `halide` (real Halide 14 through its Python bindings, plus the jit oracle), or an external command: `sh -c CMD`, JSON request on stdin, .sched on stdout (exit 2: unsupported)' },
     { name: 'inject', value: true, metavar: 'BUG', help: 'inject a known bug into the reference compiler (see --list-bugs)' },
     { name: 'profile', value: true, metavar: 'P', help: 'smoke (1-D, small) or full (default)' },
     { name: 'timeout-ms', value: true, metavar: 'T', help: `per-query solver budget of the verifier (default ${DEFAULT_ORACLES.timeoutMs})` },
@@ -98,7 +112,7 @@ export const fuzzCommand: Command = {
     if (cmd !== undefined && inject !== undefined) throw new UsageError('--inject applies to the reference compiler, not to --compiler');
     const replayDir = single(args, 'replay');
     if (replayDir !== undefined) {
-      const { meta, evaluation } = await replayBundle(replayDir, (m) => (m.compiler.startsWith('reference') ? referenceCompiler(m.inject ?? undefined) : externalCompiler(m.compiler)));
+      const { meta, evaluation } = await replayBundle(replayDir, (m) => (m.compiler.startsWith('reference') ? referenceCompiler(m.inject ?? undefined) : compilerNamed(m.compiler)));
       const r = evaluation.report;
       if (json) process.stdout.write(toJson({ bundle: replayDir, meta, outcome: evaluation.outcome, compileError: evaluation.compileError, report: r }) + '\n');
       else {
@@ -107,6 +121,8 @@ export const fuzzCommand: Command = {
           process.stdout.write(`  verify: ${r.verify ? `${r.verify.verdict}${r.verify.class ? ` (${r.verify.class})` : ''}${r.verify.reason ? ` — ${r.verify.reason}` : ''}` : 'skipped'}\n`);
           for (const x of r.runs) process.stdout.write(`  run ${JSON.stringify(x.params)}: ${x.finding ? `${x.finding.class} — ${x.finding.detail}` : 'match'}\n`);
           if (r.explore) process.stdout.write(`  explore ${JSON.stringify(r.explore.params)}: ${r.explore.outcome}, ${r.explore.states} states; big-step ${r.explore.bigStep}${r.explore.agrees === false ? ', FINAL MEMORIES DIFFER' : ''}\n`);
+          const n = r.native;
+          if (n) process.stdout.write(`  jit ${JSON.stringify(n.params)}: big-step ${n.bigstep}; ${!n.compared ? 'not compared' : n.error ? `the native run failed: ${n.error.split('\n')[0]}` : n.beyondTolerance > 0 ? `DIFFERS on ${n.beyondTolerance}/${n.cells} output cells` : `agrees on ${n.cells} output cells${n.differences ? ` (within the tolerance on ${n.differences})` : ''}`}\n`);
           process.stdout.write(`  detected by: ${r.detectedBy.join(', ') || 'nothing'}; disagreements: ${r.disagreements.join(', ') || 'none'}\n`);
         }
       }
@@ -116,7 +132,7 @@ export const fuzzCommand: Command = {
     if (profile !== 'smoke' && profile !== 'full') throw new UsageError(`--profile must be smoke or full, got '${profile}'`);
     const iterations = intOption(args, 'iterations', 100, 1);
     const seed = intOption(args, 'seed', 0, 0);
-    const compiler = cmd !== undefined ? externalCompiler(cmd) : referenceCompiler(inject);
+    const compiler = cmd !== undefined ? compilerNamed(cmd) : referenceCompiler(inject);
     const progress = !json && process.stderr.isTTY === true;
     const log = single(args, 'log');
     const shard = shardOption(single(args, 'shard'));

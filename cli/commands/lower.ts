@@ -11,6 +11,7 @@ import { BUG_NAMES, isBugName } from '../../core/lower/bugs.ts';
 import { lower } from '../../core/lower/lower.ts';
 import { parseScheduleText, type Schedule } from '../../core/lower/schedule.ts';
 import { request } from '../../proofs/fuzz/compilers.ts';
+import { halideScript, ScriptUnsupported } from '../../compilers/halide/script.ts';
 import { type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, JSON_OPTION } from '../command.ts';
 import { toJson } from '../io.ts';
@@ -54,12 +55,13 @@ export function loadCase(algFile: string, schedFile: string | undefined): { alg:
 export const lowerCommand: Command = {
   name: 'lower',
   summary: 'Compile a Halide-style algorithm with a schedule into a .sched file (SARE spec + annotated SCHED).',
-  usage: 'sched lower ALGORITHM [--schedule FILE] [--inject BUG] [--out FILE] [--request] [--no-check] [--json]',
+  usage: 'sched lower ALGORITHM [--schedule FILE] [--inject BUG] [--out FILE] [--request | --halide-script] [--no-check] [--json]',
   options: [
     { name: 'schedule', value: true, metavar: 'FILE', help: 'a file holding the schedule (text, one directive chain per line, or JSON); default: Halide defaults' },
     { name: 'inject', value: true, metavar: 'BUG', help: `compile with a known lowering bug (${BUG_NAMES.join(', ')})` },
     { name: 'out', value: true, metavar: 'FILE', help: 'write the .sched file here instead of stdout' },
     { name: 'request', value: false, help: 'print the JSON request an external compiler would receive, and stop' },
+    { name: 'halide-script', value: false, help: 'print the Python Halide 14 script of the algorithm and schedule (what `sched fuzz --compiler halide` gives Halide; `sched halide` reads it), and stop' },
     { name: 'no-check', value: false, help: 'do not parse, type-check and check the well-formedness of the result' },
     JSON_OPTION,
   ],
@@ -76,8 +78,23 @@ export const lowerCommand: Command = {
         process.stdout.write(toJson(request(alg, sched)) + '\n');
         return EXIT_OK;
       }
+      if (args.flags.has('halide-script')) {
+        // Only legal cases: the reference compiler's checks first, so both compilers get the same input.
+        lower(alg, sched, {});
+        const script = halideScript(alg, sched);
+        const out = single(args, 'out');
+        if (out !== undefined) writeFileSync(out, script);
+        if (json) process.stdout.write(toJson({ ok: true, script, file: out ?? null }) + '\n');
+        else if (out === undefined) process.stdout.write(script);
+        return EXIT_OK;
+      }
       text = lower(alg, sched, { bugs: inject ? [inject] : [] }).text;
     } catch (e) {
+      if (e instanceof ScriptUnsupported) {
+        if (json) process.stdout.write(toJson({ ok: false, phase: 'halide-script', error: e.message }) + '\n');
+        else process.stderr.write(`${file}: no Halide 14 script: ${e.message}\n`);
+        return EXIT_INPUT;
+      }
       if (!(e instanceof LowerError)) throw e;
       if (json) process.stdout.write(toJson({ ok: false, phase: e.phase, error: e.message }) + '\n');
       else process.stderr.write(`${file}: error: ${e.message}\n`);

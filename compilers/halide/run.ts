@@ -12,7 +12,7 @@ import { getCell } from '../../semantics/memory.ts';
 import { runImpl } from '../../semantics/run.ts';
 import { valueToJson } from '../../semantics/values.ts';
 import { compareStripped } from './hir.ts';
-import { type DriverOutput, translate, type Translation } from './translate.ts';
+import { type DriverOutput, translate, type TranslateOptions, type Translation } from './translate.ts';
 
 /** Relative tolerance of the JIT oracle's float comparisons (and of the big-step run against the spec). */
 export const TOLERANCE = 1e-5;
@@ -85,11 +85,11 @@ export interface HalideCase {
 }
 
 /** Lower SCRIPT and translate it to a `.sched` text (throws Unsupported, HalideError). */
-export function halideCase(script: string, name: string): HalideCase {
+export function halideCase(script: string, name: string, opts: TranslateOptions = {}): HalideCase {
   const t0 = performance.now();
   const driver = lowerScript(script);
   const t1 = performance.now();
-  const translation = translate(driver, name);
+  const translation = translate(driver, name, opts);
   const t2 = performance.now();
   const cmp = (a: string | null, b: string | null): TracingComparison['pass21'] => {
     if (a === null || b === null) return { same: false, onlyTraced: [], onlyPlain: ['(no IR printed)'] };
@@ -160,9 +160,19 @@ export function exampleParams(c: HalideCase): Map<string, bigint> {
   return out;
 }
 
+/**
+ * Where the JIT oracle runs when not at the script's `example`: the parameters of `ci`, the mins
+ * of every input buffer, and the values of Halide's Params by Halide name.
+ */
+export interface JitAt {
+  readonly params: ReadonlyMap<string, bigint>;
+  readonly inputMins: Readonly<Record<string, readonly number[]>>;
+  readonly halideParams: Readonly<Record<string, number>>;
+}
+
 /** Run the translation (big-step) and Halide's JIT on the same seeded inputs; compare the outputs. */
-export function jitOracle(c: HalideCase, ci: CheckedImpl, seed = 0): JitReport {
-  const params = exampleParams(c);
+export function jitOracle(c: HalideCase, ci: CheckedImpl, seed = 0, at?: JitAt): JitReport {
+  const params = at?.params ?? exampleParams(c);
   // Halide's simplifier reassociates float sums and its IR printer rounds float constants to 6
   // decimals: float outputs are compared with a relative tolerance too (exact differences counted).
   const run = runImpl(ci, params, { seed, tolerance: TOLERANCE });
@@ -184,7 +194,7 @@ export function jitOracle(c: HalideCase, ci: CheckedImpl, seed = 0): JitReport {
       const v = getCell(m.cells, m.ref.elem, off);
       data.push(typeof v === 'bigint' ? Number(v) : v ?? 0);
     }
-    const mins = dims.map((_, k) => Number(params.get(c.translation.params.find((p) => p.halide === `${i.name}.min.${k}`)?.sched ?? '') ?? 0n));
+    const mins = at ? [...(at.inputMins[i.name] ?? dims.map(() => 0))] : dims.map((_, k) => Number(params.get(c.translation.params.find((p) => p.halide === `${i.name}.min.${k}`)?.sched ?? '') ?? 0n));
     inputs[i.name] = { extents: [...dims], mins, data };
   }
   const paramValues: Record<string, unknown> = {};
@@ -193,7 +203,8 @@ export function jitOracle(c: HalideCase, ci: CheckedImpl, seed = 0): JitReport {
     if (!m) throw new HalideError(`internal: no input array ${p.array}`);
     paramValues[p.name] = getCell(m.cells, m.ref.elem, 0);
   }
-  for (const p of c.translation.params) if (!/\.(extent|min)\.\d+$/.test(p.halide)) paramValues[p.halide] = Number(params.get(p.sched)!);
+  if (at) Object.assign(paramValues, at.halideParams);
+  else for (const p of c.translation.params) if (!/\.(extent|min)\.\d+$/.test(p.halide)) paramValues[p.halide] = Number(params.get(p.sched)!);
   const outRef = run.memory.get(c.translation.outputArray);
   if (!outRef) throw new HalideError('internal: no output array');
   const dims = [...outRef.ref.dims];

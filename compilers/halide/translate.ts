@@ -158,8 +158,17 @@ export interface Translation {
   readonly outputArray: string;
 }
 
-export function translate(d: DriverOutput, name: string): Translation {
-  return new Translator(d, name).run();
+export interface TranslateOptions {
+  /**
+   * The caller has the algorithm's own spec (`sched fuzz --compiler halide` writes the script from
+   * it) and replaces the translated one: RDom predicates, which the translated spec would lack,
+   * are then no reason to stop. The translated spec still lacks them.
+   */
+  readonly specFromCaller?: boolean;
+}
+
+export function translate(d: DriverOutput, name: string, opts: TranslateOptions = {}): Translation {
+  return new Translator(d, name, opts).run();
 }
 
 class Translator {
@@ -181,6 +190,7 @@ class Translator {
   constructor(
     readonly d: DriverOutput,
     readonly name: string,
+    readonly opts: TranslateOptions = {},
   ) {
     this.funcs = new Map(d.funcs.map((f) => [f.name, f]));
     this.inputs = new Map(d.inputs.map((i) => [i.name, i]));
@@ -838,6 +848,14 @@ class Translator {
         const pc = sc.find(s.name, 'produce');
         const n = pc?.k === 'produce' ? pc.count.n++ : 0;
         if (n < loopless.length) stage = loopless[n]!;
+      } else if (!isUndef(f.pure)) {
+        // A realization of one point: bounding small realizations removed every pure loop, so the
+        // pure definition and the updates without RVars (their loops are pure loops, over the same
+        // region) have none, and run in order; an update with RVars keeps its RVar loops.
+        const loopless = [0, ...f.updates.flatMap((u, k) => (u.rvars.length === 0 ? [k + 1] : []))];
+        const pc = sc.find(s.name, 'produce');
+        const n = pc?.k === 'produce' ? pc.count.n++ : 0;
+        if (n < loopless.length) stage = loopless[n]!;
       }
       if (stage === null) throw new Unsupported('store of an unknown stage', `${s.name} at line ${s.line}: no ${s.name}.s<k> loop or let encloses it`);
     }
@@ -975,7 +993,8 @@ class Translator {
     const body = this.block(stmt, top, true);
     for (const [kind, n] of this.nestedAsserts) this.notes.push(`${n} assert(s) ${kind} inside loops or branches: not assumed`);
     if (this.metaAsserts > 0) this.notes.unshift(`${this.metaAsserts} assert(s) on buffer metadata (type, dimensions, stride, size limits, host, device) not assumed`);
-    this.checkPredicates();
+    if (this.opts.specFromCaller) this.notes.push('the spec is the caller\'s (RDom predicates not checked here)');
+    else this.checkPredicates();
     const alg = this.algorithm(stmt);
     const spec0 = algorithmToSpec(checkAlgorithm(alg), this.names.get(`${this.name}.spec`));
     const undefStages = new Set(this.undefPure.map((t) => `${t}_0`));

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Expr } from '../../core/ast.ts';
+import type { Expr, Impl } from '../../core/ast.ts';
 import { SchedInputError } from '../../core/diagnostics.ts';
 import { parseProgram } from '../../core/parser.ts';
 import { printProgram, printSpec } from '../../core/printer.ts';
@@ -16,9 +16,17 @@ import { algorithmToSpec } from '../../core/lower/sare.ts';
 import type { Schedule } from '../../core/lower/schedule.ts';
 import { termToExpr } from '../../core/lower/terms.ts';
 import type { FuzzCase } from './gen.ts';
+import type { NativeOracle } from './oracles.ts';
 
 export type CompileResult =
-  | { readonly ok: true; readonly text: string }
+  | {
+      readonly ok: true;
+      readonly text: string;
+      /** The compiler runs its own output (Halide's JIT): the `jit` oracle. */
+      readonly native?: NativeOracle;
+      /** Extra files for a bundle (the Halide script, the translation), by file name. */
+      readonly artifacts?: Readonly<Record<string, string>>;
+    }
   /** rejected: the compiler declined the case (unsupported or illegal schedule): not a bug. */
   | { readonly ok: false; readonly rejected: boolean; readonly error: string };
 
@@ -144,6 +152,15 @@ function runCommand(cmd: string, input: string, env: NodeJS.ProcessEnv, timeoutM
 }
 
 /**
+ * The program a compiler under test is judged by: its implementation (named IMPL_NAME) against the
+ * reference SARE of the algorithm (SPEC_NAME), whatever spec the compiler printed itself.
+ */
+export function withReferenceSpec(alg: Algorithm, impl: Impl): string {
+  const spec = algorithmToSpec(checkAlgorithm(alg), SPEC_NAME);
+  return printProgram({ file: 'fz.sched', specs: [spec], impls: [{ ...impl, name: IMPL_NAME, spec: SPEC_NAME }] });
+}
+
+/**
  * An external compiler: `sh -c CMD`, the request as JSON on stdin (and in the file named by
  * $SCHED_FUZZ_REQUEST). Exit 0 with a `.sched` text on stdout (its impl is kept; any spec in it is
  * replaced by the reference SARE, which is the contract); exit 2: the case is not supported;
@@ -170,9 +187,7 @@ export function externalCompiler(cmd: string, timeoutMs = 60_000): Compiler {
           throw e;
         }
         if (prog.impls.length !== 1) return { ok: false, rejected: false, error: `output has ${prog.impls.length} impl blocks, expected 1` };
-        const impl = { ...prog.impls[0]!, spec: SPEC_NAME };
-        const spec = algorithmToSpec(checkAlgorithm(c.alg), SPEC_NAME);
-        return { ok: true, text: printProgram({ file: 'fz.sched', specs: [spec], impls: [impl] }) };
+        return { ok: true, text: withReferenceSpec(c.alg, prog.impls[0]!) };
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

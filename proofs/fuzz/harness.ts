@@ -61,6 +61,8 @@ export interface CaseRecord {
   readonly bundle: string | null;
   /** Illegal draws replaced before this case (the run's `redraws` is their sum). */
   readonly redraws?: number;
+  /** The jit oracle: null when it did not run; else whether the native run agreed with big-step. */
+  readonly native?: { readonly compared: boolean; readonly agreed: boolean; readonly cells: number; readonly differences: number; readonly error: string | null } | null;
 }
 
 export interface FuzzSummary {
@@ -79,6 +81,11 @@ export interface FuzzSummary {
   /** Draws the reference compiler found illegal, replaced by new draws. */
   redraws: number;
   verdicts: { valid: number; invalid: number; unknown: number };
+  /**
+   * Native runs of the compiler's output (the jit oracle): compared with a finished big-step run,
+   * how many agreed, and runs not compared because our big-step run stopped on an error.
+   */
+  native: { ran: number; agreed: number; notCompared: number };
   /** Verifications that exhausted the worker's memory, or its time budget. */
   verifierCrashes: number;
   verifierBudget: number;
@@ -135,6 +142,8 @@ export function drawCase(arb: fc.Arbitrary<Recipe>, seed: number): { value: fc.V
 export interface Evaluation {
   readonly outcome: Outcome;
   readonly text: string | null;
+  /** Extra files of the compiler for a bundle (CompileResult.artifacts). */
+  readonly artifacts?: Readonly<Record<string, string>>;
   readonly compileError: string | null;
   readonly report: CaseReport | null;
 }
@@ -143,23 +152,24 @@ export interface Evaluation {
 export async function evaluate(c: FuzzCase, compiler: Compiler, oracles: OracleOptions): Promise<Evaluation> {
   const r = await compiler.compile(c);
   if (!r.ok) return { outcome: r.rejected ? 'rejected' : 'compile-failure', text: null, compileError: r.error, report: null };
+  const artifacts = r.artifacts;
   let ci;
   try {
     const checked = await checkSource('case.sched', r.text);
     ci = checked.impls[0];
-    if (ci === undefined) return { outcome: 'compile-failure', text: r.text, compileError: 'no implementation in the output', report: null };
+    if (ci === undefined) return { outcome: 'compile-failure', text: r.text, artifacts, compileError: 'no implementation in the output', report: null };
   } catch (e) {
     if (!(e instanceof SchedInputError)) throw e;
     const found = e.diagnostics.map((d) => `${d.line}:${d.col}: ${d.message}`).join('; ');
     // The output's well-formedness check itself timed out (a loaded machine): nothing is known
     // about the compiler, so the case is `unknown`, not a compiler failure.
     if (e.diagnostics.length > 0 && e.diagnostics.every((d) => d.found === 'solver answer unknown')) {
-      return { outcome: 'unknown', text: r.text, compileError: `the well-formedness check of the output was undecided: ${found}`, report: null };
+      return { outcome: 'unknown', text: r.text, artifacts, compileError: `the well-formedness check of the output was undecided: ${found}`, report: null };
     }
-    return { outcome: 'compile-failure', text: r.text, compileError: `the output is not a valid .sched file: ${found}`, report: null };
+    return { outcome: 'compile-failure', text: r.text, artifacts, compileError: `the output is not a valid .sched file: ${found}`, report: null };
   }
-  const report = await crossCheck(ci, r.text, oracles);
-  return { outcome: report.judgement, text: r.text, compileError: null, report };
+  const report = await crossCheck(ci, r.text, oracles, r.native);
+  return { outcome: report.judgement, text: r.text, artifacts, compileError: null, report };
 }
 
 function detected(e: Evaluation): Oracle[] {
@@ -218,6 +228,7 @@ export function writeBundle(dir: string, c: FuzzCase, ev: Evaluation, meta: Bund
   writeFileSync(join(out, 'schedule.json'), JSON.stringify(c.sched, null, 2) + '\n');
   writeFileSync(join(out, 'schedule.txt'), printScheduleText(c.sched));
   if (ev.text) writeFileSync(join(out, 'program.sched'), ev.text);
+  for (const [name, text] of Object.entries(ev.artifacts ?? {})) writeFileSync(join(out, name), text);
   const verdicts = { outcome: ev.outcome, compileError: ev.compileError, report: ev.report };
   writeFileSync(join(out, 'case.json'), JSON.stringify({ ...meta, ...verdicts }, null, 2) + '\n');
   const runParams = ev.report?.runs.map((r) => Object.entries(r.params).map(([k, v]) => `--param ${k}=${v}`).join(' ')) ?? [];
@@ -280,6 +291,7 @@ export async function fuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     rejected: 0,
     redraws: 0,
     verdicts: { valid: 0, invalid: 0, unknown: 0 },
+    native: { ran: 0, agreed: 0, notCompared: 0 },
     verifierCrashes: 0,
     verifierBudget: 0,
     firstDetection: null,
@@ -301,6 +313,12 @@ export async function fuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     const det = detected(ev);
     const v = ev.report?.verify?.verdict;
     if (v) sum.verdicts[v]++;
+    const nat = ev.report?.native;
+    if (nat && !nat.compared) sum.native.notCompared++;
+    else if (nat) {
+      sum.native.ran++;
+      if (nat.error === null && nat.beyondTolerance === 0) sum.native.agreed++;
+    }
     if (ev.report?.verify?.class === 'crash') sum.verifierCrashes++;
     if (ev.report?.verify?.class === 'budget') sum.verifierBudget++;
     switch (ev.outcome) {
@@ -351,7 +369,7 @@ export async function fuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     }
     sum.ms = Math.round(performance.now() - t0);
     sum.msPerCase = Math.round(sum.ms / sum.iterations);
-    opts.onCase?.({ index: i, seed, outcome: ev.outcome, detectedBy: det, disagreements: kinds, verdict: v ?? null, verifyClass: ev.report?.verify?.class ?? null, verifyReason: ev.report?.verify?.reason ?? null, verifyMs: ev.report?.verify?.ms ?? null, compileError: ev.compileError, ms: Math.round(performance.now() - ts), bundle, redraws }, sum);
+    opts.onCase?.({ index: i, seed, outcome: ev.outcome, detectedBy: det, disagreements: kinds, verdict: v ?? null, verifyClass: ev.report?.verify?.class ?? null, verifyReason: ev.report?.verify?.reason ?? null, verifyMs: ev.report?.verify?.ms ?? null, native: nat ? { compared: nat.compared, agreed: nat.compared && nat.error === null && nat.beyondTolerance === 0, cells: nat.cells, differences: nat.differences, error: nat.error } : null, compileError: ev.compileError, ms: Math.round(performance.now() - ts), bundle, redraws }, sum);
     if (opts.stopOnFirst && (det.length > 0 || kinds.length > 0)) break;
   }
   closeVerifier();

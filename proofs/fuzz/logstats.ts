@@ -115,17 +115,26 @@ export function summarise(files: readonly string[], markdown = false): LogSummar
   const verdicts = fmt(count(all, (l) => l.verdict ?? 'verify skipped'));
   const unknown = all.filter((l) => l.outcome === 'unknown');
   const unknownReasons = count(unknown, (l) => (l.verdict === 'unknown' ? `${l.verifyClass ?? '?'}: ${reasonKind(l.verifyReason)}` : l.compileError ? 'well-formedness check of the output undecided' : `an oracle gave no answer (verify ${l.verdict ?? 'skipped'})`));
+  // Why the compiler declined cases: the reason up to its first detail (names and numbers vary).
+  const rejected = count(all.filter((l) => l.outcome === 'rejected'), (l) => rejectionKind(l.compileError ?? '?'));
+  const natives = all.filter((l) => l.native?.compared);
+  const notCompared = all.filter((l) => l.native && !l.native.compared).length;
+  const jit = natives.length || notCompared ? `jit oracle: compared on ${natives.length} cases, agreed with big-step on ${natives.filter((l) => l.native!.agreed).length}${notCompared ? `; not compared on ${notCompared} (our big-step run stopped on an error)` : ''}` : null;
   const times = `per case: median ${(median(ms) / 1000).toFixed(2)} s, 95th percentile ${(quantile(ms, 0.95) / 1000).toFixed(2)} s, max ${(Math.max(...ms) / 1000).toFixed(1)} s; per process: ${elapsed.map((e) => `${e.cases} cases in ${(e.s / 60).toFixed(1)} min`).join(', ')}`;
   if (markdown) {
     say(`- ${head}`);
     say(`- outcomes: ${outcomes}; verifier verdicts: ${verdicts}`);
     if (unknownReasons.length) say(`- \`unknown\` verdicts by reason: ${unknownReasons.map(([k, n]) => `${n} × ${k}`).join('; ')}`);
+    if (rejected.length) say(`- rejected by the compiler: ${rejected.map(([k, n]) => `${n} × ${k}`).join('; ')}`);
+    if (jit) say(`- ${jit}`);
     say(`- ${times}`);
   } else {
     say(head);
     say(`outcomes: ${outcomes}`);
     say(`verifier verdicts: ${verdicts}`);
     for (const [k, n] of unknownReasons) say(`  unknown ${n} × ${k}`);
+    for (const [k, n] of rejected) say(`  rejected ${n} × ${k}`);
+    if (jit) say(jit);
     say(times);
     for (const l of notOk) {
       const what = l.outcome === 'disagreement' ? `DISAGREEMENT (${l.disagreements.join(', ')})` : l.outcome;
@@ -184,6 +193,7 @@ export function mergeLogs(files: readonly string[]): MergedSummary {
     rejected: n('rejected'),
     redraws: all.reduce((t, l) => t + (l.redraws ?? 0), 0),
     verdicts: { valid: verdict('valid'), invalid: verdict('invalid'), unknown: verdict('unknown') },
+    native: { ran: all.filter((l) => l.native?.compared).length, agreed: all.filter((l) => l.native?.agreed).length, notCompared: all.filter((l) => l.native && !l.native.compared).length },
     verifierCrashes: all.filter((l) => l.verifyClass === 'crash').length,
     verifierBudget: all.filter((l) => l.verifyClass === 'budget').length,
     firstDetection: detection ? { case: detection.index, oracles: [...detection.detectedBy] } : null,
@@ -193,6 +203,14 @@ export function mergeLogs(files: readonly string[]): MergedSummary {
     ms,
     msPerCase: Math.round(ms / all.length),
   };
+}
+
+/** A rejection's reason without the case's loop names, expressions and numbers (to group them). */
+export function rejectionKind(error: string): string {
+  let k = error.replace(/\b[A-Za-z_]\w*(\.[\w$]+)+/g, '…');
+  // Expressions in parentheses, innermost first (not '(code generation)').
+  for (let prev = ''; prev !== k; ) [prev, k] = [k, k.replace(/\([^()]*[-+*/…][^()]*\)/g, '…')];
+  return k.split(': ').slice(0, 3).join(': ').replace(/\d+/g, 'N').slice(0, 110);
 }
 
 function main(): number {

@@ -5,7 +5,10 @@
 // - run: big-step runs on random small parameters and seeded inputs, outputs compared with the
 //   spec's model and every annotation checked against the value written (proofs/replay.ts);
 // - explore: exhaustive small-step exploration on the smallest parameters, whose final memory
-//   must be unique and equal to the big-step one (Thm 4.3.7).
+//   must be unique and equal to the big-step one (Thm 4.3.7);
+// - jit (compilers that run their own output, e.g. Halide's JIT): the compiled code's outputs on
+//   seeded inputs against our big-step run of the program on the same inputs (a NativeOracle
+//   the compiler hands over with its output; proofs/ does not know which compiler it is).
 //
 // The oracles *disagree* when: verify says valid but a run or the exploration finds a wrong
 // program (the worst case: a soundness bug of ours); verify says invalid but no concrete run
@@ -24,7 +27,7 @@ import { explore, namedMemoryKey, smallSetup } from '../../semantics/explore.ts'
 import { compareOutputs, runImpl, specModel } from '../../semantics/run.ts';
 import { fromBig } from '../../semantics/int.ts';
 
-export type Oracle = 'verify' | 'run' | 'explore' | 'compile';
+export type Oracle = 'verify' | 'run' | 'explore' | 'compile' | 'jit';
 
 export type DisagreementKind =
   /** verify said valid, a concrete run found an error, a wrong output or a wrong annotation. */
@@ -34,7 +37,33 @@ export type DisagreementKind =
   /** verify said invalid, no concrete run (at its counterexample or elsewhere) confirms it. */
   | 'invalid-unconfirmed'
   /** the big-step run succeeded, the exploration from the same state disagrees with it. */
-  | 'bigstep-vs-smallstep';
+  | 'bigstep-vs-smallstep'
+  /** the compiler's own executable (Halide's JIT) and our big-step run give different outputs. */
+  | 'jit-vs-bigstep';
+
+/** What a compiler's own run of its output gave, against our big-step run on the same inputs. */
+export interface NativeReport {
+  readonly params: Record<string, string>;
+  /** Our big-step run against the spec: match, mismatch, error. */
+  readonly bigstep: string;
+  /**
+   * Our big-step run finished, so there are outputs to compare. When it stops on a run-time error
+   * (an uninitialized read, an out-of-bounds access) the run oracle reports it; the native
+   * values are then not compared, and their difference is no disagreement.
+   */
+  readonly compared: boolean;
+  readonly cells: number;
+  /** Output cells that differ bit for bit, and beyond the float tolerance. */
+  readonly differences: number;
+  readonly beyondTolerance: number;
+  /** The compiler's run failed (its message). */
+  readonly error: string | null;
+  readonly examples: readonly { readonly index: readonly number[]; readonly native: unknown; readonly bigstep: unknown }[];
+  readonly ms: number;
+}
+
+/** Run the compiled code natively at these parameters of `ci` and compare with our big-step run. */
+export type NativeOracle = (ci: CheckedImpl, params: ReadonlyMap<string, bigint>, seed: number) => Promise<NativeReport>;
 
 export interface OracleOptions {
   /** Per-query solver budget of the verifier. */
@@ -87,6 +116,8 @@ export interface CaseReport {
   readonly verify: VerifyReport | null;
   readonly runs: readonly RunReport[];
   readonly explore: ExploreReport | null;
+  /** The compiler's native run (only compilers that have one). */
+  readonly native?: NativeReport | null;
   /** Re-running at the verifier's counterexample (invalid verdicts only). */
   readonly confirmation: ReplayFinding | null;
   readonly detectedBy: readonly Oracle[];
@@ -95,6 +126,7 @@ export interface CaseReport {
   readonly ms: number;
 }
 
+const sum = (m: ReadonlyMap<string, bigint>): bigint => [...m.values()].reduce((a, b) => a + b, 0n);
 const show = (m: ReadonlyMap<string, bigint>): Record<string, string> => Object.fromEntries([...m].map(([k, v]) => [k, v.toString()]));
 
 /** A small deterministic PRNG (mulberry32). */
@@ -199,7 +231,7 @@ function exploreOracle(ci: CheckedImpl, params: Map<string, bigint>, maxStates: 
  * Run every oracle on one checked implementation (`text`: its source, verified in a worker
  * process; null: verify in this process) and judge their agreement.
  */
-export async function crossCheck(ci: CheckedImpl, text: string | null, opts: OracleOptions): Promise<CaseReport> {
+export async function crossCheck(ci: CheckedImpl, text: string | null, opts: OracleOptions, native?: NativeOracle): Promise<CaseReport> {
   const t0 = performance.now();
   const next = rng(opts.seed);
   const least = leastParams(ci, Math.max(opts.maxParam, 16));
@@ -208,6 +240,10 @@ export async function crossCheck(ci: CheckedImpl, text: string | null, opts: Ora
   const sets = sampleParams(ci, next, opts.runs, opts.maxParam);
   for (const m of [tiny, least]) if (m && !sets.some((x) => [...x].every(([k, v]) => m.get(k) === v))) sets.unshift(m);
   const runs = await runOracle(ci, sets);
+  // The native run at the largest parameter set (most output cells and loop iterations).
+  let nat: NativeReport | null = null;
+  const big = [...sets].sort((a, b) => Number(sum(b) - sum(a)))[0];
+  if (native && big) nat = await native(ci, big, opts.seed);
   let exp: ExploreReport | null = null;
   if (tiny) {
     try {
@@ -252,6 +288,7 @@ export async function crossCheck(ci: CheckedImpl, text: string | null, opts: Ora
   if (verify?.verdict === 'valid' && exploreFails) disagreements.push('valid-but-explore-fails');
   if (verify?.verdict === 'invalid' && confirmation === null) disagreements.push('invalid-unconfirmed');
   if (exp !== null && exp.bigStep === 'ok' && (exp.outcome === 'nondeterministic' || exp.outcome === 'stuck' || exp.agrees === false)) disagreements.push('bigstep-vs-smallstep');
+  if (nat !== null && nat.compared && (nat.error !== null || nat.beyondTolerance > 0)) disagreements.push('jit-vs-bigstep');
   const judgement = disagreements.length > 0 ? 'disagreement' : detectedBy.length > 0 ? 'bug' : verify?.verdict === 'unknown' ? 'unknown' : 'ok';
-  return { verify, runs, explore: exp, confirmation, detectedBy, disagreements, judgement, ms: performance.now() - t0 };
+  return { verify, runs, explore: exp, ...(native ? { native: nat } : {}), confirmation, detectedBy, disagreements, judgement, ms: performance.now() - t0 };
 }
