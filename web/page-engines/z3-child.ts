@@ -72,3 +72,8 @@ export function fork(): BrowserChild {
 export function spawn(): never {
   throw new Error('the Z3 command line is not available in the browser; the page uses z3-solver');
 }
+
+/** No Z3 command line in a browser: `nativeSolverInstalled()` sees a command that did not run. */
+export function spawnSync(): { status: null; error: Error } {
+  return { status: null, error: new Error('no processes in a browser') };
+}
