@@ -117,7 +117,7 @@ export const RUN_CLASS: Record<string, string> = { race: 'race', 'out-of-bounds'
  * Look for a concrete counterexample over the candidate parameters and `seeds`. Returns the
  * first run-time error or output mismatch, else the first annotation mismatch, else null.
  */
-/** Budget of a replay run (annotations are checked as it runs, on the recording translation). */
+/** Budget of a replay run (annotations are checked as it runs, by the watching translation). */
 const SMALL_STEPS = 300_000;
 
 export async function replay(ci: CheckedImpl, candidates: readonly Map<string, bigint>[], inputs: readonly ReplayInput[], maxCells = 1 << 20): Promise<ReplayFinding | null> {

@@ -9,7 +9,7 @@ import { diag, SchedInputError } from '../core/diagnostics.ts';
 import type { CheckedImpl, CheckedSpec } from '../core/typecheck.ts';
 import { type BigStepMachine, type BigStepOptions, BigStepProgram, type BigStepResult, execute } from './bigstep.ts';
 import type { Derivation } from './derivation.ts';
-import { type AnnotationMismatch, AnnotationChecker } from './annotations.ts';
+import { type AnnotationMismatch, AnnotationChecker, annotationMismatch } from './annotations.ts';
 import type { RunError } from './errors.ts';
 import { ExprCompiler, type Frame, Layout, type NamedMemory, type Port, Scope } from './eval.ts';
 import { asCount, fromBig, type Int } from './int.ts';
@@ -340,5 +340,8 @@ export function runImpl(ci: CheckedImpl, params: ParamValues, opts: RunImplOptio
     comparison: tol === undefined ? 'exact (bit equality; NaN equals NaN; +0 differs from -0)' : `relative tolerance ${tol} (NaN equals NaN; ±0 equal)`,
     omega: opts.omega === true,
   };
-  return { report, memory, initial, model, result, derivation: result.ok ? result.derivation : null, annotations: checker?.first ?? null };
+  const derivation = result.ok ? result.derivation : null;
+  // With a derivation too, the recording translation ran (no watcher): check the tree instead.
+  const annotations = checker === null ? null : derivation ? annotationMismatch(ci, derivation.root, model) : checker.first;
+  return { report, memory, initial, model, result, derivation, annotations };
 }
