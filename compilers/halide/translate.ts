@@ -841,18 +841,17 @@ class Translator {
       // No loop names a stage: the pure definition of a Func without updates, or the one stage of a
       // 0-dimensional Func without loops (every update of it has RVars, hence loops).
       if (f.updates.length === 0 || (f.args.length === 0 && f.updates.every((u) => u.rvars.length > 0))) stage = 0;
-      else if (isUndef(f.pure) || f.args.length === 0) {
-        // Stages without loops (no RVars, constant left-hand sides) run in order: the k-th such
-        // store of `produce f` is the k-th such stage.
-        const loopless = [...(f.args.length === 0 ? [0] : []), ...f.updates.flatMap((u, k) => (u.rvars.length === 0 && u.args.every((a) => /^-?\d+$/.test(a)) ? [k + 1] : []))];
-        const pc = sc.find(s.name, 'produce');
-        const n = pc?.k === 'produce' ? pc.count.n++ : 0;
-        if (n < loopless.length) stage = loopless[n]!;
-      } else if (!isUndef(f.pure)) {
-        // A realization of one point: bounding small realizations removed every pure loop, so the
-        // pure definition and the updates without RVars (their loops are pure loops, over the same
-        // region) have none, and run in order; an update with RVars keeps its RVar loops.
-        const loopless = [0, ...f.updates.flatMap((u, k) => (u.rvars.length === 0 ? [k + 1] : []))];
+      else {
+        // Stages without loops run in order: the k-th such store of `produce f` is the k-th such
+        // stage. Without a defined pure stage (or without arguments), those are the updates with
+        // no RVars and constant left-hand sides (and the pure stage of a 0-dimensional Func).
+        // Otherwise the realization is of one point: bounding small realizations removed every
+        // pure loop, so the pure definition and the updates without RVars (their loops are pure
+        // loops, over the same region) have none; an update with RVars keeps its RVar loops.
+        const loopless =
+          isUndef(f.pure) || f.args.length === 0
+            ? [...(f.args.length === 0 ? [0] : []), ...f.updates.flatMap((u, k) => (u.rvars.length === 0 && u.args.every((a) => /^-?\d+$/.test(a)) ? [k + 1] : []))]
+            : [0, ...f.updates.flatMap((u, k) => (u.rvars.length === 0 ? [k + 1] : []))];
         const pc = sc.find(s.name, 'produce');
         const n = pc?.k === 'produce' ? pc.count.n++ : 0;
         if (n < loopless.length) stage = loopless[n]!;
