@@ -73,7 +73,7 @@ describe('documentation', () => {
     expect(broken).toEqual([]);
   });
 
-  it('nothing in the repository points outside it (a clone has no ../shared)', () => {
+  it('nothing in the repository points outside it (a clone has only what the repository holds)', () => {
     const offenders: string[] = [];
     for (const f of walk(ROOT, (p) => /\.(ts|js|mjs|md|sched|json|py|sh)$/.test(p) || p.endsWith('.ci/run'))) {
       if (f === join(ROOT, 'test/docs.test.ts')) continue;

@@ -10,7 +10,6 @@ import { printCmd, printExpr } from '../core/printer.ts';
 import type { CheckedImpl, CheckedProgram } from '../core/typecheck.ts';
 import type { ElimEntry } from '../core/presburger/elimlog.ts';
 import { eliminationLog } from '../core/presburger/elimlog.ts';
-import { annotationMismatch } from '../semantics/annotations.ts';
 import type { DerivationNode } from '../semantics/derivation.ts';
 import type { RunError as EngineRunError } from '../semantics/errors.ts';
 import { runError } from '../semantics/errors.ts';
@@ -257,11 +256,11 @@ export async function run(req: P.RunRequest): Promise<NoCost<P.RunAnswer> | P.Re
       return { impl: ci.impl.name, outcome: 'error' as const, error: errorView(bad), summary: `not run: the impl's interface breaks rule ${bad.rule}`, mismatches: [], before: [], after: [], derivation: null, derivationNodes: 0 };
     }
     const inputs = given.length > 0 ? withOverrides(familyInputs(family, seed), given) : undefined;
-    const r = runImpl(ci, params, { seed, family, inputs, file: req.file, derivation: true, maxSteps: LIMITS.runSteps, maxCells: LIMITS.maxCells });
+    const r = runImpl(ci, params, { seed, family, inputs, file: req.file, derivation: true, checkAnnotations: req.checkAnnotations === true, maxSteps: LIMITS.runSteps, maxCells: LIMITS.maxCells });
     let error = r.report.error;
     let outcome = r.report.outcome;
-    if (req.checkAnnotations && outcome === 'match' && r.derivation) {
-      const a = annotationMismatch(ci, r.derivation.root, r.model);
+    if (req.checkAnnotations && outcome === 'match') {
+      const a = r.annotations;
       if (a !== null) {
         outcome = 'error';
         error = runError('annotation', 'U-ASSIGN', { line: a.line, col: a.col }, a.location, `the assignment writes ${a.written} to ${a.location} where its annotation gives ${a.annotated}${a.at ? ` (${a.at})` : ''}; the outputs are right`);

@@ -6,7 +6,6 @@ import { writeFileSync } from 'node:fs';
 import { diag, formatDiagnostic, SchedInputError } from '../../core/diagnostics.ts';
 import { type CheckedImpl, type CheckedProgram, typecheckProgram } from '../../core/typecheck.ts';
 import { formatRunError, type RunError, runError } from '../../semantics/errors.ts';
-import { annotationMismatch } from '../../semantics/annotations.ts';
 import { familyInputs, INPUT_FAMILIES, type InputFamily, type InputOverride, parseOverride, parseOverrideValue, withOverrides } from '../../semantics/inputs.ts';
 import { checkInterface } from '../../proofs/interface.ts';
 import { didYouMean } from '../suggest.ts';
@@ -264,10 +263,10 @@ export const runCommand: Command = {
         const given = overridesOption(args, ci);
         const inputs = given.length > 0 ? withOverrides(familyInputs(family, seed), given) : undefined;
         const model = inputs ? undefined : models.get(l.file, ci, params, seed, family);
-        const r = runImpl(ci, params, { seed, family, inputs, model, file: l.file, omega: args.flags.has('omega'), tolerance, maxSteps, maxCells, derivation: derivFile !== undefined, checkAnnotations: annotations && derivFile === undefined });
+        const r = runImpl(ci, params, { seed, family, inputs, model, file: l.file, omega: args.flags.has('omega'), tolerance, maxSteps, maxCells, derivation: derivFile !== undefined, checkAnnotations: annotations });
         let report: RunReport = given.length > 0 ? { ...r.report, seed: seedJson(seed), inputs: `${family}, ${given.length} given` } : r.report;
         if (annotations && report.outcome === 'match') {
-          const a = r.derivation ? annotationMismatch(ci, r.derivation.root, r.model) : r.annotations;
+          const a = r.annotations;
           if (a !== null) report = { ...report, outcome: 'error', error: runError('annotation', 'U-ASSIGN', { line: a.line, col: a.col }, a.location, `the assignment writes ${a.written} to ${a.location} where its annotation gives ${a.annotated}${a.at ? ` (${a.at})` : ''}; the outputs are right`) };
         }
         reports.push(report);
