@@ -121,7 +121,7 @@ export function writeBundle(dir: string, input: { readonly name: string; readonl
     eliminationCertificates(e).forEach((cert, d) => {
       const id = `${base}.${d + 1}`;
       const file = `${id}.smt2`;
-      const text = canonicalNames(`(set-logic ALL)\n(set-info :status unsat)\n${cert}`);
+      const text = canonicalNames(cert.replace(/^(\(set-logic [A-Z_]+\)\n)/, '$1(set-info :status unsat)\n'));
       writeFileSync(join(dir, file), text);
       const description = `an exact quantifier elimination used by the symbolic heaps, ${d === 0 ? 'one direction: the original formula implies its replacement' : 'other direction: the replacement implies the original formula'}`;
       entries.push({ id, kind: 'elimination', rule: `QE (${e.method})`, line: 0, col: 0, description, file, sha256: sha256(text), expected: 'unsat', solver: e.method === 'exact' ? 'sched (exact QE)' : `${solverName()} qe`, float: null });

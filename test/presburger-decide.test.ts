@@ -19,9 +19,13 @@ import {
   type Refutation,
 } from '../core/presburger/decide.ts';
 import { runZ3, shutdownZ3 } from '../smt/z3.ts';
-import { purifyQuantifiers } from '../core/presburger/purify.ts';
+import { purifyFree, purifyQuantifiers } from '../core/presburger/purify.ts';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { equivalenceScript } from '../core/presburger/certificate.ts';
-import { formulaToSmt } from '../core/presburger/smtlib.ts';
+import { declarations, formulaToSmt } from '../core/presburger/smtlib.ts';
 
 afterAll(async () => { await shutdownZ3(); });
 
@@ -260,4 +264,43 @@ describe('quotient naming (purify.ts)', () => {
     }), { numRuns: 60, seed: 7 });
     expect(proved).toBeGreaterThanOrEqual(Math.floor(runs * 0.9));
   });
+  it('outside the quantifiers too: given its definitions, the named formula is equivalent (Z3, random formulas)', async () => {
+    let proved = 0;
+    let runs = 0;
+    const named = (f: Formula) => purifyFree([purifyQuantifiers(f)]);
+    const arb = arbFormula(['N', 'M'], 3).map((raw) => toFormula(raw)).filter((f) => named(f).defs.kind !== 'true');
+    await fc.assert(fc.asyncProperty(arb, async (f) => {
+      const { defs, formulas: [p] } = named(f);
+      runs++;
+      // No div or mod is left anywhere: every quotient is a name.
+      expect(formulaToSmt(p!)).not.toMatch(/\((div|mod) /);
+      const script = `${declarations([f, defs, p!])}\n(assert (and ${formulaToSmt(defs)} (not (= ${formulaToSmt(f)} ${formulaToSmt(p!)}))))\n(check-sat)\n`;
+      const a = await runZ3(script, { timeoutMs: 5_000 });
+      expect(a.status, `${printFormula(f)}\n  vs ${printFormula(p!)}`).not.toBe('sat');
+      if (a.status === 'unsat') proved++;
+    }), { numRuns: 60, seed: 11 });
+    expect(proved).toBeGreaterThanOrEqual(Math.floor(runs * 0.9));
+  });
+
+  // The elimination of a 4-lane dot product's lane (corpus/examples/dot_lanes.sched): cvc5 1.0.3
+  // timed out on its certificate while `x mod 4` was a top-level `div` (30 s), and answers at once
+  // with the quotient named.
+  const lane = { original: parseFormula('exists l : 0 <= l <= x and (l - x) mod 4 = 0 and l <= 3 and l < L'), result: parseFormula('x mod 4 < L and x >= 0'), method: 'exact' as const };
+  const wrongLane = { ...lane, result: parseFormula('x mod 4 <= L and x >= 0') };
+  it('elimination certificates have no div or mod left; a right one is unsat both ways, a wrong one sat one way (Z3)', async () => {
+    for (const e of [lane, wrongLane]) for (const s of eliminationCertificates(e)) expect(s).not.toMatch(/\((div|mod) /);
+    const answers = await Promise.all([lane, wrongLane].flatMap((e) => eliminationCertificates(e)).map((s) => runZ3(s, { timeoutMs: 20_000 })));
+    expect(answers.map((a) => a.status)).toEqual(['unsat', 'unsat', 'unsat', 'sat']);
+  });
+  const cvc5 = spawnSync('cvc5', ['--version']).status === 0;
+  it.skipIf(!cvc5)('cvc5 answers the same certificates (the ones it timed out on)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'purify-'));
+    const answers = [lane, wrongLane].flatMap((e) => eliminationCertificates(e)).map((s, k) => {
+      const file = join(dir, `c${k}.smt2`);
+      writeFileSync(file, s);
+      return spawnSync('cvc5', ['--lang=smt2', '--tlimit=20000', file], { encoding: 'utf8' }).stdout.trim();
+    });
+    expect(answers).toEqual(['unsat', 'unsat', 'unsat', 'sat']);
+  });
+  if (!cvc5) it('(cvc5 is not installed: apt-get install cvc5 to run the cvc5 variant)', () => undefined);
 });

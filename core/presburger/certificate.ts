@@ -3,14 +3,18 @@
 // nowhere).
 
 import type { Formula } from './types.ts';
+import { andAll, orAll } from './formula.ts';
+import { renameFormula } from './subst.ts';
+import { hasQuantifier } from './vars.ts';
 import type { ElimEntry } from './elimlog.ts';
 import { declarations, formulaToSmt } from './smtlib.ts';
 import { printFormula } from './print.ts';
-import { purifyQuantifiers } from './purify.ts';
+import { purifyFree, purifyQuantifiers } from './purify.ts';
 
-function script(comment: string, decls: string, assertion: string): string {
+function script(comment: string, decls: string, assertion: string, defs = ''): string {
   const head = comment ? `${comment.split('\n').map((l) => `; ${l}`).join('\n')}\n` : '';
-  return `${head}${decls}${decls ? '\n' : ''}(assert ${assertion})\n(check-sat)\n`;
+  // Definitions in their own assertion: cvc5 1.0.3 times out on the same conjunct inside the claim.
+  return `${head}${decls}${decls ? '\n' : ''}${defs ? `(assert ${defs})\n` : ''}(assert ${assertion})\n(check-sat)\n`;
 }
 
 /** `(assert (not (= original result)))`, expected `unsat`. */
@@ -20,25 +24,49 @@ export function equivalenceScript(original: Formula, result: Formula, comment = 
 
 /**
  * The certificates of one logged elimination: `original ∧ ¬result` and `¬original ∧ result`, each
- * expected `unsat`. Two directions, not one `(not (= …))`: under `=` a quantifier occurs with both
+ * expected `unsat`, each with its `(set-logic …)`. Two directions, not one `(not (= …))`: under `=` a quantifier occurs with both
  * polarities, which keeps cvc5 from skolemising it (it times out on equivalences it proves in
  * milliseconds one direction at a time). Under each quantifier, div and mod are named
- * (purify.ts), which z3 4.8 needs.
+ * (purify.ts), which z3 4.8 needs; outside them too, which cvc5 1.0 needs. In each direction the
+ * existential quantifiers (∃ asserted, ∀ denied) are replaced by constants (`sk!n`): cvc5 1.0.3
+ * times out on `∃l. φ` asserted beside a linear claim that it refutes at once with `l` a constant.
  */
 export function eliminationCertificates(e: ElimEntry): readonly [string, string] {
-  const o = purifyQuantifiers(e.original);
-  const r = purifyQuantifiers(e.result);
-  const decls = declarations([o, r]);
-  const comment = (dir: string): string => [
+  const { defs, formulas: [o, r] } = purifyFree([purifyQuantifiers(e.original), purifyQuantifiers(e.result)]);
+  const comment = (dir: string, skolem: boolean): string => [
     `quantifier elimination (${e.method}), ${dir}; expected: unsat`,
     `original: ${printFormula(e.original)}`,
     `result:   ${printFormula(e.result)}`,
     'under each quantifier, quot!n names a quotient: q = t div k written 0 <= t - k*q <= k - 1',
+    ...(defs.kind === 'true' ? [] : ['outside them, quot!topN names one of free variables, its definition asserted beside the claim']),
+    ...(skolem ? ['sk!n: a constant for an existential quantifier of the claim (asserted exists, denied forall)'] : []),
   ].join('\n');
-  // Printed as written, not through the smart constructors, which may simplify.
-  const [os, rs] = [formulaToSmt(o), formulaToSmt(r)];
-  return [
-    script(comment('original implies result'), decls, `(and ${os} (not ${rs}))`),
-    script(comment('result implies original'), decls, `(and (not ${os}) ${rs})`),
-  ];
+  const ds = defs.kind === 'true' ? '' : formulaToSmt(defs);
+  const direction = (dir: string, holds: Formula, denied: Formula): string => {
+    let n = 0;
+    const fresh = (): string => `sk!${++n}`;
+    const [h, d] = [skolemize(holds, true, fresh), skolemize(denied, false, fresh)];
+    // The narrowest logic: cvc5 1.0.3 times out under ALL on quantifier-free claims it refutes
+    // at once under QF_LIA.
+    const logic = hasQuantifier(h) || hasQuantifier(d) ? 'LIA' : 'QF_LIA';
+    return `(set-logic ${logic})\n${script(comment(dir, n > 0), declarations([defs, h, d]), `(and ${formulaToSmt(h)} (not ${formulaToSmt(d)}))`, ds)}`;
+  };
+  return [direction('original implies result', o!, r!), direction('result implies original', r!, o!)];
+}
+
+/**
+ * `f` with the quantifiers that are existential where `f` stands (`positive`: asserted; else
+ * denied) replaced by fresh constants, through `and` and `or`: satisfiable exactly when `f` is.
+ * Bound names are unique, but the constants are fresh anyway (the two formulas of a certificate
+ * may reuse `quot!1`).
+ */
+function skolemize(f: Formula, positive: boolean, fresh: () => string): Formula {
+  switch (f.kind) {
+    case 'and': return andAll(f.args.map((g) => skolemize(g, positive, fresh)));
+    case 'or': return orAll(f.args.map((g) => skolemize(g, positive, fresh)));
+    case 'exists': case 'forall':
+      if ((f.kind === 'exists') !== positive) return f;
+      return skolemize(renameFormula(f.body, new Map(f.vars.map((v) => [v, fresh()]))), positive, fresh);
+    default: return f;
+  }
 }

@@ -10,7 +10,7 @@ import type { Atom, Formula, Term } from './types.ts';
 import { andAll, eq, exists, forall, ge, implies, orAll, relit } from './formula.ts';
 import { addConst, scale, sub, variable } from './term.ts';
 import { mapAtoms } from './subst.ts';
-import { termVars } from './vars.ts';
+import { formulaVars, termVars } from './vars.ts';
 
 type Floor = Extract<Atom, { kind: 'floor' }>;
 
@@ -25,25 +25,9 @@ export function purifyQuantifiers(f: Formula): Formula {
       case 'and': return andAll(g.args.map(go));
       case 'or': return orAll(g.args.map(go));
       case 'exists': case 'forall': {
-        let body = go(g.body);
         const bound = new Set(g.vars);
-        const defs: Formula[] = [];
-        const name = (arg: Term, k: bigint): Term => {
-          const q = `${QUOTIENT}${++n}`;
-          bound.add(q);
-          const r = sub(arg, scale(variable(q), k));
-          defs.push(ge(r), ge(addConst(scale(r, -1n), k - 1n)));
-          return variable(q);
-        };
-        // Each round removes one floor of a bound variable (its replacement mentions only the new
-        // quotient), so this ends; the bound only turns a bug into an error instead of a hang.
-        for (let a = innermostFloor(body, bound), round = 0; a; a = innermostFloor(body, bound), round++) {
-          if (round > 10_000) throw new Error('purifyQuantifiers: no progress naming quotients');
-          body = replaceFloor(body, a.key, name(a.arg, a.div));
-        }
-        body = replaceCongruences(body, bound, name);
-        const def = andAll(defs);
-        return g.kind === 'exists' ? exists([...bound], andAll([def, body])) : forall([...bound], implies(def, body));
+        const { defs, formulas: [body] } = nameQuotients([go(g.body)], bound, () => `${QUOTIENT}${++n}`, (t) => mentions(t, bound));
+        return g.kind === 'exists' ? exists([...bound], andAll([defs, body!])) : forall([...bound], implies(defs, body!));
       }
       default: return g;
     }
@@ -51,11 +35,60 @@ export function purifyQuantifiers(f: Formula): Formula {
   return go(f);
 }
 
+/**
+ * Outside the quantifiers: every ⌊t/k⌋ and congruence left (their t mentions free variables only,
+ * once `purifyQuantifiers` has run) is named by a new free constant `quot!topN` with its
+ * definition returned apart. `defs ∧ φ[q]` is satisfiable exactly when `φ` is (q is determined by
+ * the free variables), so a certificate may assert `defs` beside its claim. cvc5 1.0 times out on
+ * `∃…` next to a top-level `div` (a two-line elimination certificate of a 4-lane dot product) and
+ * proves the named form at once.
+ */
+export function purifyFree(fs: readonly Formula[]): { readonly defs: Formula; readonly formulas: readonly Formula[] } {
+  const free = new Set<string>();
+  for (const f of fs) for (const v of formulaVars(f)) free.add(v);
+  let n = 0;
+  // Only arguments over free variables (and quotients named here): a bound variable left by a
+  // caller that did not purify first must not escape its binder.
+  return nameQuotients(fs, free, () => `${QUOTIENT}top${++n}`, (t) => termVars(t).size > 0 && [...termVars(t)].every((v) => free.has(v)));
+}
+
+/** Name, innermost first, every floor and congruence of `fs` whose argument `takes` (given the
+ *  quotients named so far in `scope`); a floor occurring in several formulas gets one name. Each
+ *  new quotient joins `scope` and gets `0 ≤ t − k·q ≤ k − 1` in `defs`. */
+function nameQuotients(fs: readonly Formula[], scope: Set<string>, fresh: () => string, takes: (t: Term) => boolean): { defs: Formula; formulas: Formula[] } {
+  const defs: Formula[] = [];
+  const name = (arg: Term, k: bigint): Term => {
+    const q = fresh();
+    scope.add(q);
+    const r = sub(arg, scale(variable(q), k));
+    defs.push(ge(r), ge(addConst(scale(r, -1n), k - 1n)));
+    return variable(q);
+  };
+  let cur = [...fs];
+  const next = (): Floor | null => {
+    for (const f of cur) {
+      const a = innermostFloor(f, takes);
+      if (a) return a;
+    }
+    return null;
+  };
+  // Each round removes one floor (its replacement mentions only the new quotient), so this ends;
+  // the bound only turns a bug into an error instead of a hang.
+  for (let a = next(), round = 0; a; a = next(), round++) {
+    if (round > 10_000) throw new Error('purify: no progress naming quotients');
+    const q = name(a.arg, a.div);
+    const key = a.key;
+    cur = cur.map((f) => replaceFloor(f, key, q));
+  }
+  const formulas = cur.map((f) => replaceCongruences(f, takes, name));
+  return { defs: andAll(defs), formulas };
+}
+
 const mentions = (t: Term, bound: ReadonlySet<string>): boolean => [...termVars(t)].some((v) => bound.has(v));
 
 /** A floor atom of `f` (anywhere, nested quantifiers and select conditions included) whose
- *  argument mentions a bound variable and contains no such floor itself. */
-function innermostFloor(f: Formula, bound: ReadonlySet<string>): Floor | null {
+ *  argument `takes` and contains no such floor itself. */
+function innermostFloor(f: Formula, takes: (t: Term) => boolean): Floor | null {
   let found: Floor | null = null;
   const inTerm = (t: Term): void => {
     for (const [a] of t.parts) {
@@ -64,7 +97,7 @@ function innermostFloor(f: Formula, bound: ReadonlySet<string>): Floor | null {
         case 'var': break;
         case 'floor':
           inTerm(a.arg);
-          if (!found && mentions(a.arg, bound)) found = a;
+          if (!found && takes(a.arg)) found = a;
           break;
         case 'min': case 'max': a.args.forEach(inTerm); break;
         case 'select': inFormula(a.cond); inTerm(a.then); inTerm(a.else); break;
@@ -103,7 +136,7 @@ function replaceFloor(f: Formula, key: string, by: Term): Formula {
   return mapLiterals(f, rt, () => null);
 }
 
-/** t ≡ 0 (mod k) with t mentioning a bound variable ⇔ t − k·q = 0 for the named quotient q. */
-function replaceCongruences(f: Formula, bound: ReadonlySet<string>, name: (arg: Term, k: bigint) => Term): Formula {
-  return mapLiterals(f, (t) => t, (l) => (l.kind === 'cong' && mentions(l.t, bound) ? eq(sub(l.t, scale(name(l.t, l.m), l.m))) : null));
+/** t ≡ 0 (mod k) with t taken ⇔ t − k·q = 0 for the named quotient q. */
+function replaceCongruences(f: Formula, takes: (t: Term) => boolean, name: (arg: Term, k: bigint) => Term): Formula {
+  return mapLiterals(f, (t) => t, (l) => (l.kind === 'cong' && takes(l.t) ? eq(sub(l.t, scale(name(l.t, l.m), l.m))) : null));
 }
