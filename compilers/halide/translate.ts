@@ -966,14 +966,14 @@ class Translator {
       }
     };
     const cell = s.args.map((a) => index(a, sc));
-    const isCell = (x: HExpr): boolean => x.k === 'call' && x.name === s.name && x.args.length === s.args.length && x.args.every((a, k) => cell[k] !== null && index(a, scope) === cell[k]);
+    const isCell = (y: HExpr): boolean => (x => x.k === 'call' && x.name === s.name && x.args.length === s.args.length && x.args.every((a, k) => cell[k] !== null && index(a, scope) === cell[k]))(sameType(y, type));
     const op = parts?.[0] as ReduceOp | undefined;
     const elem = parts === null ? null : isCell(parts[1]) ? parts[2] : isCell(parts[2]) && operatorOf(op!).exact(type) ? parts[1] : null;
     if (parts === null || elem === null) throw new Unsupported('rfactor shape', `the store to ${s.name} at line ${s.line} is not '${s.name}(…) op e' with op one of + * min max && || on the stored cell`);
     const traces: Trace[] = [];
     const value = this.val(elem, scope, { expand: false, spec: false, traces });
     if (traces.length > 0) throw new Unsupported('rfactor shape', `a trace call in the accumulated value of ${s.name} (line ${s.line})`);
-    return { op: op!, elem, value };
+    return { op: op!, elem: sameType(elem, type), value };
   }
 
   // ---- the spec ----------------------------------------------------------------------------
@@ -1128,6 +1128,11 @@ class Translator {
     const text = `${header.join('\n')}\n${printSpec(spec)}\n\nimpl ${implName} of ${spec.name} {\n${indent([...decls, body].join('\n'))}\n}\n`;
     return { text, specName: spec.name, implName, notes: this.notes, stores: this.stores, params: [...this.usedParams].map(([sched, halide]) => ({ sched, halide })), inputs, scalarInputs: this.scalars().map((p) => ({ name: p.name, array: this.inputArray(p.name) })), outputArray: this.outputArray() };
   }
+}
+
+/** `(T)e` with T the value type is e: the printer's type prefix of a call (`(float32)f(x)`). */
+function sameType(e: HExpr, t: ValueType): HExpr {
+  return e.k === 'cast' && e.t === (SCHED_INV[t] ?? t) ? e.a : e;
 }
 
 /** The coordinate of 0-dimensional Funcs in the spec. */

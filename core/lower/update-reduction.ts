@@ -20,7 +20,9 @@ export function updateAsReduction(f: CFunc): ReductionDef | { readonly why: stri
   const u = f.updates[0]!;
   if (u.rvars.length === 0) return { why: `the update of '${f.name}' has no RDom` };
   if (!u.lhs.every((l, p) => l.kind === 'var' && u.pure.get(l.name) === p)) return { why: `the left-hand side of '${f.name}''s update is not its own variables` };
-  const isSelf = (e: Expr): boolean => e.kind === 'tensor' && e.name === f.name && e.indices.every((x, p) => x.kind === 'var' && u.pure.get(x.name) === p);
+  // A conversion of F to its own type is F (Halide's printer writes `(float32)f()`).
+  const isSelf = (e: Expr): boolean =>
+    (e.kind === 'tensor' && e.name === f.name && e.indices.every((x, p) => x.kind === 'var' && u.pure.get(x.name) === p)) || (e.kind === 'call' && e.fn === f.type && e.args.length === 1 && isSelf(e.args[0]!));
   // `F op e`; `e op F` only where the operator commutes exactly at F's type (the fold is `acc op e`).
   const pick = (op: ReduceOp, a: Expr, b: Expr): { op: ReduceOp; elem: Expr } | null => {
     if (isSelf(a)) return { op, elem: b };

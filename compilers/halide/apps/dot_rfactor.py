@@ -1,22 +1,18 @@
 # A dot product over an RDom, rfactor'd as Halide users write it: the RVar split by 8, the inner
 # part made a pure variable u of the intermediate Func, whose update is vectorized over u; the
-# output then sums the 8 partial sums. The schedule is applied by pipeline()'s `schedule` hook, so
-# that the spec is the reduction as written (docs/halide.md, "rfactor"). SCHED_DOT_TYPE=f32 makes
-# it a float dot product (valid only up to reassociation).
-import os
-
+# output then folds the 8 partial sums. The schedule is applied by pipeline()'s `schedule` hook, so
+# that the spec is the reduction as written (docs/halide.md, "rfactor"). dot_rfactor_f32.py is the
+# same on floats.
 import halide as hl
 
-TYPE = hl.Float(32) if os.environ.get("SCHED_DOT_TYPE") == "f32" else hl.Int(32)
 
-
-def pipeline():
-    a = hl.ImageParam(TYPE, 1, "a")
-    b = hl.ImageParam(TYPE, 1, "b")
+def make(t):
+    a = hl.ImageParam(t, 1, "a")
+    b = hl.ImageParam(t, 1, "b")
     n = a.width()
     r = hl.RDom([(0, n)], "r")
     dot = hl.Func("dot")
-    dot[()] = hl.cast(TYPE, 0)
+    dot[()] = hl.cast(t, 0)
     dot[()] = dot[()] + a[r.x] * b[r.x]
     a.dim(0).set_min(0)
     b.dim(0).set_bounds(0, n)
@@ -31,3 +27,7 @@ def pipeline():
 
     return {"output": dot, "funcs": [dot], "args": [a, b], "schedule": schedule,
             "example": {"output": [], "a": [37], "b": [37]}}
+
+
+def pipeline():
+    return make(hl.Int(32))
