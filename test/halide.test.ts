@@ -278,6 +278,59 @@ describe.skipIf(MISSING !== null)('rfactor through real Halide 14 (apps/dot_rfac
     expect((await verifyImpl(ci, {})).verdict).not.toBe('valid');
   }, 300_000);
 
+  it('other rfactor shapes verify valid: max from a non-neutral value, two preserved RVars, a Func that is not the output', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sched-halide-'));
+    const shapes: Record<string, string> = {
+      // max over a 4-wide 2-D RDom starting from A(0, 0); r.x preserved, the lanes parallel.
+      max2d: `r = hl.RDom([(0, 4), (0, A.height())], "r")
+    out[()] = A[0, 0]
+    out[()] = hl.max(out[()], A[r.x, r.y])
+    A.dim(0).set_bounds(0, 4)
+    def schedule():
+        intm = out.update().rfactor(r.x, u)
+        intm.compute_root().update().parallel(u)
+        return [intm]`,
+      // Both dimensions split, both inner parts preserved.
+      two: `r = hl.RDom([(0, A.width()), (0, A.height())], "r")
+    out[()] = 0
+    out[()] = out[()] + A[r.x, r.y]
+    def schedule():
+        rxo, rxi, ryo, ryi = hl.RVar("rxo"), hl.RVar("rxi"), hl.RVar("ryo"), hl.RVar("ryi")
+        intm = out.update().split(r.x, rxo, rxi, 4).split(r.y, ryo, ryi, 2).rfactor([(rxi, u), (ryi, v)])
+        intm.compute_root().update().parallel(v).vectorize(u)
+        return [intm]`,
+      // Row sums over an RDom starting at 3, consumed by the output; the intermediate per row.
+      rows: `r = hl.RDom([(3, A.width() - 3)], "r")
+    s = hl.Func("s")
+    s[y] = 0
+    s[y] = s[y] + A[r.x, y]
+    out[y] = s[y] * 2
+    funcs.append(s)
+    def schedule():
+        ro, ri = hl.RVar("ro"), hl.RVar("ri")
+        intm = s.update().split(r.x, ro, ri, 4).rfactor(ri, u)
+        s.compute_root()
+        intm.compute_at(s, y).update().vectorize(u)
+        return [intm]`,
+    };
+    for (const [name, body] of Object.entries(shapes)) {
+      const file = join(dir, `${name}.py`);
+      writeFileSync(file, `import halide as hl
+def pipeline():
+    A = hl.ImageParam(hl.Int(32), 2, "A")
+    y, u, v = hl.Var("y"), hl.Var("u"), hl.Var("v")
+    out = hl.Func("out")
+    funcs = [out]
+    ${body}
+    return {"output": out, "funcs": funcs, "args": [A], "schedule": schedule}
+`);
+      const c = halideCase(file, name);
+      expect(c.translation.text, name).toMatch(/\{partial /);
+      const r = await verifyImpl((await checkSource(`${name}.sched`, c.translation.text)).impls[0]!, {});
+      expect(r.verdict, name).toBe('valid');
+    }
+  }, 300_000);
+
   it('rejects rfactor applied without the schedule hook (the spec would be the rewritten definitions)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sched-halide-'));
     const file = join(dir, 'nohook.py');
