@@ -334,7 +334,7 @@ def pipeline():
   it('rejects rfactor applied without the schedule hook (the spec would be the rewritten definitions)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sched-halide-'));
     const file = join(dir, 'nohook.py');
-    writeFileSync(file, `import halide as hl
+    const text = (split: boolean): string => `import halide as hl
 def pipeline():
     a = hl.ImageParam(hl.Int(32), 1, "a")
     r = hl.RDom([(0, a.width())], "r")
@@ -342,10 +342,13 @@ def pipeline():
     f[()] = 0
     f[()] = f[()] + a[r.x]
     ro, ri, u = hl.RVar("ro"), hl.RVar("ri"), hl.Var("u")
-    intm = f.update().split(r.x, ro, ri, 4).rfactor(ri, u)
+    intm = ${split ? 'f.update().split(r.x, ro, ri, 4).rfactor(ri, u)' : 'f.update().rfactor(r.x, u)'}
     intm.compute_root()
     return {"output": f, "funcs": [f, intm], "args": [a]}
-`);
-    expect(() => halideCase(file, 'nohook')).toThrow(/^unsupported: Call promise_clamped: .*schedule' hook/);
+`;
+    for (const split of [true, false]) {
+      writeFileSync(file, text(split));
+      expect(() => halideCase(file, 'nohook')).toThrow(/^unsupported: rfactor without the schedule hook: 'total' reads 'total_intm'/);
+    }
   }, 120_000);
 });

@@ -73,6 +73,22 @@ export function findRfactors(pre: readonly DriverFunc[], post: readonly DriverFu
   return { intermediates, factored };
 }
 
+/**
+ * Without the hook, the definitions are read after rfactor rewrote them, and a spec taken from
+ * them would not check it. Python's rfactor names its intermediate `<F>_intm` (it takes no name),
+ * so an update of F that reads a listed `<F>_intm` is taken for one and rejected.
+ */
+export function rejectUnhookedRfactor(funcs: readonly DriverFunc[]): void {
+  const names = new Set(funcs.map((f) => f.name));
+  for (const f of funcs) {
+    for (const u of f.updates) {
+      const calls = new Set<string>();
+      collectCalls(parseHExpr(u.value), calls);
+      if (calls.has(`${f.name}_intm`) && names.has(`${f.name}_intm`)) throw new Unsupported('rfactor without the schedule hook', `'${f.name}' reads '${f.name}_intm', an rfactor intermediate: apply the schedule in pipeline()'s 'schedule' hook, so that the spec is the algorithm as written (docs/halide.md)`);
+    }
+  }
+}
+
 /** I's update is F's update with F's RVars replaced: matching the two finds what replaced them. */
 function intermediate(f: DriverFunc, i: DriverFunc): Intermediate {
   const why = (d: string): Unsupported => new Unsupported('rfactor shape', `intermediate '${i.name}' of '${f.name}': ${d}`);

@@ -20,7 +20,7 @@ import { NO_POS, type ReduceOp, type ValueType } from '../../core/ast.ts';
 import { floatText, printExpr, printSpec } from '../../core/printer.ts';
 import { neutralElement, operatorOf } from '../../core/reductions.ts';
 import { KEYWORDS } from '../../core/lexer.ts';
-import { findRfactors, type Intermediate, NO_RFACTOR, type Rfactors } from './rfactor.ts';
+import { findRfactors, type Intermediate, NO_RFACTOR, type Rfactors, rejectUnhookedRfactor } from './rfactor.ts';
 import { collectCalls, type HExpr, type HStmt, isTraceCall, parseHExpr, parseHStmt, printHExpr } from './hir.ts';
 
 /** What compilers/halide/driver.py prints. */
@@ -1086,6 +1086,7 @@ class Translator {
       this.notes.push(`assumed by pipeline(): ${a}`);
     }
     if (this.d.algorithm) this.rf = findRfactors(this.d.algorithm.funcs, this.d.funcs);
+    else if (!this.opts.specFromCaller) rejectUnhookedRfactor(this.d.funcs);
     const body = this.block(stmt, top, true);
     for (const [kind, n] of this.nestedAsserts) this.notes.push(`${n} assert(s) ${kind} inside loops or branches: not assumed`);
     if (this.metaAsserts > 0) this.notes.unshift(`${this.metaAsserts} assert(s) on buffer metadata (type, dimensions, stride, size limits, host, device) not assumed`);
@@ -1165,7 +1166,8 @@ function topoOrder(funcs: readonly DriverFunc[], inputs: ReadonlyMap<string, unk
     for (const text of [f.pure, ...f.updates.flatMap((u) => [u.value, ...u.args])]) collectCalls(parseHExpr(text), names);
     for (const n of names) {
       const base = n.endsWith('_im') ? n.slice(0, -3) : n;
-      if (n === 'promise_clamped') throw new Unsupported(`Call ${n}`, `in the definition of ${f.name}: is it an rfactor intermediate? Apply the schedule in pipeline()'s 'schedule' hook, so that the spec is the algorithm as written (docs/halide.md)`);
+      const hook = "is it an rfactor intermediate? Apply the schedule in pipeline()'s 'schedule' hook, so that the spec is the algorithm as written (docs/halide.md)";
+      if (n === 'promise_clamped' || (n === `${f.name}_intm` && !byName.has(n))) throw new Unsupported(`Call ${n}`, `in the definition of ${f.name}: ${hook}`);
       if (!byName.has(n) && !inputs.has(base) && !KNOWN_CALLS.has(n)) throw new Unsupported(`Call ${n}`, `in the definition of ${f.name}: not in pipeline().funcs (list every Func of the algorithm there)`);
     }
     return [...names].filter((n) => byName.has(n) && n !== f.name);
