@@ -896,7 +896,7 @@ class Translator {
     return `${target} {${ann}} := ${value}`;
   }
 
-  /** The value of RVar r of stage k of the stored Func: the loop or let Halide names after it. */
+  /** The value of RVar r of a stage of the stored Func: the loop or let Halide names after it. */
   rvarValue(s: Extract<HStmt, { k: 'provide' }>, sc: Scope, stage: number, r: string): string {
     const h = `${s.name}.s${stage}.${r}`;
     if (sc.find(h, 'idx') === undefined) throw new Unsupported('RVar value not in scope', `${h} at the store to ${s.name} (line ${s.line})`);
@@ -911,13 +911,13 @@ class Translator {
    * RVars' substitutes give: `i[…] {partial F(c)@(κ)} op= e`.
    */
   partialStore(s: Extract<HStmt, { k: 'provide' }>, sc: Scope, stage: number, inter: Intermediate, tr: Trace, target: string, value: string): string {
-    const type = schedType(SCHED_INV[this.funcs.get(inter.of)!.type] ?? this.funcs.get(inter.of)!.type) as ValueType;
+    const type = valueType(this.funcs.get(inter.of)!);
     if (stage === 0) return `${target} {${printExpr(neutralElement(inter.op, type, NO_POS))}} := ${value}`;
     const acc = this.accumulation(s, sc, type);
     let ks = sc;
     inter.vars.forEach((n, k) => (ks = ks.bind(n, { k: 'lazy', e: tr.coords[k]!, scope: tr.scope })));
     for (const r of inter.rvars) {
-      this.rvarValue(s, sc, stage, r);
+      this.rvarValue(s, sc, stage, r); // in scope, or rejected by name
       ks = ks.bind(r, { k: 'lazy', e: { k: 'var', name: `${s.name}.s${stage}.${r}` }, scope: sc });
     }
     // The reduction's dimensions are F's RVars outermost first (core/lower/update-reduction.ts).
@@ -928,7 +928,7 @@ class Translator {
 
   /** The update of an rfactor'd F folds an intermediate's cell into F(c): `f[…] {F(c)} op= i[…]`. */
   transferStore(s: Extract<HStmt, { k: 'provide' }>, sc: Scope, f: DriverFunc, target: string, coords: readonly string[]): string {
-    const acc = this.accumulation(s, sc, schedType(SCHED_INV[f.type] ?? f.type) as ValueType);
+    const acc = this.accumulation(s, sc, valueType(f));
     if (acc.elem.k !== 'call' || this.rf.intermediates.get(acc.elem.name)?.of !== s.name) throw new Unsupported('rfactor shape', `the update of ${s.name} (line ${s.line}) folds ${printHExpr(acc.elem).slice(0, 100)}, not a cell of its rfactor intermediate`);
     return `${target} {${this.tensor(s.name)}(${coords.join(', ')})} ${operatorOf(acc.op).assign} ${acc.value}`;
   }
@@ -1129,6 +1129,10 @@ class Translator {
     const text = `${header.join('\n')}\n${printSpec(spec)}\n\nimpl ${implName} of ${spec.name} {\n${indent([...decls, body].join('\n'))}\n}\n`;
     return { text, specName: spec.name, implName, notes: this.notes, stores: this.stores, params: [...this.usedParams].map(([sched, halide]) => ({ sched, halide })), inputs, scalarInputs: this.scalars().map((p) => ({ name: p.name, array: this.inputArray(p.name) })), outputArray: this.outputArray() };
   }
+}
+
+function valueType(f: DriverFunc): ValueType {
+  return schedType(SCHED_INV[f.type] ?? f.type) as ValueType;
 }
 
 /** `(T)e` with T the value type is e: the printer's type prefix of a call (`(float32)f(x)`). */
