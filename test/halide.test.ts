@@ -173,3 +173,182 @@ ${where ? '    r.where(r.x < r.y + 5)\n' : ''}    f = hl.Func("colsum")
     expect(r.verdict).toBe('invalid');
   }, 300_000);
 });
+
+/**
+ * A hand-written driver output of an rfactor: g(x) = Σ_{0 ≤ r < 4} input(x, r), rfactor'd on r
+ * (g_intm(x, u) += input(x, u), then g(x) += g_intm(x, r)). `merge` and `acc` replace the values
+ * of the two accumulating stores.
+ */
+function rfactorDriver(merge = 'g(g.s1.x) + g_intm(g.s1.x, g.s1.r$x)', acc = 'g_intm(g_intm.s1.x, g_intm.s1.u) + input(g_intm.s1.x, g_intm.s1.u)'): DriverOutput {
+  const store = (f: string, coords: string, value: string): string => `${f}(${coords}) = (int32)return_second(halide_trace_helper("${f}", (void *)make_struct(0), (int32_t *)make_struct(${coords}), 0, 32, 1, 1, 0, 0, 2, ""), ${value})`;
+  const asserts = `assert((input.min.0 <= 0) && ((input.extent.0 + input.min.0) >= g.extent.0), halide_error_access_out_of_bounds("Input buffer input", 0))
+assert((input.min.1 <= 0) && ((input.extent.1 + input.min.1) >= 4), halide_error_access_out_of_bounds("Input buffer input", 1))`;
+  const pass21 = `${asserts}
+realize g_intm([0, g.extent.0], [0, 4]) {
+ produce g_intm {
+  for (g_intm.s0.x, 0, g.extent.0) {
+   for (g_intm.s0.u, 0, 4) {
+    ${store('g_intm', 'g_intm.s0.x, g_intm.s0.u', '0')}
+   }
+  }
+  for (g_intm.s1.x, 0, g.extent.0) {
+   parallel (g_intm.s1.u, 0, 4) {
+    ${store('g_intm', 'g_intm.s1.x, g_intm.s1.u', acc)}
+   }
+  }
+ }
+ consume g_intm {
+  produce g {
+   for (g.s0.x, 0, g.extent.0) {
+    ${store('g', 'g.s0.x', '0')}
+   }
+   for (g.s1.x, 0, g.extent.0) {
+    for (g.s1.r$x, 0, 4) {
+     ${store('g', 'g.s1.x', merge)}
+    }
+   }
+  }
+ }
+}`;
+  const g = (value: string, rvars: string[]) => ({ name: 'g', args: ['x'], type: 'i32', pure: '0', updates: [{ args: ['x'], value, rvars }] });
+  return {
+    ...fakeDriver(pass21),
+    funcs: [g('(g(x) + g_intm(x, r$x))', ['r$x']), { name: 'g_intm', args: ['x', 'u'], type: 'i32', pure: '0', updates: [{ args: ['x', 'u'], value: '(g_intm(x, u) + input_im(x, u))', rvars: [] }] }],
+    inputs: [{ name: 'input', dims: 2, type: 'i32' }],
+    algorithm: { funcs: [g('(g(x) + input_im(x, r$x))', ['r$x'])], pass21: 'let g.s1.r$x.min = 0\nlet g.s1.r$x.max = 3', initial: null },
+  };
+}
+
+describe('rfactor in the translator (hand-written driver output)', () => {
+  it('annotates the intermediate as partial accumulations and the merge as transfers, which verify', async () => {
+    const t = translate(rfactorDriver(), 'rf');
+    expect(t.text).toContain('output g(v_x): i32 = g_0(v_x) + sum{0 <= r_rx < 4}(input_v(v_x, r_rx))');
+    expect(t.text).toMatch(/\{partial g\(g_intm_s1_x\)@\(g_intm_s1_u\)\} \+= in_input\[/);
+    expect(t.text).toMatch(/out_g\[g_s1_x\] \{g\(g_s1_x\)\} \+= buf_g_intm\[g_s1_x, g_s1_rx\]/);
+    const prog = await checkSource('rf.sched', t.text);
+    expect((await verifyImpl(prog.impls[0]!, {})).verdict).toBe('valid');
+  }, 120_000);
+
+  it('rewrites a store into an accumulation only when it reads the cell it stores (else rejects it)', () => {
+    for (const [merge, acc] of [
+      ['g((g.s1.x + 1)) + g_intm(g.s1.x, g.s1.r$x)', undefined],
+      ['g(g.s1.x) - g_intm(g.s1.x, g.s1.r$x)', undefined],
+      ['g(g.s1.x) + (g_intm(g.s1.x, g.s1.r$x)*2)', undefined],
+      [undefined, 'g_intm(g_intm.s1.x, 0) + input(g_intm.s1.x, g_intm.s1.u)'],
+    ] as const) expect(() => translate(rfactorDriver(merge, acc), 'rf')).toThrow(/^unsupported: rfactor shape/);
+  });
+
+  it('rejects a schedule that rewrites a definition otherwise, or creates a Func that is not an rfactor intermediate', () => {
+    const d = rfactorDriver();
+    expect(() => translate({ ...d, funcs: [...d.funcs, { name: 'h', args: ['x'], type: 'i32', pure: '1', updates: [] }] }, 'rf')).toThrow(/^unsupported: Func created by the schedule: 'h'/);
+    expect(() => translate({ ...d, funcs: [{ ...d.funcs[0]!, pure: '1' }, d.funcs[1]!] }, 'rf')).toThrow(/^unsupported: definition rewritten by the schedule/);
+  });
+});
+
+describe.skipIf(MISSING !== null)('rfactor through real Halide 14 (apps/dot_rfactor)', () => {
+  const app = (n: string): string => join(ROOT, `compilers/halide/apps/${n}.py`);
+
+  it('i32: the spec is the reduction as written, the translation verifies valid, and hand-made scheduling bugs are refuted', async () => {
+    const c = halideCase(app('dot_rfactor'), 'dot_rfactor');
+    expect(c.tracing.pass21.same).toBe(true);
+    const text = c.translation.text;
+    expect(text).toContain('output dot(unit): i32 = dot_0(unit) + sum{0 <= r_rx < a_extent_0}(a(r_rx) * b(r_rx))');
+    expect(text).toMatch(/\{partial dot\(0\)@\(/);
+    expect(text).toMatch(/out_dot\[\] \{dot\(0\)\} \+= buf_dot_intm\[/);
+    const verdict = async (src: string): Promise<string> => (await verifyImpl((await checkSource('dot.sched', src)).impls[0]!, {})).verdict;
+    expect(await verdict(text)).toBe('valid');
+    const mutate = (a: RegExp, b: string): string => {
+      const m = text.replace(a, b);
+      expect(m).not.toBe(text);
+      return m;
+    };
+    // A lane never folded; a lane folded twice (and one never); the split's tail dropped.
+    expect(await verdict(mutate(/for dot_s1_rx_ri < 8 do/, 'for dot_s1_rx_ri < 7 do'))).toBe('invalid');
+    expect(await verdict(mutate(/buf_dot_intm\[dot_s1_rx_ri /, 'buf_dot_intm[min(dot_s1_rx_ri, 6) '))).toBe('invalid');
+    expect(await verdict(mutate(/for dot_intm_s1_rx_ro < \(\(a_extent_0 \+ 7\) \/ 8\) do/, 'for dot_intm_s1_rx_ro < (a_extent_0 / 8) do'))).toBe('invalid');
+    // Right code, wrong annotation (two lanes claim one position): never valid.
+    expect(await verdict(mutate(/@\(\(\(\(dot_intm_s1_rx_ro \* 8\) \+ 0\) \+ dot_intm_s1_u_v8\)\)/, '@((((dot_intm_s1_rx_ro * 8) + 0) + min(dot_intm_s1_u_v8, 6)))'))).not.toBe('valid');
+  }, 300_000);
+
+  it('f32: valid up to reassociation under --float real, not valid under IEEE', async () => {
+    const c = halideCase(app('dot_rfactor_f32'), 'dot_rfactor_f32');
+    const ci = (await checkSource('dotf.sched', c.translation.text)).impls[0]!;
+    const real = await verifyImpl(ci, { float: 'real' });
+    expect([real.verdict, real.qualifier]).toEqual(['valid', 'up to reassociation']);
+    expect((await verifyImpl(ci, {})).verdict).not.toBe('valid');
+  }, 300_000);
+
+  it('other rfactor shapes verify valid: max from a non-neutral value, two preserved RVars, a Func that is not the output', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sched-halide-'));
+    const shapes: Record<string, string> = {
+      // max over a 4-wide 2-D RDom starting from A(0, 0); r.x preserved, the lanes parallel.
+      max2d: `r = hl.RDom([(0, 4), (0, A.height())], "r")
+    out[()] = A[0, 0]
+    out[()] = hl.max(out[()], A[r.x, r.y])
+    A.dim(0).set_bounds(0, 4)
+    def schedule():
+        intm = out.update().rfactor(r.x, u)
+        intm.compute_root().update().parallel(u)
+        return [intm]`,
+      // Both dimensions split, both inner parts preserved.
+      two: `r = hl.RDom([(0, A.width()), (0, A.height())], "r")
+    out[()] = 0
+    out[()] = out[()] + A[r.x, r.y]
+    def schedule():
+        rxo, rxi, ryo, ryi = hl.RVar("rxo"), hl.RVar("rxi"), hl.RVar("ryo"), hl.RVar("ryi")
+        intm = out.update().split(r.x, rxo, rxi, 4).split(r.y, ryo, ryi, 2).rfactor([(rxi, u), (ryi, v)])
+        intm.compute_root().update().parallel(v).vectorize(u)
+        return [intm]`,
+      // Row sums over an RDom starting at 3, consumed by the output; the intermediate per row.
+      rows: `r = hl.RDom([(3, A.width() - 3)], "r")
+    s = hl.Func("s")
+    s[y] = 0
+    s[y] = s[y] + A[r.x, y]
+    out[y] = s[y] * 2
+    funcs.append(s)
+    def schedule():
+        ro, ri = hl.RVar("ro"), hl.RVar("ri")
+        intm = s.update().split(r.x, ro, ri, 4).rfactor(ri, u)
+        s.compute_root()
+        intm.compute_at(s, y).update().vectorize(u)
+        return [intm]`,
+    };
+    for (const [name, body] of Object.entries(shapes)) {
+      const file = join(dir, `${name}.py`);
+      writeFileSync(file, `import halide as hl
+def pipeline():
+    A = hl.ImageParam(hl.Int(32), 2, "A")
+    y, u, v = hl.Var("y"), hl.Var("u"), hl.Var("v")
+    out = hl.Func("out")
+    funcs = [out]
+    ${body}
+    return {"output": out, "funcs": funcs, "args": [A], "schedule": schedule}
+`);
+      const c = halideCase(file, name);
+      expect(c.translation.text, name).toMatch(/\{partial /);
+      const r = await verifyImpl((await checkSource(`${name}.sched`, c.translation.text)).impls[0]!, {});
+      expect(r.verdict, name).toBe('valid');
+    }
+  }, 300_000);
+
+  it('rejects rfactor applied without the schedule hook (the spec would be the rewritten definitions)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sched-halide-'));
+    const file = join(dir, 'nohook.py');
+    const text = (split: boolean): string => `import halide as hl
+def pipeline():
+    a = hl.ImageParam(hl.Int(32), 1, "a")
+    r = hl.RDom([(0, a.width())], "r")
+    f = hl.Func("total")
+    f[()] = 0
+    f[()] = f[()] + a[r.x]
+    ro, ri, u = hl.RVar("ro"), hl.RVar("ri"), hl.Var("u")
+    intm = ${split ? 'f.update().split(r.x, ro, ri, 4).rfactor(ri, u)' : 'f.update().rfactor(r.x, u)'}
+    intm.compute_root()
+    return {"output": f, "funcs": [f, intm], "args": [a]}
+`;
+    for (const split of [true, false]) {
+      writeFileSync(file, text(split));
+      expect(() => halideCase(file, 'nohook')).toThrow(/^unsupported: rfactor without the schedule hook: 'total' reads 'total_intm'/);
+    }
+  }, 120_000);
+});

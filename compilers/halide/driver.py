@@ -10,10 +10,15 @@ The script defines `pipeline()`, returning a dict (docs/halide.md):
     args:   the ImageParams and Params of the pipeline;
     example (optional): sizes for the JIT oracle: {"output": [W, H], "<input>": [w, h], "<param>": v};
     target (optional): a Halide target string (default x86-64-linux-sse41-avx-avx2-fma-f16c);
-    assume (optional): conditions the verdict is restricted to, in Halide's names ("A.extent.0 >= 512").
-`pipeline()` is called twice: once for the traced lowering, once for the plain one.
+    assume (optional): conditions the verdict is restricted to, in Halide's names ("A.extent.0 >= 512");
+    schedule (optional): a function of no arguments that applies the schedule and returns the Funcs
+        it creates (rfactor's intermediates). With it, the spec is the algorithm as written: the
+        definitions read before the schedule runs (rfactor rewrites the Func it applies to).
+`pipeline()` is called three times with a schedule (the algorithm alone, the traced lowering, the
+plain one), twice without.
 
-What is printed: the Func definitions (as Halide prints their Exprs), the lowered statement after
+What is printed: the Func definitions (as Halide prints their Exprs; with a schedule, also those of
+the algorithm before it and the lowering of the algorithm alone, for its RDom bounds), the lowered statement after
 "bounding small realizations" (the input of storage flattening) and after "final simplification",
 for the pipeline with `trace_stores()` on every Func and without, and the lowering times.
 With --jit, runs `realize` instead on the inputs given in the JSON (see jit()).
@@ -54,7 +59,9 @@ def load(script):
     return mod
 
 
-def build(mod):
+def build(mod, scheduled=True):
+    """pipeline()'s output Func, Funcs, args and example, and whether it has a schedule hook. With
+    `scheduled`, the hook has run and the Funcs it returned are among the Funcs."""
     p = mod.pipeline()
     if not isinstance(p, dict) or not isinstance(p.get("output"), hl.Func):
         fail("pipeline() must return a dict with 'output' (a Func), 'funcs' (list of Funcs) and 'args' (ImageParams and Params)")
@@ -68,11 +75,21 @@ def build(mod):
     for a in args:
         if not isinstance(a, (hl.ImageParam, hl.Param)):
             fail(f"pipeline(): 'args' holds {a!r}, neither an ImageParam nor a Param")
+    hook = p.get("schedule")
+    if hook is not None and not callable(hook):
+        fail("pipeline(): 'schedule' must be a function of no arguments (it applies the schedule and returns the Funcs it creates)")
+    if scheduled and hook is not None:
+        made = hook()
+        for f in list(made or []):
+            if not isinstance(f, hl.Func):
+                fail(f"pipeline()'s schedule returned {f!r}, not a Func")
+            if not any(g.name() == f.name() for g in funcs):
+                funcs.append(f)
     global ASSUME, TARGET
     ASSUME = [str(a) for a in (p.get("assume") or [])]
     if p.get("target"):
         TARGET = hl.Target(p["target"])
-    return p["output"], funcs, args, p.get("example")
+    return p["output"], funcs, args, p.get("example"), hook is not None
 
 
 def section(log, title):
@@ -195,7 +212,9 @@ def main():
     mod = load(script)
     if len(sys.argv) > 3 and sys.argv[2] == "--jit":
         return jit(mod, json.loads(sys.stdin.read() if sys.argv[3] == "-" else sys.argv[3]))
-    out, funcs, args, example = build(mod)
+    if len(sys.argv) > 2 and sys.argv[2] == "--algorithm":
+        return algorithm(mod)
+    out, funcs, args, example, hooked = build(mod)
     if len(sys.argv) > 2 and sys.argv[2] == "--plain":
         plain, ms = lower(out, args, out.name())
         print(json.dumps({"plain": plain, "ms": ms}))
@@ -206,19 +225,40 @@ def main():
     traced, traced_ms = lower(out, args, out.name())
     # The plain lowering runs in a fresh process: in this one, Halide would rename the second
     # pipeline's Funcs (blur_y$1) and the two texts would differ everywhere.
-    import subprocess
-    r = subprocess.run([sys.executable, os.path.abspath(__file__), script, "--plain"], capture_output=True, text=True)
-    if r.returncode != 0:
-        fail(f"the untraced lowering failed: {r.stdout.strip()} {r.stderr.strip()[-2000:]}")
-    pl = json.loads(r.stdout.strip().splitlines()[-1])  # Halide prints its warnings on stdout
+    pl = rerun(script, "--plain", "the untraced lowering")
     plain, plain_ms = pl["plain"], pl["ms"]
+    if hooked:
+        info["algorithm"] = rerun(script, "--algorithm", "the lowering of the algorithm without its schedule")
     info.update({"exactFloats": EXACT, "assume": ASSUME, "halide": "14", "target": str(TARGET), "example": example, "traced": traced, "plain": plain, "ms": {"traced": traced_ms, "plain": plain_ms}})
     print(json.dumps(info))
 
 
+def rerun(script, mode, what):
+    """This driver in a fresh process (in this one, Halide would rename a second pipeline's Funcs,
+    blur_y$1): its JSON document."""
+    import subprocess
+    r = subprocess.run([sys.executable, os.path.abspath(__file__), script, mode], capture_output=True, text=True)
+    if r.returncode != 0:
+        fail(f"{what} failed: {r.stdout.strip()[-2000:]} {r.stderr.strip()[-2000:]}")
+    return json.loads(r.stdout.strip().splitlines()[-1])  # Halide prints its warnings on stdout
+
+
+def algorithm(mod):
+    """The algorithm as written, before the schedule hook rewrites it (rfactor replaces an update's
+    definition): its Func definitions, and its lowering with every Func computed at the root, where
+    bounds inference binds the RDom bounds (f.s<k>.<rvar>.min/max) the Python bindings cannot read."""
+    out, funcs, args, _, _ = build(mod, scheduled=False)
+    for f in funcs:
+        if f.name() != out.name():
+            f.compute_root()
+    info = describe(funcs, args, out)
+    low, _ = lower(out, args, out.name())
+    print(json.dumps({"funcs": info["funcs"], "pass21": low["pass21"], "initial": low["initial"]}))
+
+
 def jit(mod, req):
     """Realize the pipeline on given inputs: req = {"output": [extents], "inputs": {name: {"extents": [...], "data": flat list, x fastest}}, "params": {name: value}}."""
-    out, _, args, _ = build(mod)
+    out, _, args, _, _ = build(mod)
     for a in args:
         if isinstance(a, hl.ImageParam):
             spec = req["inputs"][a.name()]
@@ -241,7 +281,13 @@ def jit(mod, req):
             a.set(req["params"][a.name()])
     t = time.perf_counter()
     try:
-        res = out.realize(req["output"], TARGET)
+        if len(req["output"]) == 0:
+            # realize([]) refuses a 0-dimensional output ("at least one element"); a 0-dimensional
+            # Buffer holds its one value.
+            res = hl.Buffer(out.output_types()[0], [])
+            out.realize(res, TARGET)
+        else:
+            res = out.realize(req["output"], TARGET)
     except RuntimeError as e:
         # Halide's own run failed (one of its asserts, e.g. an input smaller than it needs): that
         # is an answer of the oracle, not a failure of the driver.

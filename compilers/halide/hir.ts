@@ -557,3 +557,31 @@ function canonicalLets(lines: string[]): string[] {
     }),
   );
 }
+
+/** The names of the calls in an expression (Func reads, inputs, intrinsics). */
+export function collectCalls(e: HExpr, out: Set<string>): void {
+  switch (e.k) {
+    case 'call':
+      out.add(e.name);
+      for (const a of e.args) collectCalls(a, out);
+      break;
+    case 'bin':
+      collectCalls(e.a, out);
+      collectCalls(e.b, out);
+      break;
+    case 'not':
+    case 'neg':
+    case 'cast':
+      collectCalls(e.a, out);
+      break;
+    case 'let':
+      collectCalls(e.value, out);
+      collectCalls(e.body, out);
+      break;
+    case 'load':
+      collectCalls(e.index, out);
+      break;
+    default:
+      break;
+  }
+}

@@ -15,9 +15,13 @@
 
 import { checkAlgorithm, type Algorithm, type AlgFunc } from '../../core/lower/algorithm.ts';
 import { algorithmToSpec } from '../../core/lower/sare.ts';
-import { floatText, printSpec } from '../../core/printer.ts';
+import { updateAsReduction, withUpdateReduction } from '../../core/lower/update-reduction.ts';
+import { NO_POS, type ReduceOp, type ValueType } from '../../core/ast.ts';
+import { floatText, printExpr, printSpec } from '../../core/printer.ts';
+import { neutralElement, operatorOf } from '../../core/reductions.ts';
 import { KEYWORDS } from '../../core/lexer.ts';
-import { type HExpr, type HStmt, isTraceCall, parseHExpr, parseHStmt, printHExpr } from './hir.ts';
+import { findRfactors, type Intermediate, NO_RFACTOR, type Rfactors, rejectUnhookedRfactor } from './rfactor.ts';
+import { collectCalls, type HExpr, type HStmt, isTraceCall, parseHExpr, parseHStmt, printHExpr } from './hir.ts';
 
 /** What compilers/halide/driver.py prints. */
 export interface DriverFunc {
@@ -40,6 +44,12 @@ export interface DriverOutput {
   readonly example?: Record<string, number | number[]> | null;
   /** pipeline()'s `assume`: conditions over buffer fields and Params, in Halide's names. */
   readonly assume?: readonly string[];
+  /**
+   * With pipeline()'s `schedule` hook: the algorithm as written, before the schedule ran (the
+   * definitions, and the IR of its lowering with every Func at the root, for the RDom bounds).
+   * The spec comes from it; `funcs` are then the definitions after the schedule.
+   */
+  readonly algorithm?: { readonly funcs: readonly DriverFunc[]; readonly pass21: string | null; readonly initial: string | null };
 }
 
 /** A construct the translator does not handle: the message starts with `unsupported: <kind>`. */
@@ -175,6 +185,9 @@ class Translator {
   readonly names = new Names();
   readonly notes: string[] = [];
   readonly funcs: ReadonlyMap<string, DriverFunc>;
+  /** The Funcs of the algorithm as written (the spec's); `funcs` are those the schedule left. */
+  readonly specFuncs: ReadonlyMap<string, DriverFunc>;
+  rf: Rfactors = NO_RFACTOR;
   readonly inputs: ReadonlyMap<string, DriverOutput['inputs'][number]>;
   readonly intParams: ReadonlySet<string>;
   readonly otherParams: ReadonlySet<string>;
@@ -193,6 +206,7 @@ class Translator {
     readonly opts: TranslateOptions = {},
   ) {
     this.funcs = new Map(d.funcs.map((f) => [f.name, f]));
+    this.specFuncs = new Map((d.algorithm?.funcs ?? d.funcs).map((f) => [f.name, f]));
     this.inputs = new Map(d.inputs.map((i) => [i.name, i]));
     this.intParams = new Set(d.params.filter((p) => /^[iu](8|16|32|64)$/.test(p.type)).map((p) => p.name));
     this.otherParams = new Set(d.params.filter((p) => !this.intParams.has(p.name)).map((p) => p.name));
@@ -212,7 +226,7 @@ class Translator {
     if (!/^-?\d+\.\d{6}$/.test(e.text)) return e.v;
     if (this.exactFloats === null) {
       this.exactFloats = new Map();
-      for (const m of (this.d.traced.initial ?? '').matchAll(/(\d+\.\d{7,})f/g)) {
+      for (const m of ((this.d.algorithm ?? this.d.traced).initial ?? '').matchAll(/(\d+\.\d{7,})f/g)) {
         const v = Number(m[1]);
         for (const x of [v, -v]) {
           const key = x.toFixed(6);
@@ -572,8 +586,8 @@ class Translator {
     };
     if (cx.spec) {
       const input = e.name.endsWith('_im') ? e.name.slice(0, -3) : e.name;
-      if (this.funcs.has(e.name) && e.args.length === 0) return `${this.tensor(e.name)}(${e.name === cx.self ? UNIT : '0'})`;
-      if (this.inputs.has(input) || this.funcs.has(e.name)) return `${this.tensor(this.funcs.has(e.name) ? e.name : input)}(${wrap(ix).join(', ')})`;
+      if (this.specFuncs.has(e.name) && e.args.length === 0) return `${this.tensor(e.name)}(${e.name === cx.self ? UNIT : '0'})`;
+      if (this.inputs.has(input) || this.specFuncs.has(e.name)) return `${this.tensor(this.specFuncs.has(e.name) ? e.name : input)}(${wrap(ix).join(', ')})`;
       throw new Unsupported(`Call ${e.name}`, 'not a Func of pipeline().funcs, an input or a known intrinsic');
     }
     const b = sc.find(e.name, 'buffer');
@@ -858,22 +872,8 @@ class Translator {
       }
       if (stage === null) throw new Unsupported('store of an unknown stage', `${s.name} at line ${s.line}: no ${s.name}.s<k> loop or let encloses it`);
     }
-    let ann: string;
     // A 0-dimensional Func is a tensor over one unit coordinate, always 0 (core/lower's algorithms have no 0-dimensional Funcs).
-    if (coords.length === 0) coords.push('0');
-    if (f.updates.length === 0) ann = `${this.tensor(s.name)}(${coords.join(', ')})`;
-    else if (stage === 0) ann = `${this.tensor(s.name)}_0(${coords.join(', ')})`;
-    else {
-      const u = f.updates[stage - 1];
-      if (u === undefined) throw new Unsupported('store of an unknown stage', `${s.name}.s${stage}`);
-      const rv = [...u.rvars].reverse().map((r) => {
-        const h = `${s.name}.s${stage}.${r}`;
-        const b = sc.find(h, 'idx');
-        if (b === undefined) throw new Unsupported('RVar value not in scope', `${h} at the store to ${s.name} (line ${s.line})`);
-        return this.idx({ k: 'var', name: h }, sc);
-      });
-      ann = `${this.tensor(s.name)}_${stage}(${[...coords, ...rv].join(', ')})`;
-    }
+    const logical = coords.length === 0 ? ['0'] : coords;
     const buf = sc.find(s.name, 'buffer');
     let target: string;
     const ix = s.args.map((a) => this.must(() => this.idx(a, sc), `a store index of ${s.name}`));
@@ -881,7 +881,99 @@ class Translator {
     else if (s.name === this.d.output) target = `${this.outputArray()}[${ix.join(', ')}]`;
     else throw new Unsupported('Provide', `to '${s.name}' outside its Realize`);
     this.stores++;
+    const inter = this.rf.intermediates.get(s.name);
+    if (inter !== undefined) return this.partialStore(s, sc, stage, inter, tr, target, value);
+    if (this.rf.factored.has(s.name) && stage === 1) return this.transferStore(s, sc, f, target, logical);
+    let ann: string;
+    if (f.updates.length === 0) ann = `${this.tensor(s.name)}(${logical.join(', ')})`;
+    else if (stage === 0) ann = `${this.tensor(s.name)}_0(${logical.join(', ')})`;
+    else {
+      const u = f.updates[stage - 1];
+      if (u === undefined) throw new Unsupported('store of an unknown stage', `${s.name}.s${stage}`);
+      const rv = [...u.rvars].reverse().map((r) => this.rvarValue(s, sc, stage!, r));
+      ann = `${this.tensor(s.name)}_${stage}(${[...logical, ...rv].join(', ')})`;
+    }
     return `${target} {${ann}} := ${value}`;
+  }
+
+  /** The value of RVar r of a stage of the stored Func: the loop or let Halide names after it. */
+  rvarValue(s: Extract<HStmt, { k: 'provide' }>, sc: Scope, stage: number, r: string): string {
+    const h = `${s.name}.s${stage}.${r}`;
+    if (sc.find(h, 'idx') === undefined) throw new Unsupported('RVar value not in scope', `${h} at the store to ${s.name} (line ${s.line})`);
+    return this.idx({ k: 'var', name: h }, sc);
+  }
+
+  // ---- rfactor (compilers/halide/rfactor.ts) --------------------------------------------------
+
+  /**
+   * A store of an rfactor intermediate I of F: its pure stage starts a partial accumulator at the
+   * neutral element; its update accumulates F's element at the position of F's RDom that the
+   * RVars' substitutes give: `i[…] {partial F(c)@(κ)} op= e`.
+   */
+  partialStore(s: Extract<HStmt, { k: 'provide' }>, sc: Scope, stage: number, inter: Intermediate, tr: Trace, target: string, value: string): string {
+    const type = valueType(this.funcs.get(inter.of)!);
+    if (stage === 0) return `${target} {${printExpr(neutralElement(inter.op, type, NO_POS))}} := ${value}`;
+    const acc = this.accumulation(s, sc, type);
+    let ks = sc;
+    inter.vars.forEach((n, k) => (ks = ks.bind(n, { k: 'lazy', e: tr.coords[k]!, scope: tr.scope })));
+    for (const r of inter.rvars) {
+      this.rvarValue(s, sc, stage, r); // in scope, or rejected by name
+      ks = ks.bind(r, { k: 'lazy', e: { k: 'var', name: `${s.name}.s${stage}.${r}` }, scope: sc });
+    }
+    // The reduction's dimensions are F's RVars outermost first (core/lower/update-reduction.ts).
+    const pos = [...inter.position].reverse().map((p) => this.must(() => this.idx(p, ks), `the position in ${inter.of}'s RDom of a store to ${s.name}`));
+    const cs = inter.coords.map((k) => this.must(() => this.idx(tr.coords[k]!, tr.scope), `a traced coordinate of ${s.name}`));
+    return `${target} {partial ${this.tensor(inter.of)}(${(cs.length === 0 ? ['0'] : cs).join(', ')})@(${pos.join(', ')})} ${operatorOf(acc.op).assign} ${acc.value}`;
+  }
+
+  /** The update of an rfactor'd F folds an intermediate's cell into F(c): `f[…] {F(c)} op= i[…]`. */
+  transferStore(s: Extract<HStmt, { k: 'provide' }>, sc: Scope, f: DriverFunc, target: string, coords: readonly string[]): string {
+    const acc = this.accumulation(s, sc, valueType(f));
+    if (acc.elem.k !== 'call' || this.rf.intermediates.get(acc.elem.name)?.of !== s.name) throw new Unsupported('rfactor shape', `the update of ${s.name} (line ${s.line}) folds ${printHExpr(acc.elem).slice(0, 100)}, not a cell of its rfactor intermediate`);
+    return `${target} {${this.tensor(s.name)}(${coords.join(', ')})} ${operatorOf(acc.op).assign} ${acc.value}`;
+  }
+
+  /**
+   * A store `f(ι) = f(ι) op e` (under the value's lets and trace call): op, e and e translated.
+   * `a[ι] op= e` runs as `a[ι] := a[ι] op e`, so the store is rewritten only when the read is of
+   * the stored cell (the same translated indices at the same point), and `e op f(ι)` only where
+   * the operator commutes exactly at the type.
+   */
+  accumulation(s: Extract<HStmt, { k: 'provide' }>, sc: Scope, type: ValueType): { op: ReduceOp; elem: HExpr; value: string } {
+    let e = s.value;
+    let scope = sc;
+    for (;;) {
+      if (e.k === 'let') {
+        scope = scope.bind(e.name, { k: 'lazy', e: e.value, scope });
+        e = e.body;
+      } else if (e.k === 'call' && e.name === 'return_second' && e.args.length === 2 && isTraceCall(e.args[0]!)) e = e.args[1]!;
+      else if (e.k === 'cast' && e.a.k === 'call' && e.a.name === 'return_second') e = e.a; // the printer's type prefix of the call
+      else if (e.k === 'var') {
+        const b = scope.find(e.name);
+        if (b?.k !== 'lazy' || b.stmt) break;
+        e = b.e;
+        scope = b.scope;
+      } else break;
+    }
+    const parts: [string, HExpr, HExpr] | null =
+      e.k === 'bin' && ['+', '*', '&&', '||'].includes(e.op) ? [e.op, e.a, e.b] : e.k === 'call' && (e.name === 'min' || e.name === 'max') && e.args.length === 2 ? [e.name, e.args[0]!, e.args[1]!] : null;
+    const index = (x: HExpr, xs: Scope): string | null => {
+      try {
+        return this.idx(x, xs, { ...IDX, marks: [] });
+      } catch (err) {
+        if (err instanceof NotIndex) return null;
+        throw err;
+      }
+    };
+    const cell = s.args.map((a) => index(a, sc));
+    const isCell = (y: HExpr): boolean => (x => x.k === 'call' && x.name === s.name && x.args.length === s.args.length && x.args.every((a, k) => cell[k] !== null && index(a, scope) === cell[k]))(sameType(y, type));
+    const op = parts?.[0] as ReduceOp | undefined;
+    const elem = parts === null ? null : isCell(parts[1]) ? parts[2] : isCell(parts[2]) && operatorOf(op!).exact(type) ? parts[1] : null;
+    if (parts === null || elem === null) throw new Unsupported('rfactor shape', `the store to ${s.name} at line ${s.line} is not '${s.name}(…) op e' with op one of + * min max && || on the stored cell`);
+    const traces: Trace[] = [];
+    const value = this.val(elem, scope, { expand: false, spec: false, traces });
+    if (traces.length > 0) throw new Unsupported('rfactor shape', `a trace call in the accumulated value of ${s.name} (line ${s.line})`);
+    return { op: op!, elem: sameType(elem, type), value };
   }
 
   // ---- the spec ----------------------------------------------------------------------------
@@ -892,14 +984,15 @@ class Translator {
    * rather than given a spec without it.
    */
   checkPredicates(): void {
-    if (!this.d.traced.initial) return;
+    const initial = (this.d.algorithm ?? this.d.traced).initial;
+    if (!initial) return;
     const walk = (ss: readonly HStmt[], conds: readonly HExpr[]): void => {
       for (const t of ss) {
         if (t.k === 'if') {
           walk(t.then, [...conds, t.cond]);
           if (t.else) walk(t.else, conds);
         } else if (t.k === 'provide') {
-          const f = this.funcs.get(t.name);
+          const f = this.specFuncs.get(t.name);
           if (!f) continue;
           for (const c of conds) {
             let u: HExpr = c;
@@ -913,7 +1006,7 @@ class Translator {
         } else if ('body' in t) walk(t.body, conds);
       }
     };
-    walk(parseHStmt(this.d.traced.initial), []);
+    walk(parseHStmt(initial), []);
   }
 
   /** The RDom bounds of update k of f: bounds inference binds `f.s<k>.<r>.min/max` from the RDom. */
@@ -930,11 +1023,13 @@ class Translator {
   }
 
   algorithm(stmt: readonly HStmt[]): Algorithm {
-    const lets = this.rdomLets(stmt);
+    const alg = this.d.algorithm;
+    if (alg && !alg.pass21) throw new Unsupported('lowering', "Halide printed no IR after 'bounding small realizations' for the algorithm without its schedule");
+    const lets = this.rdomLets(alg ? parseHStmt(alg.pass21!) : stmt);
     const top = new Scope(null, '', { k: 'produce', count: { n: 0 } });
     const specCx: Ctx = { expand: false, spec: true, traces: null };
     const paramIdx = (e: HExpr, what: string): string => this.must(() => this.idx(e, top, { ...IDX, expand: true }), what);
-    const order = topoOrder(this.d.funcs, this.inputs);
+    const order = topoOrder([...this.specFuncs.values()], this.inputs);
     const funcs: AlgFunc[] = order.map((f) => {
       let sc = top;
       for (const a of f.args) sc = sc.bind(a, { k: 'idx', sched: this.names.get(a, 'v_'), e: null, scope: null, used: false });
@@ -965,8 +1060,9 @@ class Translator {
         }),
       };
     });
-    const out = this.funcs.get(this.d.output)!;
-    const extents = out.args.map((_, k) => this.global(`${this.d.output}.extent.${k}`)!);
+    const out = this.specFuncs.get(this.d.output)!;
+    // A 0-dimensional output is a tensor over the unit coordinate: its region is [0, 1).
+    const extents = out.args.length === 0 ? ['1'] : out.args.map((_, k) => this.global(`${this.d.output}.extent.${k}`)!);
     for (const i of this.d.inputs) for (let k = 0; k < i.dims; k++) for (const f of ['min', 'extent']) this.global(`${i.name}.${f}.${k}`);
     return {
       name: this.name,
@@ -989,13 +1085,23 @@ class Translator {
       this.assumes.push(this.must(() => this.cond(parseHExpr(a), top, { ...IDX, expand: true }), `pipeline()'s assumption '${a}'`));
       this.notes.push(`assumed by pipeline(): ${a}`);
     }
+    if (this.d.algorithm) this.rf = findRfactors(this.d.algorithm.funcs, this.d.funcs);
+    else if (!this.opts.specFromCaller) rejectUnhookedRfactor(this.d.funcs);
     const body = this.block(stmt, top, true);
     for (const [kind, n] of this.nestedAsserts) this.notes.push(`${n} assert(s) ${kind} inside loops or branches: not assumed`);
     if (this.metaAsserts > 0) this.notes.unshift(`${this.metaAsserts} assert(s) on buffer metadata (type, dimensions, stride, size limits, host, device) not assumed`);
     if (this.opts.specFromCaller) this.notes.push('the spec is the caller\'s (RDom predicates not checked here)');
     else this.checkPredicates();
-    const alg = this.algorithm(stmt);
-    const spec0 = algorithmToSpec(checkAlgorithm(alg), this.names.get(`${this.name}.spec`));
+    const checked = checkAlgorithm(this.algorithm(stmt));
+    let spec0 = algorithmToSpec(checked, this.names.get(`${this.name}.spec`));
+    // An rfactor'd Func is specified by the reduction its update is, so that the stores of the
+    // intermediate can be annotated as partial accumulations of it.
+    for (const f of this.rf.factored) {
+      const cf = checked.funcByName.get(this.tensor(f))!;
+      const red = updateAsReduction(cf);
+      if ('why' in red) throw new Unsupported('rfactor of an update that is not a reduction', red.why);
+      spec0 = withUpdateReduction(spec0, cf, red);
+    }
     const undefStages = new Set(this.undefPure.map((t) => `${t}_0`));
     // An undef pure stage is any value: an input tensor of the spec (no array is bound to it).
     const spec = { ...spec0, tensors: spec0.tensors.map((t) => (undefStages.has(t.name) ? { ...t, role: 'input' as const } : t)), equations: spec0.equations.filter((e) => !undefStages.has(e.tensor)) };
@@ -1013,7 +1119,8 @@ class Translator {
     });
     for (const p of this.scalars()) decls.push(`input ${this.inputArray(p.name)}: ${schedType(SCHED_INV[p.type] ?? p.type)}[] = ${this.tensor(p.name)};`);
     const outExt = outF.args.map((_, k) => this.global(`${this.d.output}.extent.${k}`)!);
-    decls.push(`output ${this.outputArray()}: ${outF.type}[${outExt.join(', ')}] = ${this.tensor(this.d.output)};`);
+    if (outF.args.length === 0) decls.push(`output ${this.outputArray()}[]: ${outF.type}[] = ${this.tensor(this.d.output)}(0);`);
+    else decls.push(`output ${this.outputArray()}: ${outF.type}[${outExt.join(', ')}] = ${this.tensor(this.d.output)};`);
     const header = [
       `// Translated by sched from Halide 14's lowering of ${this.name} (IR after "bounding small realizations",`,
       '// trace_stores() annotations). Output mins are 0; input mins, buffer extents and integer Params are parameters.',
@@ -1022,6 +1129,15 @@ class Translator {
     const text = `${header.join('\n')}\n${printSpec(spec)}\n\nimpl ${implName} of ${spec.name} {\n${indent([...decls, body].join('\n'))}\n}\n`;
     return { text, specName: spec.name, implName, notes: this.notes, stores: this.stores, params: [...this.usedParams].map(([sched, halide]) => ({ sched, halide })), inputs, scalarInputs: this.scalars().map((p) => ({ name: p.name, array: this.inputArray(p.name) })), outputArray: this.outputArray() };
   }
+}
+
+function valueType(f: DriverFunc): ValueType {
+  return schedType(SCHED_INV[f.type] ?? f.type) as ValueType;
+}
+
+/** `(T)e` with T the value type is e: the printer's type prefix of a call (`(float32)f(x)`). */
+function sameType(e: HExpr, t: ValueType): HExpr {
+  return e.k === 'cast' && e.t === (SCHED_INV[t] ?? t) ? e.a : e;
 }
 
 /** The coordinate of 0-dimensional Funcs in the spec. */
@@ -1054,6 +1170,8 @@ function topoOrder(funcs: readonly DriverFunc[], inputs: ReadonlyMap<string, unk
     for (const text of [f.pure, ...f.updates.flatMap((u) => [u.value, ...u.args])]) collectCalls(parseHExpr(text), names);
     for (const n of names) {
       const base = n.endsWith('_im') ? n.slice(0, -3) : n;
+      const hook = "is it an rfactor intermediate? Apply the schedule in pipeline()'s 'schedule' hook, so that the spec is the algorithm as written (docs/halide.md)";
+      if (n === 'promise_clamped' || (n === `${f.name}_intm` && !byName.has(n))) throw new Unsupported(`Call ${n}`, `in the definition of ${f.name}: ${hook}`);
       if (!byName.has(n) && !inputs.has(base) && !KNOWN_CALLS.has(n)) throw new Unsupported(`Call ${n}`, `in the definition of ${f.name}: not in pipeline().funcs (list every Func of the algorithm there)`);
     }
     return [...names].filter((n) => byName.has(n) && n !== f.name);
@@ -1074,30 +1192,3 @@ function topoOrder(funcs: readonly DriverFunc[], inputs: ReadonlyMap<string, unk
 }
 
 const KNOWN_CALLS = new Set(['strict_float', 'undef', 'min', 'max', 'select', 'abs', 'bitwise_and', 'bitwise_or', 'bitwise_not', 'likely', 'likely_if_innermost', 'sqrt_f32', 'sqrt_f64', 'exp_f32', 'exp_f64', 'log_f32', 'log_f64', 'pow_f32', 'pow_f64', 'floor_f32', 'floor_f64', 'ceil_f32', 'ceil_f64']);
-
-function collectCalls(e: HExpr, out: Set<string>): void {
-  switch (e.k) {
-    case 'call':
-      out.add(e.name);
-      for (const a of e.args) collectCalls(a, out);
-      break;
-    case 'bin':
-      collectCalls(e.a, out);
-      collectCalls(e.b, out);
-      break;
-    case 'not':
-    case 'neg':
-    case 'cast':
-      collectCalls(e.a, out);
-      break;
-    case 'let':
-      collectCalls(e.value, out);
-      collectCalls(e.body, out);
-      break;
-    case 'load':
-      collectCalls(e.index, out);
-      break;
-    default:
-      break;
-  }
-}
