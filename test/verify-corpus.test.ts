@@ -11,7 +11,7 @@ import { eliminationLog } from '../core/presburger/elimlog.ts';
 import { startFromScratch } from '../proofs/fresh-state.ts';
 import { runCorpus } from '../corpus/run.ts';
 import { writeBundle } from '../proofs/certificates.ts';
-import { recheckBundle } from '../proofs/recheck.ts';
+import { type AnswerCache, recheckBundle } from '../proofs/recheck.ts';
 import { verifyImpl } from '../proofs/verify.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 
@@ -52,9 +52,19 @@ describe('certificate bundles', () => {
     expect(m2.entries.map((e) => e.sha256)).toEqual(m1.entries.map((e) => e.sha256));
     expect(m1.entries.every((e) => e.expected === 'unsat')).toBe(true);
 
-    const rows = await recheckBundle(join(dir, 'a'), ['wasm'], 60_000);
+    const cache: AnswerCache = new Map();
+    const rows = await recheckBundle(join(dir, 'a'), ['wasm'], 60_000, undefined, cache);
     expect(rows.filter((x) => x.status !== 'agree')).toEqual([]);
     expect(rows.filter((x) => x.solver !== '-').length).toBe(m1.entries.length);
+    // The same texts in another bundle: each answer reused, naming the file first asked.
+    const again = (await recheckBundle(join(dir, 'b'), ['wasm'], 60_000, undefined, cache)).filter((x) => x.solver !== '-');
+    expect(again.length).toBe(m2.entries.length);
+    const shaOf = new Map(m1.entries.map((e) => [e.id, e.sha256]));
+    for (const x of again) {
+      expect(x.status).toBe('agree');
+      const first = new RegExp(`^same text as ${join(dir, 'a')} (\\S+)$`).exec(x.note ?? '')?.[1];
+      expect(first && shaOf.get(first), `${x.id}: ${x.note}`).toBe(shaOf.get(x.id));
+    }
 
     // Change one constant of one certificate: the hash check must fail.
     const victim = join(dir, 'a', m1.entries[0]!.file);

@@ -1,7 +1,7 @@
 // `sched recheck DIR [--solver wasm|z3|cvc5|all]`: re-run a certificate bundle's files with the
 // named solvers and compare with the recorded status (docs/commands.md).
 
-import { available, bundleVerdict, findBundles, type RecheckRow, recheckBundle, type SolverName } from '../../proofs/recheck.ts';
+import { type AnswerCache, available, bundleVerdict, findBundles, type RecheckRow, recheckBundle, type SolverName } from '../../proofs/recheck.ts';
 import { intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
 import { toJson } from '../io.ts';
@@ -49,11 +49,12 @@ export const recheckCommand: Command = {
       const started = new Promise<Promise<RecheckRow[]>>((k) => (settle = k));
       return { started, settle };
     });
+    const answers: AnswerCache = new Map();
     void (async () => {
       const running = new Set<Promise<unknown>>();
       for (const [i, b] of bundles.entries()) {
         if (running.size >= jobs) await Promise.race(running);
-        const p = recheckBundle(b, solvers, timeoutMs);
+        const p = recheckBundle(b, solvers, timeoutMs, undefined, answers);
         const done = p.then(() => undefined, () => undefined).then(() => void running.delete(done));
         running.add(done);
         pending[i]!.settle(p);
