@@ -10,6 +10,10 @@ import { externalCompiler, referenceCompiler } from '../proofs/fuzz/compilers.ts
 import { fuzz, type FuzzOptions, replayBundle } from '../proofs/fuzz/harness.ts';
 import { DEFAULT_ORACLES } from '../proofs/fuzz/oracles.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
+import { smallInputs } from '../proofs/fuzz/small-inputs.ts';
+import { familyInputs } from '../semantics/inputs.ts';
+import { runImpl } from '../semantics/run.ts';
+import { checkSource } from '../core/check.ts';
 
 afterAll(async () => {
   await shutdownZ3();
@@ -78,4 +82,25 @@ describe('sched fuzz', () => {
       expect(s.disagreements).toBe(0);
     }, 300_000);
   }
+});
+
+describe('small-inputs evidence (proofs/fuzz/small-inputs.ts)', () => {
+  it('folds integer inputs into [-3, 3] ([0, 6] unsigned), leaves floats; the Int32 factoring mismatches on default inputs only', async () => {
+    const src = smallInputs(3);
+    for (let x = 0n; x < 50n; x++) {
+      const v = src.input('A', 'i32', [x]) as bigint | number;
+      expect(Number(v)).toBeGreaterThanOrEqual(-3);
+      expect(Number(v)).toBeLessThanOrEqual(3);
+      const u = Number(src.input('B', 'u8', [x]) as bigint | number);
+      expect(u >= 0 && u <= 6).toBe(true);
+    }
+    expect(src.input('C', 'f32', [1n])).toEqual(familyInputs('default', 3).input('C', 'f32', [1n]));
+    const file = 'corpus/bugs/halide14_int32_no_overflow.sched';
+    const prog = await checkSource(file, readFileSync(file, 'utf8'));
+    const ci = prog.impls.find((i) => i.impl.name === 'halide_lowered')!;
+    const ps = new Map([['F_extent_0', 64n], ['A_min_0', 0n], ['A_extent_0', 65n]]);
+    const outcomes = (small: boolean) => [0, 1, 2, 3].map((s) => runImpl(ci, ps, small ? { inputs: smallInputs(s) } : { seed: s }).report.outcome);
+    expect(outcomes(false)).toContain('mismatch');
+    expect(outcomes(true)).toEqual(['match', 'match', 'match', 'match']);
+  });
 });
