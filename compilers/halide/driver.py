@@ -42,6 +42,32 @@ ASSUME = []  # pipeline()'s 'assume': conditions on buffer fields and Params, in
 SECTIONS = {"pass21": "bounding small realizations", "final": "final simplification", "initial": "creating initial loop nests"}
 
 
+# RDom predicates (`RDom.where`) cannot be read back from Python: the driver records them as the
+# script gives them, by wrapping RDom.where before the script is loaded. Each record is the RDom
+# (for same_as), the names of its RVars and the predicate's text.
+WHERE = []
+_where = hl.RDom.where
+
+
+def _recording_where(rdom, predicate):
+    _where(rdom, predicate)  # Halide's checks first (a frozen RDom refuses new predicates)
+    WHERE.append((rdom, [rdom[i].name() for i in range(rdom.dimensions())], expr_text(predicate if isinstance(predicate, hl.Expr) else hl.Expr(predicate))))
+
+
+hl.RDom.where = _recording_where
+
+
+def predicates(rvars):
+    """The predicates of the RDom whose RVars an update iterates (Halide ANDs them). RDoms are
+    told apart by their RVar names; two RDoms that share one and were given predicates make the
+    update ambiguous, and the driver stops."""
+    mine = [w for w in WHERE if set(w[1]) & set(rvars)]
+    for w in mine:
+        if not w[0].same_as(mine[0][0]):
+            fail(f"unsupported: RDom predicate: two RDoms with RVar names {sorted(set(w[1]) & set(mine[0][1]))} have predicates; give the RDoms distinct names")
+    return [w[2] for w in mine]
+
+
 def fail(msg):
     print(json.dumps({"error": msg}))
     sys.exit(3)
@@ -62,6 +88,7 @@ def load(script):
 def build(mod, scheduled=True):
     """pipeline()'s output Func, Funcs, args and example, and whether it has a schedule hook. With
     `scheduled`, the hook has run and the Funcs it returned are among the Funcs."""
+    WHERE.clear()
     p = mod.pipeline()
     if not isinstance(p, dict) or not isinstance(p.get("output"), hl.Func):
         fail("pipeline() must return a dict with 'output' (a Func), 'funcs' (list of Funcs) and 'args' (ImageParams and Params)")
@@ -194,7 +221,8 @@ def describe(funcs, args, out):
                 fail(f"unsupported: Tuple-valued update of '{f.name()}'")
             # RVar names only: their min/extent (Func.rvars()[i].min() crashes Halide 14's bindings)
             # are read from the lowered IR, where bounds inference binds f.s<k>.<rvar>.min/max.
-            d["updates"].append({"args": [expr_text(e) for e in f.update_args(k)], "value": expr_text(vals[0]), "rvars": [r.name() for r in f.rvars(k)]})
+            d["updates"].append({"args": [expr_text(e) for e in f.update_args(k)], "value": expr_text(vals[0]), "rvars": [r.name() for r in f.rvars(k)],
+                                 "where": predicates([r.name() for r in f.rvars(k)])})
         fs.append(d)
     inputs, params = [], []
     for a in args:

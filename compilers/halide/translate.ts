@@ -29,7 +29,13 @@ export interface DriverFunc {
   readonly args: readonly string[];
   readonly type: string;
   readonly pure: string;
-  readonly updates: readonly { readonly args: readonly string[]; readonly value: string; readonly rvars: readonly string[] }[];
+  readonly updates: readonly {
+    readonly args: readonly string[];
+    readonly value: string;
+    readonly rvars: readonly string[];
+    /** The predicates given to the update's RDom (`RDom.where`), as the driver recorded them. */
+    readonly where?: readonly string[];
+  }[];
 }
 export interface DriverOutput {
   readonly output: string;
@@ -703,7 +709,13 @@ class Translator {
         const c = this.constCond(s.cond, sc);
         if (c === true) return this.block(s.then, sc, top);
         if (c === false) return s.else ? this.block(s.else, sc, top) : null;
-        const cond = this.must(() => this.cond(s.cond, sc), `the condition of the if at line ${s.line}`, 'IfThenElse on a data-dependent condition');
+        let cond: string;
+        try {
+          cond = this.cond(s.cond, sc);
+        } catch (err) {
+          if (!(err instanceof NotIndex)) throw err;
+          return this.guarded(s, sc, err.message);
+        }
         const t = this.block(s.then, sc, false);
         const e = s.else ? this.block(s.else, sc, false) : null;
         return `if ${cond} then {\n${indent(t)}\n}${e !== null ? ` else {\n${indent(e)}\n}` : ''}`;
@@ -719,6 +731,31 @@ class Translator {
         throw new Unsupported(s.kind, `'${s.text.slice(0, 80)}' (line ${s.line})`);
     }
   }
+
+  /**
+   * An `if` on memory around one store: how Halide 14 lowers an RDom predicate that reads a Func
+   * or an input. SCHED's conditions are affine, so `if (c) f(ι) = v` becomes
+   * `f[ι] := select(c, v, f[ι])`: the same sequential semantics, with more accesses (the cell is
+   * read and written when c fails), so a race, out-of-bounds access or uninitialized read of the
+   * original is one of the translation too. Anything else under the condition (a loop, two
+   * stores, an else branch) is rejected.
+   */
+  guarded(s: Extract<HStmt, { k: 'if' }>, sc: Scope, why: string): string {
+    const one = (ss: readonly HStmt[]): boolean => {
+      const last = ss[ss.length - 1];
+      if (last === undefined || ss.slice(0, -1).some((t) => t.k !== 'let')) return false;
+      return last.k === 'provide' || (last.k === 'if' && last.else === null && one(last.then));
+    };
+    if (s.else !== null || !one(s.then)) throw new Unsupported('IfThenElse on a data-dependent condition', `the condition of the if at line ${s.line} (${why}) guards ${s.else !== null ? 'an else branch' : 'something other than one store'}`);
+    this.guards.push({ e: s.cond, sc });
+    try {
+      return this.block(s.then, sc, false);
+    } finally {
+      this.guards.pop();
+    }
+  }
+  /** The memory conditions around the store being translated (guarded()). */
+  readonly guards: { readonly e: HExpr; readonly sc: Scope }[] = [];
 
   /**
    * A loop made by `fuse`: its extent is a product a * b of two non-constant extents and its body
@@ -833,7 +870,7 @@ class Translator {
     const f = this.funcs.get(s.name);
     if (f === undefined) throw new Unsupported('Provide', `to '${s.name}', which is not in pipeline().funcs`);
     const traces: Trace[] = [];
-    const value = this.val(s.value, sc, { expand: false, spec: false, traces });
+    let value = this.val(s.value, sc, { expand: false, spec: false, traces });
     const own = traces.filter((t) => t.func === s.name);
     if (own.length !== 1 || traces.length !== 1) throw new Unsupported('store without its trace', `${s.name} at line ${s.line} carries ${traces.length} trace calls (trace_stores() is called on every Func of pipeline().funcs)`);
     const tr = own[0]!;
@@ -882,6 +919,13 @@ class Translator {
     else throw new Unsupported('Provide', `to '${s.name}' outside its Realize`);
     this.stores++;
     const inter = this.rf.intermediates.get(s.name);
+    if (this.guards.length > 0) {
+      if (inter !== undefined || this.rf.factored.has(s.name)) throw new Unsupported('RDom predicate', `a condition on memory around a store of rfactor's ${s.name} (line ${s.line})`);
+      const gt: Trace[] = [];
+      const conds = this.guards.map((g) => this.val(g.e, g.sc, { expand: false, spec: false, traces: gt }));
+      if (gt.length > 0) throw new Unsupported('trace call', `in the condition around the store to ${s.name} (line ${s.line})`);
+      value = `select(${conds.length === 1 ? conds[0] : conds.map((c) => `(${c})`).join(' && ')}, ${value}, ${target})`;
+    }
     if (inter !== undefined) return this.partialStore(s, sc, stage, inter, tr, target, value);
     if (this.rf.factored.has(s.name) && stage === 1) return this.transferStore(s, sc, f, target, logical);
     let ann: string;
@@ -979,34 +1023,75 @@ class Translator {
   // ---- the spec ----------------------------------------------------------------------------
 
   /**
-   * RDom predicates (`RDom.where`) are not visible from Python: the first lowering pass shows them
-   * as an `if` on RVar loop variables around the update's store. A pipeline with one is rejected
-   * rather than given a spec without it.
+   * RDom predicates (`RDom.where`) cannot be read back from Python: the driver records them as the
+   * script gives them. The first lowering pass shows them as `if`s around the update's store;
+   * both must agree. An update with a recorded predicate must be guarded there (else the record
+   * belongs to another RDom of the same name, or Halide dropped it), and an update without one
+   * must not be guarded by a condition on its RVars or on memory (a predicate the driver missed;
+   * the conditions left are specializations, on Params).
    */
   checkPredicates(): void {
     const initial = (this.d.algorithm ?? this.d.traced).initial;
     if (!initial) return;
-    const walk = (ss: readonly HStmt[], conds: readonly HExpr[]): void => {
+    const seen = new Set<string>();
+    const walk = (ss: readonly HStmt[], conds: readonly HExpr[], loops: readonly string[]): void => {
       for (const t of ss) {
         if (t.k === 'if') {
-          walk(t.then, [...conds, t.cond]);
-          if (t.else) walk(t.else, conds);
+          walk(t.then, [...conds, t.cond], loops);
+          if (t.else) walk(t.else, conds, loops);
         } else if (t.k === 'provide') {
           const f = this.specFuncs.get(t.name);
           if (!f) continue;
-          for (const c of conds) {
+          const guards = conds.filter((c) => {
             let u: HExpr = c;
             while (u.k === 'cast') u = u.a;
-            if (u.k === 'call' && (u.name === 'likely' || u.name === 'likely_if_innermost')) continue; // a tail guard, not a predicate
-            const text = printHExpr(c);
-            f.updates.forEach((u, k) => {
-              if (u.rvars.some((r) => text.includes(`${t.name}.s${k + 1}.${r}`))) throw new Unsupported('RDom predicate', `update ${k} of ${t.name} is guarded by ${text.slice(0, 120)} (RDom.where cannot be read from Python, so the spec would lack it)`);
-            });
-          }
-        } else if ('body' in t) walk(t.body, conds);
+            return !(u.k === 'call' && (u.name === 'likely' || u.name === 'likely_if_innermost')); // tail guards
+          });
+          const stage = [...loops].reverse().map((l) => (l.startsWith(`${t.name}.s`) ? /^\.s(\d+)\./.exec(l.slice(t.name.length)) : null)).find((m) => m)?.[1];
+          f.updates.forEach((u, k) => {
+            const recorded = (u.where ?? []).length > 0;
+            if (stage === String(k + 1)) {
+              seen.add(`${t.name}.${k}`);
+              if (recorded && guards.length === 0) throw new Unsupported('RDom predicate', `update ${k} of ${t.name} has a recorded predicate, but no condition guards its store in the first lowering pass`);
+            }
+            if (recorded) return;
+            for (const c of guards) {
+              const text = printHExpr(c);
+              const calls = new Set<string>();
+              collectCalls(c, calls);
+              const memory = [...calls].some((n) => this.specFuncs.has(n) || this.inputs.has(n.replace(/_im$/, '')));
+              if (u.rvars.some((r) => text.includes(`${t.name}.s${k + 1}.${r}`)) || (stage === String(k + 1) && memory)) throw new Unsupported('RDom predicate', `update ${k} of ${t.name} is guarded by ${text.slice(0, 120)}, a predicate the driver did not record (RDom.where called outside pipeline()?)`);
+            }
+          });
+        } else if (t.k === 'for') walk(t.body, conds, [...loops, t.name]);
+        else if ('body' in t) walk(t.body, conds, loops);
       }
     };
-    walk(parseHStmt(initial), []);
+    walk(parseHStmt(initial), [], []);
+    for (const f of this.specFuncs.values()) f.updates.forEach((u, k) => {
+      if ((u.where ?? []).length > 0 && !seen.has(`${f.name}.${k}`)) throw new Unsupported('RDom predicate', `update ${k} of ${f.name} has a recorded predicate, but its store is not in the first lowering pass`);
+    });
+  }
+
+  /**
+   * The predicates of update k of f (`RDom.where`), in the spec: the affine ones as the update's
+   * filter, the ones that read a Func or an input as a guard of its value.
+   */
+  predicates(f: DriverFunc, k: number, usc: Scope, cx: Ctx): { where: string | null; guard: string | null } {
+    const ws = f.updates[k]!.where ?? [];
+    if (ws.length > 0 && this.rf.factored.has(f.name)) throw new Unsupported('RDom predicate', `of ${f.name}'s update, which the schedule rfactors`);
+    const filters: string[] = [];
+    const guards: string[] = [];
+    for (const w of ws) {
+      const e = parseHExpr(w);
+      try {
+        filters.push(this.cond(e, usc, { ...cx, traces: null }));
+      } catch (err) {
+        if (!(err instanceof NotIndex)) throw err;
+        guards.push(this.val(e, usc, cx));
+      }
+    }
+    return { where: filters.length === 0 ? null : filters.join(' && '), guard: guards.length === 0 ? null : guards.join(' && ') };
   }
 
   /** The RDom bounds of update k of f: bounds inference binds `f.s<k>.<r>.min/max` from the RDom. */
@@ -1052,11 +1137,13 @@ class Translator {
             const lo = paramIdx(mn, `the min of RVar ${r}`);
             return { var: n, min: lo, extent: `(${paramIdx(mx, `the max of RVar ${r}`)}) - (${lo}) + 1` };
           });
-          return {
-            lhs: u.args.length === 0 ? [UNIT] : u.args.map((a) => this.must(() => this.idx(parseHExpr(a), usc, specCx), `the left-hand side of ${f.name}'s update ${k}`)),
-            rhs: pv(u.value, usc),
-            rdom,
-          };
+          const lhs = u.args.length === 0 ? [UNIT] : u.args.map((a) => this.must(() => this.idx(parseHExpr(a), usc, specCx), `the left-hand side of ${f.name}'s update ${k}`));
+          const { where, guard } = this.predicates(f, k, usc, cx);
+          // A predicate that reads memory is not a filter of the domain (those are affine): where it
+          // fails the cell keeps its value, read at the same point as the update's value, as Halide
+          // evaluates both before the store.
+          const rhs = guard === null ? pv(u.value, usc) : `select(${guard}, ${pv(u.value, usc)}, ${this.tensor(f.name)}(${lhs.join(', ')}))`;
+          return { lhs, rhs, rdom, where };
         }),
       };
     });
