@@ -166,6 +166,11 @@ export interface Translation {
   readonly implName: string;
   readonly notes: string[];
   readonly stores: number;
+  /**
+   * Stores under a data-dependent `if` (an RDom predicate reading memory), translated as
+   * `f[ι] := select(c, v, f[ι])`: an over-approximation of their accesses (guarded()).
+   */
+  readonly guardedStores: number;
   /** Spec parameter ↔ Halide name (`blur_y_extent_0` ↔ `blur_y.extent.0`, `h` ↔ Param h). */
   readonly params: readonly { readonly sched: string; readonly halide: string }[];
   readonly inputs: readonly { readonly name: string; readonly array: string; readonly type: string; readonly extents: readonly string[] }[];
@@ -200,6 +205,7 @@ class Translator {
   readonly usedParams = new Map<string, string>();
   readonly assumes: string[] = [];
   stores = 0;
+  guardedStores = 0;
   metaAsserts = 0;
   /** Asserts inside loops or branches (not assumptions: they are checked where they run), by kind. */
   readonly nestedAsserts = new Map<string, number>();
@@ -736,9 +742,10 @@ class Translator {
    * An `if` on memory around one store: how Halide 14 lowers an RDom predicate that reads a Func
    * or an input. SCHED's conditions are affine, so `if (c) f(ι) = v` becomes
    * `f[ι] := select(c, v, f[ι])`: the same sequential semantics, with more accesses (the cell is
-   * read and written when c fails), so a race, out-of-bounds access or uninitialized read of the
-   * original is one of the translation too. Anything else under the condition (a loop, two
-   * stores, an else branch) is rejected.
+   * read and written, v evaluated, when c fails), so a race, out-of-bounds access or uninitialized
+   * read of the original is one of the translation too, but not the converse: such a verdict is
+   * not Halide's (`guardedStores`, overApproximated()). Anything else under the condition (a loop,
+   * two stores, an else branch) is rejected.
    */
   guarded(s: Extract<HStmt, { k: 'if' }>, sc: Scope, why: string): string {
     const one = (ss: readonly HStmt[]): boolean => {
@@ -925,6 +932,7 @@ class Translator {
       const conds = this.guards.map((g) => this.val(g.e, g.sc, { expand: false, spec: false, traces: gt }));
       if (gt.length > 0) throw new Unsupported('trace call', `in the condition around the store to ${s.name} (line ${s.line})`);
       value = `select(${conds.length === 1 ? conds[0] : conds.map((c) => `(${c})`).join(' && ')}, ${value}, ${target})`;
+      this.guardedStores++;
     }
     if (inter !== undefined) return this.partialStore(s, sc, stage, inter, tr, target, value);
     if (this.rf.factored.has(s.name) && stage === 1) return this.transferStore(s, sc, f, target, logical);
@@ -1214,7 +1222,7 @@ class Translator {
       ...this.notes.map((n) => `// note: ${n}`),
     ];
     const text = `${header.join('\n')}\n${printSpec(spec)}\n\nimpl ${implName} of ${spec.name} {\n${indent([...decls, body].join('\n'))}\n}\n`;
-    return { text, specName: spec.name, implName, notes: this.notes, stores: this.stores, params: [...this.usedParams].map(([sched, halide]) => ({ sched, halide })), inputs, scalarInputs: this.scalars().map((p) => ({ name: p.name, array: this.inputArray(p.name) })), outputArray: this.outputArray() };
+    return { text, specName: spec.name, implName, notes: this.notes, stores: this.stores, guardedStores: this.guardedStores, params: [...this.usedParams].map(([sched, halide]) => ({ sched, halide })), inputs, scalarInputs: this.scalars().map((p) => ({ name: p.name, array: this.inputArray(p.name) })), outputArray: this.outputArray() };
   }
 }
 
