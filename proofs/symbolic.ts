@@ -83,9 +83,10 @@ export interface PendingObligation {
   /**
    * For value obligations: a Presburger obligation that implies this one by congruence (the
    * written expression and the annotation have the same shape), or null (proofs/congruence.ts).
-   * Built after `prepare`.
+   * Built after `prepare`, for the encoding it is first tried in (closed float terms are compared
+   * by their IEEE values except under `real`).
    */
-  readonly congruence?: () => Obligation[] | null;
+  readonly congruence?: (mode: FloatMode) => Obligation[] | null;
   /** For rw-race obligations: the ids of the obligations of the loop's body. */
   readonly body?: ReadonlySet<string>;
 }
@@ -839,8 +840,8 @@ export class SymbolicEvaluator {
       return { id, kind: 'value', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, script, float: mode, inexact: enc.inexactReason() };
     };
     const prepare = (feasible: Feasibility): Promise<void> => pruneReads(prepared, g.facts, feasible);
-    const congruence = (): Obligation[] | null => {
-      const cg = new Congruence(this.ci.spec);
+    const congruence = (mode: FloatMode): Obligation[] | null => {
+      const cg = new Congruence(this.ci.spec, mode !== 'real');
       const claims = cg.claim({ expr: rhs, env: this.env }, { expr: annot, env: this.env }, (r, spec) => {
         const k = reads.indexOf(r);
         return k < 0 ? null : this.leafClaim(cg, prepared[k]!, spec);
@@ -933,8 +934,8 @@ export class SymbolicEvaluator {
         return { id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, script, float: mode, inexact: enc.inexactReason() };
       };
       const prepare = (feasible: Feasibility): Promise<void> => pruneReads([read], g.facts, feasible);
-      const congruence = (): Obligation[] | null => {
-        const claims = this.leafClaim(new Congruence(this.ci.spec), read, { expr: value, env: ren });
+      const congruence = (mode: FloatMode): Obligation[] | null => {
+        const claims = this.leafClaim(new Congruence(this.ci.spec, mode !== 'real'), read, { expr: value, env: ren });
         return this.congruenceObligations(id, 'output-value', 'OUTPUT', pos.pos, description, g.facts, claims);
       };
       this.obligations.push({ id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, usesValues: true, report, render, context: g.facts, prepare, congruence });

@@ -1,7 +1,8 @@
 // The Halide 14 front end (compilers/halide/, docs/halide.md). Without Halide: the IR reader, the
 // rejection of node kinds the translator does not handle, and the message naming the missing
 // Debian packages. With Debian's python3-halide: apps/blur lowered by real Halide verifies valid,
-// the JIT oracle agrees with the big-step run, and a broken translation is caught by both.
+// the JIT oracle agrees with the big-step run, and a broken translation is caught by both;
+// apps/unsharp_strict verifies valid (Gaussian weights compared by their IEEE values).
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -171,5 +172,15 @@ ${where ? '    r.where(r.x < r.y + 5)\n' : ''}    f = hl.Func("colsum")
     expect(jit.differences).toBeGreaterThan(0);
     const r = await verifyImpl(bad.impls[0]!, {});
     expect(r.verdict).toBe('invalid');
+  }, 300_000);
+});
+
+describe.skipIf(MISSING !== null)('apps/unsharp_strict through real Halide 14', () => {
+  it("verifies valid: the spec's Gaussian weights exp(-x*x/4.5)/… at x = 0..3 face Halide's inlined exp(-1.0f/4.5f)… (closed terms compared by IEEE value)", async () => {
+    const c = halideCase(join(ROOT, 'compilers/halide/apps/unsharp_strict.py'), 'unsharp_strict');
+    const prog = await checkSource('unsharp_strict.sched', c.translation.text);
+    const r = await verifyImpl(prog.impls[0]!, { timeoutMs: 20_000 });
+    expect(r.verdict).toBe('valid');
+    expect(r.outcomes.some((o) => /by congruence/.test(o.obligation.rule) && /buf_blur_y/.test(o.obligation.description))).toBe(true);
   }, 300_000);
 });
