@@ -30,7 +30,7 @@ import { HOLE_PREFIX, TemplateTable } from './template.ts';
 import type { Obligation, ObligationKind } from './obligation.ts';
 import { renameBinders } from './rename.ts';
 import { type FloatMode, ValueEncoder } from '../smt/values.ts';
-import { relevantRecursive, specEncoding } from '../smt/spec.ts';
+import { relevantRecursive, specEncoding, tensorsMentioned } from '../smt/spec.ts';
 import { inlineLets } from './inline.ts';
 import { visit } from '../core/walk.ts';
 import { type Alternative, readAlternatives } from './lookup.ts';
@@ -886,7 +886,8 @@ export class SymbolicEvaluator {
   /** A value obligation's script: declarations, the spec's encoding, context, then `lines`. */
   private valueScript(enc: ValueEncoder, ints: readonly string[], facts: readonly Formula[], lines: readonly string[], seeds: readonly Expr[] | null): string {
     const only = seeds === null ? null : relevantRecursive(this.ci.spec, seeds);
-    const spec = specEncoding(this.ci.spec, enc, only); // before the preamble: it may need sorts and literals
+    // Only the macros the claim can reach (before the preamble: they may need sorts and literals).
+    const spec = specEncoding(this.ci.spec, enc, only, tensorsMentioned(this.ci.spec, lines));
     return canonicalNames([
       '(set-logic ALL)',
       '(set-info :status unsat)',
