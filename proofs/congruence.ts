@@ -8,7 +8,9 @@
 // value query (sc2: 25 bit-vector products, each read resolved through a folded buffer) times
 // out. A sufficient condition only: when it fails, the whole value query is asked as before.
 
-import type { ArrayRead, Expr, TensorRead } from '../core/ast.ts';
+import { type ArrayRead, type Expr, isFloatType, isValueTypeName, type TensorRead, type ValueType } from '../core/ast.ts';
+import { constantValue } from '../semantics/constant.ts';
+import { sameValue } from '../semantics/values.ts';
 import type { CheckedSpec, NormEquation } from '../core/typecheck.ts';
 import type { Formula } from '../core/presburger/types.ts';
 import { andAll, eqT, iff } from '../core/presburger/formula.ts';
@@ -31,6 +33,13 @@ export type LeafGoal = (read: ArrayRead, spec: Side) => Formula[] | null;
 /** Unfoldings tried for one obligation: a recursive tensor (T(x) = T(x - 1)) must not unfold forever. */
 const UNFOLD_LIMIT = 64;
 
+/** The argument of `t(e)` when `e` already has the value type t, else null. */
+function identityCastArg(e: Expr): Expr | null {
+  if (e.kind !== 'call' || !isValueTypeName(e.fn) || e.args.length !== 1) return null;
+  const t = e.args[0]!.ty;
+  return t?.kind === 'value' && t.vt === e.fn ? e.args[0]! : null;
+}
+
 function sameValueType(a: Expr, b: Expr): boolean {
   return a.ty?.kind === 'value' && b.ty?.kind === 'value' && a.ty.vt === b.ty.vt;
 }
@@ -52,7 +61,11 @@ export class Congruence {
   /** Tensors being unfolded on the current path. */
   private readonly active = new Set<string>();
 
-  constructor(spec: CheckedSpec) {
+  /**
+   * `foldFloats`: closed float subexpressions may be compared by their IEEE values
+   * (semantics/constant.ts); false for floats as reals, where a rounded value is not the sum.
+   */
+  constructor(spec: CheckedSpec, private readonly foldFloats = false) {
     // Every computed tensor unfolds, recursive ones included: where an equation's guard holds,
     // the tensor equals that equation's right-hand side (domains are disjoint, so no other
     // equation applies); the guard becomes part of the claim. Which equation: the first whose
@@ -117,6 +130,10 @@ export class Congruence {
       st.eqs.push(iff(formulaOf(x, a.env), formulaOf(y, b.env)));
       return true;
     }
+    // A cast to the type its argument already has is the identity in every encoding (Halide's
+    // printer writes `f32(f32(e))` around most float terms).
+    const bare = identityCastArg(x) ?? identityCastArg(y);
+    if (bare !== null) return identityCastArg(x) !== null ? this.match({ expr: bare, env: a.env }, b, leaf, st) : this.match(a, { expr: bare, env: b.env }, leaf, st);
     if (x.kind === 'array') {
       const fs = leaf?.(x, b) ?? null;
       if (fs === null) return false;
@@ -128,7 +145,14 @@ export class Congruence {
     }
     if (y.kind === 'tensor' && this.unfoldMatch(y, b.env, a, 'right', leaf, st)) return true;
     if (x.kind === 'tensor' && this.unfoldMatch(x, a.env, b, 'left', leaf, st)) return true;
-    if (x.kind !== y.kind || !sameValueType(x, y)) return false;
+    if (!sameValueType(x, y)) return false;
+    // Two closed terms (a Gaussian weight `exp(f32((0 - i32(1)) * i32(1)) / 4.5)` of the
+    // algorithm, facing Halide's `exp(-1.0f / 4.5f)`) are equal when their machine values are: same bits.
+    if (this.foldFloats || !isFloatType((x.ty as { vt: ValueType }).vt)) {
+      const [p, q] = [constantValue(x), constantValue(y)];
+      if (p !== null && q !== null) return sameValue(p, q);
+    }
+    if (x.kind !== y.kind) return false;
     const both = (p: Expr, q: Expr): boolean => this.match({ expr: p, env: a.env }, { expr: q, env: b.env }, leaf, st);
     switch (x.kind) {
       case 'int':

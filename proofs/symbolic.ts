@@ -30,7 +30,7 @@ import { HOLE_PREFIX, TemplateTable } from './template.ts';
 import type { Obligation, ObligationKind } from './obligation.ts';
 import { renameBinders } from './rename.ts';
 import { type FloatMode, ValueEncoder } from '../smt/values.ts';
-import { relevantRecursive, specEncoding } from '../smt/spec.ts';
+import { relevantRecursive, specEncoding, tensorsMentioned } from '../smt/spec.ts';
 import { inlineLets } from './inline.ts';
 import { visit } from '../core/walk.ts';
 import { type Alternative, readAlternatives } from './lookup.ts';
@@ -83,9 +83,10 @@ export interface PendingObligation {
   /**
    * For value obligations: a Presburger obligation that implies this one by congruence (the
    * written expression and the annotation have the same shape), or null (proofs/congruence.ts).
-   * Built after `prepare`.
+   * Built after `prepare`, for the encoding it is first tried in (closed float terms are compared
+   * by their IEEE values except under `real`).
    */
-  readonly congruence?: () => Obligation[] | null;
+  readonly congruence?: (mode: FloatMode) => Obligation[] | null;
   /** For rw-race obligations: the ids of the obligations of the loop's body. */
   readonly body?: ReadonlySet<string>;
 }
@@ -839,8 +840,8 @@ export class SymbolicEvaluator {
       return { id, kind: 'value', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, script, float: mode, inexact: enc.inexactReason() };
     };
     const prepare = (feasible: Feasibility): Promise<void> => pruneReads(prepared, g.facts, feasible);
-    const congruence = (): Obligation[] | null => {
-      const cg = new Congruence(this.ci.spec);
+    const congruence = (mode: FloatMode): Obligation[] | null => {
+      const cg = new Congruence(this.ci.spec, mode !== 'real');
       const claims = cg.claim({ expr: rhs, env: this.env }, { expr: annot, env: this.env }, (r, spec) => {
         const k = reads.indexOf(r);
         return k < 0 ? null : this.leafClaim(cg, prepared[k]!, spec);
@@ -885,7 +886,8 @@ export class SymbolicEvaluator {
   /** A value obligation's script: declarations, the spec's encoding, context, then `lines`. */
   private valueScript(enc: ValueEncoder, ints: readonly string[], facts: readonly Formula[], lines: readonly string[], seeds: readonly Expr[] | null): string {
     const only = seeds === null ? null : relevantRecursive(this.ci.spec, seeds);
-    const spec = specEncoding(this.ci.spec, enc, only); // before the preamble: it may need sorts and literals
+    // Only the macros the claim can reach (before the preamble: they may need sorts and literals).
+    const spec = specEncoding(this.ci.spec, enc, only, tensorsMentioned(this.ci.spec, lines));
     return canonicalNames([
       '(set-logic ALL)',
       '(set-info :status unsat)',
@@ -933,8 +935,8 @@ export class SymbolicEvaluator {
         return { id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, script, float: mode, inexact: enc.inexactReason() };
       };
       const prepare = (feasible: Feasibility): Promise<void> => pruneReads([read], g.facts, feasible);
-      const congruence = (): Obligation[] | null => {
-        const claims = this.leafClaim(new Congruence(this.ci.spec), read, { expr: value, env: ren });
+      const congruence = (mode: FloatMode): Obligation[] | null => {
+        const claims = this.leafClaim(new Congruence(this.ci.spec, mode !== 'real'), read, { expr: value, env: ren });
         return this.congruenceObligations(id, 'output-value', 'OUTPUT', pos.pos, description, g.facts, claims);
       };
       this.obligations.push({ id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, usesValues: true, report, render, context: g.facts, prepare, congruence });

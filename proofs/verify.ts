@@ -209,11 +209,13 @@ const feasibility = (ask: Ask): Feasibility => async (facts, conds) => {
 async function dischargeValue(s: Slot, mode: FloatMode, timeoutMs: number, ask: Ask = askNow): Promise<void> {
   if (!s.congruenceTried) {
     // A Presburger claim that implies the value equality (same shape, equal indices): tried once,
-    // in whichever encoding comes first; it holds for all of them.
+    // in whichever encoding comes first; it holds for all of them, except that closed float terms
+    // compared by their IEEE values (outside --float real) hold for the machine's semantics, which
+    // ieee encodes and uf is sound for.
     s.congruenceTried = true;
     let cong: Obligation[] | null = null;
     try {
-      cong = s.p.congruence?.() ?? null;
+      cong = s.p.congruence?.(mode) ?? null;
     } catch (e) {
       // Only a shortcut: the whole value query below decides (and a bug here must not cost a verdict).
       if (process.env.SCHED_DEBUG) process.stderr.write(`congruence: ${(e as Error).stack}\n`);

@@ -122,15 +122,33 @@ export function relevantRecursive(cs: CheckedSpec, seeds: readonly Expr[]): Set<
   return out;
 }
 
+/** The tensors whose SMT symbol occurs in `texts` (SMT-LIB lines), read token by token. */
+export function tensorsMentioned(cs: CheckedSpec, texts: readonly string[]): Set<string> {
+  const bySymbol = new Map([...cs.tensors.keys()].map((t) => [tensorFunctionName(t), t] as const));
+  const out = new Set<string>();
+  for (const text of texts) {
+    for (const tok of text.split(/[\s()]+/)) {
+      const t = bySymbol.get(tok);
+      if (t !== undefined) out.add(t);
+    }
+  }
+  return out;
+}
+
 /**
  * Declarations, macros and axioms of the spec. Parameters must be declared before these lines
  * (guards mention them). With `axiomsFor`, only those recursive tensors get their axioms (a
- * weaker hypothesis: a proof with fewer axioms is a proof).
+ * weaker hypothesis: a proof with fewer axioms is a proof). With `used` (the tensors the rest of
+ * the script mentions), only the macros those tensors and the emitted axioms reach are defined:
+ * a definition nothing refers to constrains nothing, and Z3 expands nested macros when it reads
+ * them, so a chain of stencils each reading its predecessor 25 times (sc32: 32 stages) exhausts
+ * its memory before the query starts.
  */
-export function specEncoding(cs: CheckedSpec, enc: ValueEncoder, axiomsFor: ReadonlySet<string> | null = null): string[] {
+export function specEncoding(cs: CheckedSpec, enc: ValueEncoder, axiomsFor: ReadonlySet<string> | null = null, used: ReadonlySet<string> | null = null): string[] {
   const rec = recursiveTensors(cs);
   const byTensor = new Map<string, NormEquation[]>();
   for (const eq of cs.equations) byTensor.set(eq.tensor, [...(byTensor.get(eq.tensor) ?? []), eq]);
+  const needed = used === null ? null : reachable(byTensor, [...used, ...(axiomsFor ?? rec)]);
   const out: string[] = [];
   // Inputs and recursive tensors first: macros and axioms may mention them.
   for (const t of cs.tensors.values()) {
@@ -142,7 +160,7 @@ export function specEncoding(cs: CheckedSpec, enc: ValueEncoder, axiomsFor: Read
   const done = new Set<string>();
   const visiting = new Set<string>();
   const define = (name: string): void => {
-    if (done.has(name) || rec.has(name)) return;
+    if (done.has(name) || rec.has(name) || (needed !== null && !needed.has(name))) return;
     const t = cs.tensors.get(name);
     if (!t || t.role === 'input') return;
     if (visiting.has(name)) throw new Error(`internal: ${name} is recursive`);
@@ -156,4 +174,21 @@ export function specEncoding(cs: CheckedSpec, enc: ValueEncoder, axiomsFor: Read
   for (const t of cs.tensors.values()) define(t.name);
   for (const eq of cs.equations) if (rec.has(eq.tensor) && (axiomsFor === null || axiomsFor.has(eq.tensor))) out.push(equationAxiom(eq, enc));
   return out;
+}
+
+/** The tensors `roots` read, directly or through the equations of what they read, roots included. */
+function reachable(byTensor: ReadonlyMap<string, readonly NormEquation[]>, roots: readonly string[]): Set<string> {
+  const seen = new Set<string>(roots);
+  const stack = [...roots];
+  while (stack.length > 0) {
+    for (const eq of byTensor.get(stack.pop()!) ?? []) {
+      for (const t of readsOf(eq.rhs, new Set())) {
+        if (!seen.has(t)) {
+          seen.add(t);
+          stack.push(t);
+        }
+      }
+    }
+  }
+  return seen;
 }

@@ -1,7 +1,9 @@
 // The Halide 14 front end (compilers/halide/, docs/halide.md). Without Halide: the IR reader, the
 // rejection of node kinds the translator does not handle, and the message naming the missing
 // Debian packages. With Debian's python3-halide: apps/blur lowered by real Halide verifies valid,
-// the JIT oracle agrees with the big-step run, and a broken translation is caught by both.
+// the JIT oracle agrees with the big-step run, and a broken translation is caught by both;
+// apps/unsharp_strict and apps/conv_layer_strict verify valid (Gaussian weights compared by their
+// IEEE values; conv_layer without strict_float only with floats as reals: Halide commutes max).
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -449,4 +451,51 @@ describe('verdicts on guarded stores (compilers/halide/guarded.ts)', () => {
     const valid = { ...base, verdict: 'valid', class: null } as typeof base;
     expect(overApproximated(valid, 3)).toBe(valid);
   });
+});
+describe.skipIf(MISSING !== null)('apps/unsharp_strict through real Halide 14', () => {
+  it("verifies valid: the spec's Gaussian weights exp(-x*x/4.5)/… at x = 0..3 face Halide's inlined exp(-1.0f/4.5f)… (closed terms compared by IEEE value)", async () => {
+    const c = halideCase(join(ROOT, 'compilers/halide/apps/unsharp_strict.py'), 'unsharp_strict');
+    const prog = await checkSource('unsharp_strict.sched', c.translation.text);
+    const r = await verifyImpl(prog.impls[0]!, { timeoutMs: 20_000 });
+    expect(r.verdict).toBe('valid');
+    expect(r.outcomes.some((o) => /by congruence/.test(o.obligation.rule) && /buf_blur_y/.test(o.obligation.description))).toBe(true);
+  }, 300_000);
+});
+
+describe("Halide's max(x, 0) for the algorithm's max(0, x)", () => {
+  it('is invalid on IEEE floats (-0 and NaN: max(a, b) is a > b ? a : b) and valid with floats as reals', async () => {
+    const prog = await checkSource('relu.sched', `spec relu {
+  param n;
+  input a_v(i): f32;
+  output out_v(v_x): f32 = max(f32(0.0), a_v(v_x)) where 0 <= v_x && v_x < n;
+}
+impl relu_halide of relu {
+  input a[i]: f32[n] = a_v(i);
+  output out: f32[n] = out_v;
+  for x < n do
+    out[x] {out_v(x)} := max(a[x], f32(0.0));
+}
+`);
+    expect((await verifyImpl(prog.impls[0]!, {})).verdict).toBe('invalid');
+    expect((await verifyImpl(prog.impls[0]!, { float: 'uf' })).verdict).toBe('invalid');
+    expect((await verifyImpl(prog.impls[0]!, { float: 'real' })).verdict).toBe('valid');
+  }, 60_000);
+});
+
+describe.skipIf(MISSING !== null)('apps/conv_layer through real Halide 14', () => {
+  it('verifies valid with the target feature strict_float (max(0, conv) kept in the order of the algorithm)', async () => {
+    const c = halideCase(join(ROOT, 'compilers/halide/apps/conv_layer_strict.py'), 'conv_layer_strict');
+    expect(c.translation.text).toMatch(/\{relu\([^}]*\} := f32\(f32\(max\(f32\(f32\(0\.0\)\), f32\(buf_conv\[/);
+    const prog = await checkSource('conv_layer_strict.sched', c.translation.text);
+    const r = await verifyImpl(prog.impls[0]!, { timeoutMs: 20_000 });
+    expect(r.verdict).toBe('valid');
+  }, 300_000);
+
+  it('without strict_float Halide commutes max(0, conv) into max(conv, 0), which differs on -0 and NaN: valid with floats as reals only', async () => {
+    const c = halideCase(join(ROOT, 'compilers/halide/apps/conv_layer.py'), 'conv_layer');
+    expect(c.translation.text).toMatch(/\{relu\([^}]*\} := f32\(max\(buf_conv\[[^\n]*, f32\(0\.0\)\)\)/);
+    const prog = await checkSource('conv_layer.sched', c.translation.text);
+    const r = await verifyImpl(prog.impls[0]!, { timeoutMs: 20_000, float: 'real' });
+    expect(r.verdict).toBe('valid');
+  }, 300_000);
 });
