@@ -1,14 +1,22 @@
 // Chapter 7 over random scheduled reductions (proofs/properties/reductions.ts): the verifier's
-// valid agrees with concrete runs on N = 1…9. Each case calls the verifier (Z3); CI runs the 1,000
-// cases issue 17 asks for (README, chapter 7: this file in 190.7 s at load 3–4 on 2 cores;
-// bench/red-prop.ts says where a case's time goes). PROPS_RUNS=N overrides the count.
+// valid agrees with concrete runs on N = 1…9. Each case calls the verifier (Z3); CI checks at least
+// the 1,000 distinct programs issue 17 asks for: 1,150 draws, of which about 1,060 are distinct
+// (repeats are not verified again; README, chapter 7; bench/red-prop.ts says where a case's time
+// goes). PROPS_RUNS=N overrides the count (and the distinct-program floor).
 
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REDUCTIONS } from '../proofs/properties/reductions.ts';
 import { expectProperty } from './props-helpers.ts';
 
-const CI_RUNS: Record<string, number> = { "thm-7.4.1": 2000, "red-soundness": 1000 };
+const CI_RUNS: Record<string, number> = { "thm-7.4.1": 2000, "red-soundness": 1150 };
 
 describe('chapter 7', () => {
-  for (const p of REDUCTIONS) it(p.name, () => expectProperty(p, CI_RUNS[p.id]).then(() => undefined), 900_000);
+  for (const p of REDUCTIONS) {
+    it(p.name, async () => {
+      const r = await expectProperty(p, CI_RUNS[p.id]);
+      if (p.id !== 'red-soundness' || process.env.PROPS_RUNS !== undefined) return;
+      const repeats = r.stats.find(([k]) => k === 'repeated program')?.[1] ?? 0;
+      expect(r.runs - repeats, 'distinct programs verified').toBeGreaterThanOrEqual(1000);
+    }, 1_200_000);
+  }
 });
