@@ -67,20 +67,40 @@ function firstAnswer(out: string): string {
   return err ? `error: ${err[1]}` : out.trim().split('\n')[0] || 'no answer';
 }
 
-async function solve(s: SolverName, file: string, text: string, timeoutMs: number): Promise<{ answer: string; ms: number }> {
+/**
+ * cvc5 configurations tried in turn while the answer is neither sat nor unsat (each is sound; they
+ * differ in how quantifiers are instantiated). Measured on the corpus's bundles with cvc5 1.0.3:
+ * a value certificate over a recursive spec's axioms is `unknown` in 15 ms by default and unsat
+ * with enumerative instantiation; an elimination certificate `∀v. …` over one integer times out
+ * by default and is unsat with `--cegqi-min-bounds` or `--global-negate`.
+ */
+const CVC5_PORTFOLIO: readonly (readonly string[])[] = [[], ['--full-saturate-quant'], ['--cegqi-min-bounds'], ['--global-negate']];
+
+async function solve(s: SolverName, file: string, text: string, timeoutMs: number): Promise<{ answer: string; ms: number; config?: string }> {
   const t0 = performance.now();
   if (s === 'wasm') {
     const r = await runZ3(text.replace(/\(check-sat\)\s*$/, '') + '\n(check-sat)', { timeoutMs });
     return { answer: r.status === 'unknown' && r.reason?.startsWith('solver error') ? `error: ${r.reason}` : r.status, ms: performance.now() - t0 };
   }
-  const args = s === 'z3' ? ['-smt2', `-T:${Math.ceil(timeoutMs / 1000)}`, file] : ['--lang=smt2', `--tlimit=${timeoutMs}`, file];
+  if (s === 'z3') return { answer: await runCommand('z3', ['-smt2', `-T:${Math.ceil(timeoutMs / 1000)}`, file], timeoutMs), ms: performance.now() - t0 };
+  // The first configuration gets the whole budget, each fallback half of it.
+  let answer = 'no answer';
+  for (const [k, opts] of CVC5_PORTFOLIO.entries()) {
+    const budget = k === 0 ? timeoutMs : Math.ceil(timeoutMs / 2);
+    answer = await runCommand('cvc5', ['--lang=smt2', `--tlimit=${budget}`, ...opts, file], budget);
+    if (answer === 'sat' || answer === 'unsat' || answer.startsWith('error')) return { answer, ms: performance.now() - t0, ...(k > 0 ? { config: opts.join(' ') } : {}) };
+  }
+  return { answer, ms: performance.now() - t0 };
+}
+
+async function runCommand(cmd: string, args: readonly string[], timeoutMs: number): Promise<string> {
   try {
-    const { stdout } = await run(s, args, { timeout: timeoutMs + 5000, maxBuffer: 1 << 24 });
-    return { answer: firstAnswer(stdout), ms: performance.now() - t0 };
+    const { stdout } = await run(cmd, [...args], { timeout: timeoutMs + 5000, maxBuffer: 1 << 24 });
+    return firstAnswer(stdout);
   } catch (e) {
     const err = e as { stdout?: string; killed?: boolean };
-    if (err.killed) return { answer: 'unknown', ms: performance.now() - t0 };
-    return { answer: firstAnswer(err.stdout ?? '') || 'error', ms: performance.now() - t0 };
+    if (err.killed) return 'unknown';
+    return firstAnswer(err.stdout ?? '') || 'error';
   }
 }
 
@@ -90,7 +110,7 @@ async function solve(s: SolverName, file: string, text: string, timeoutMs: numbe
  * of the whole corpus hold 3,686 distinct texts), and a solver's answer to a text is all a row
  * reports. The first file asked is named in the rows that reuse its answer.
  */
-export type AnswerCache = Map<string, Promise<{ answer: string; ms: number; first: string }>>;
+export type AnswerCache = Map<string, Promise<{ answer: string; ms: number; first: string; config?: string }>>;
 
 export async function recheckBundle(dir: string, solvers: readonly SolverName[], timeoutMs: number, progress?: (r: RecheckRow) => void, cache?: AnswerCache): Promise<RecheckRow[]> {
   const rows: RecheckRow[] = [];
@@ -143,10 +163,10 @@ export async function recheckBundle(dir: string, solvers: readonly SolverName[],
         asked = solve(s, path, text, timeoutMs).then((r) => ({ ...r, first: where }));
         cache?.set(k, asked);
       }
-      const { answer, ms, first } = await asked;
+      const { answer, ms, first, config } = await asked;
       // A timeout or `unknown` refutes nothing: unconfirmed (exit 2), never a failure (exit 1).
       const status = answer === e.expected ? 'agree' : answer === 'unknown' || answer === 'timeout' || answer === 'no answer' ? 'unconfirmed' : 'fail';
-      push({ bundle: dir, id: e.id, solver: s, expected: e.expected, got: answer, status, ms: reused ? 0 : ms, note: reused ? `same text as ${first}` : null });
+      push({ bundle: dir, id: e.id, solver: s, expected: e.expected, got: answer, status, ms: reused ? 0 : ms, note: [reused ? `same text as ${first}` : null, config ? `cvc5 ${config}` : null].filter((x) => x !== null).join('; ') || null });
     }
   }
   return rows;
