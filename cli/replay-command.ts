@@ -1,5 +1,6 @@
 // The `sched run` command line that reproduces a verdict's counterexample (its parameters, the
-// input family and seed, the solver's input values, whether annotations are checked).
+// input family and seed, the solver's input values, whether annotations are checked, whether
+// conditional stores run as `if (c) store`).
 
 import type { Replay } from '../proofs/verify.ts';
 
@@ -11,6 +12,7 @@ export function replayCommand(file: string, impl: string, r: Replay): string {
   if (r.inputs !== 'default') parts.push('--inputs', r.inputs);
   for (const v of r.inputValues) parts.push('--input', quote(`${v.tensor}(${v.point.join(',')})=${v.value}`));
   if (r.annotations) parts.push('--check-annotations');
+  if (r.conditionalStores) parts.push('--conditional-stores');
   return parts.join(' ');
 }
 

@@ -120,6 +120,9 @@ export const RUN_CLASS: Record<string, string> = { race: 'race', 'out-of-bounds'
 /** Budget of a replay run (annotations are checked as it runs, by the watching translation). */
 const SMALL_STEPS = 300_000;
 
+/** The limits of one replay run of replay(). */
+export const SMALL_RUN = { maxCells: 1 << 20, maxSteps: SMALL_STEPS };
+
 export async function replay(ci: CheckedImpl, candidates: readonly Map<string, bigint>[], inputs: readonly ReplayInput[], maxCells = 1 << 20): Promise<ReplayFinding | null> {
   // Kernels whose sizes the assumptions fix (N = 1024) do not fit: the spec's model alone would
   // memoise N³ points. Their value obligations stay unknown unless the solver refutes them.
@@ -129,7 +132,7 @@ export async function replay(ci: CheckedImpl, candidates: readonly Map<string, b
   let weakest: ReplayFinding | null = null;
   for (const params of candidates) {
     for (const input of inputs) {
-      const r = replayRun(ci, params, input, { maxCells, maxSteps: SMALL_STEPS });
+      const r = replayRun(ci, params, input, { ...SMALL_RUN, maxCells });
       if (r === 'too-large') break;
       if (r === null) continue;
       if (r.class !== 'annotation-mismatch') return r;
@@ -142,8 +145,9 @@ export async function replay(ci: CheckedImpl, candidates: readonly Map<string, b
 /**
  * One run: a finding, null (nothing wrong seen), or 'too-large' (over the budget). With `source`,
  * the inputs come from it (a solver's model over the family's values) instead of the family.
+ * `conditionalStores` runs the stores that select their own cell back as `if (c) store`.
  */
-export function replayRun(ci: CheckedImpl, params: ReadonlyMap<string, bigint>, input: ReplayInput, budget: { maxCells: number; maxSteps: number }, source?: InputSource): ReplayFinding | null | 'too-large' {
+export function replayRun(ci: CheckedImpl, params: ReadonlyMap<string, bigint>, input: ReplayInput, budget: { maxCells: number; maxSteps: number; conditionalStores?: boolean }, source?: InputSource): ReplayFinding | null | 'too-large' {
   let res;
   try {
     res = runImpl(ci, params, { family: input.family, seed: input.seed, inputs: source, checkAnnotations: true, ...budget });

@@ -53,6 +53,8 @@ export interface Replay {
   /** What the run shows: its class (`output-mismatch`, `race`, …) and the detail. */
   readonly class: string;
   readonly shows: string;
+  /** The run reads conditional stores as `if (c) store` (`sched run --conditional-stores`). */
+  readonly conditionalStores?: boolean;
 }
 
 export interface ObligationOutcome {

@@ -21,7 +21,7 @@
 // "no semantics" is the absence of a derivation. The derivation itself can be recorded (a second
 // translation with recording calls, so the fast one pays nothing for it).
 
-import type { Allocate, ArrayRead, Assign, Cmd, If, LetCmd, Loop, Pos, Seq, Skip } from '../core/ast.ts';
+import type { Allocate, ArrayRead, Assign, Cmd, Expr, If, LetCmd, Loop, Pos, Seq, Skip } from '../core/ast.ts';
 import { printExpr } from '../core/printer.ts';
 import { type AssignWatcher, type Derivation, type DerivationNode, Recorder } from './derivation.ts';
 import { type RaceIterations, runError, type RunError, type RunErrorKind, Stuck } from './errors.ts';
@@ -43,6 +43,13 @@ export interface BigStepOptions {
   readonly watchAssignments?: AssignWatcher;
   /** Budget of loop iterations plus assignments before giving up with a `limit` error. */
   readonly maxSteps?: number;
+  /**
+   * Run every conditional store `a[ι] := select(c, v, a[ι])` as `if (c) a[ι] := v` (see
+   * conditionalStore()). Not a rule of the thesis: a reading of programs translated from a
+   * compiler's `if (c) store`, to confirm that an access the select adds is one the compiler's
+   * code makes. Not with `derivation` or `effects` (their rules are the thesis's).
+   */
+  readonly conditionalStores?: boolean;
 }
 
 export const DEFAULT_MAX_STEPS = 4_000_000_000;
@@ -476,6 +483,8 @@ export class BigStepCompiler {
     readonly recording: boolean,
     /** The watching translation: the fast one plus a `watched` call per assignment. */
     readonly watching = false,
+    /** Conditional stores run as `if (c) store` (BigStepOptions.conditionalStores). */
+    readonly conditional = false,
   ) {
     this.em = new Emitter(new BigStepTarget(this), M.sites);
   }
@@ -642,11 +651,18 @@ export class BigStepCompiler {
    * ⟨{ℓ ↦ v}; rd(e) ∪ ⋃ rd(ι_i)⟩. The annotation {t} is ghost code, ignored at run time.
    */
   U_ASSIGN(c: Assign, sc: Scope): string {
+    const guarded = this.conditional ? conditionalStore(c) : null;
+    if (guarded !== null) return this.CONDITIONAL_STORE(c, guarded, sc);
+    return this.assignOf(c, c.rhs, sc);
+  }
+
+  /** The store `a[ι] := rhs` of U-ASSIGN. */
+  private assignOf(c: Assign, rhsExpr: Expr, sc: Scope): string {
     const site = this.M.sites.add(c, c.pos, sc);
     const s = sc.arraySlot(c.array);
     const a = `a${s}`;
     const idx = c.indices.map((i) => this.em.index(i, sc));
-    const rhs = this.em.value(c.rhs, sc);
+    const rhs = this.em.value(rhsExpr, sc);
     const store = this.elemOf(s) === 'bool' ? 'val ? 1 : 0' : 'val';
     const track = this.tracked(s) ? `if (!(M.cWrite && M.cK === ko && M.cRef === ${a} && M.cEpoch === M.epoch)) M.trackWrite(${a}, ko, ${site}, val);\n` : '';
     const rec = this.recording
@@ -666,6 +682,21 @@ export class BigStepCompiler {
       this.close() +
       '}\n'
     );
+  }
+
+  /**
+   * A conditional store under `conditionalStores`: `a[ι] := select(c1, select(c2, v, a[ι]), a[ι])`
+   * runs as `if (c1) if (c2) a[ι] := v`, the code a compiler's nested `if (c) store` is. Each
+   * condition is evaluated (its reads made) only when the ones around it hold; when one fails
+   * nothing else happens: the cell is neither read nor written and v is not evaluated. With the
+   * same sequential values, every access made is one the select makes too, so a race,
+   * out-of-bounds access or uninitialized read of this run is one of the select's and of the
+   * compiler's code alike.
+   */
+  private CONDITIONAL_STORE(c: Assign, g: ConditionalStore, sc: Scope): string {
+    let out = this.assignOf(c, g.value, sc);
+    for (let i = g.conds.length - 1; i >= 0; i--) out = `if (${this.em.value(g.conds[i]!, sc)}) {\n${out}}\n`;
+    return out;
   }
 
   /**
@@ -732,6 +763,8 @@ export class BigStepProgram {
   readonly source: string;
   private recordingFn: ProgramFn | null = null;
   private watchingFn: ProgramFn | null = null;
+  /** The conditional-store translations (BigStepOptions.conditionalStores): fast, watching. */
+  private readonly conditionalFns: (ProgramFn | null)[] = [null, null];
 
   constructor(
     readonly layout: Layout,
@@ -747,11 +780,11 @@ export class BigStepProgram {
     this.source = source;
   }
 
-  private translate(recording: boolean, watching = false): { fn: ProgramFn; source: string } {
+  private translate(recording: boolean, watching = false, conditional = false): { fn: ProgramFn; source: string } {
     // Each translation binds fresh slots for the binders of the body (they extend the layout);
     // the generated function declares a local for every slot, so frames need only hold the
     // parameters and the global arrays.
-    const g = new BigStepCompiler(this.M, this.layout, recording, watching);
+    const g = new BigStepCompiler(this.M, this.layout, recording, watching, conditional);
     for (const x of this.globals) g.global(x.slot, x.elem);
     const built = g.em.build<ProgramFn>(['f'], g.program(g.cmd(this.body, this.scope)), { M: this.M });
     return { fn: built.fn, source: built.source };
@@ -764,6 +797,36 @@ export class BigStepProgram {
   watching(): ProgramFn {
     return (this.watchingFn ??= this.translate(false, true).fn);
   }
+
+  /** With conditional stores run as `if (c) store`: the fast or the watching translation. */
+  conditional(watching: boolean): ProgramFn {
+    const k = watching ? 1 : 0;
+    return (this.conditionalFns[k] ??= this.translate(false, watching, true).fn);
+  }
+}
+
+/** A conditional store: the conditions, outermost first, and the value stored when all hold. */
+interface ConditionalStore {
+  readonly conds: readonly Expr[];
+  readonly value: Expr;
+}
+
+/**
+ * `a[ι] := select(c1, select(c2, v, a[ι]), a[ι])` (any depth ≥ 1): a store whose select writes
+ * the cell back, unchanged, when a condition fails — how a translation writes a compiler's
+ * `if (c) a[ι] = v` in a language whose conditions are affine (compilers/halide/translate.ts,
+ * guarded()). Null for any other assignment (an accumulation included).
+ */
+export function conditionalStore(c: Assign): ConditionalStore | null {
+  if (c.accum !== undefined) return null;
+  const cell = printExpr({ kind: 'array', name: c.array, indices: c.indices, pos: c.pos } as Expr);
+  const conds: Expr[] = [];
+  let e = c.rhs;
+  while (e.kind === 'select' && e.else.kind === 'array' && e.else.name === c.array && printExpr(e.else) === cell) {
+    conds.push(e.cond);
+    e = e.then;
+  }
+  return conds.length === 0 ? null : { conds, value: e };
 }
 
 export interface BigStepStats {
@@ -792,8 +855,10 @@ export function execute(prog: BigStepProgram, f: Frame, space: Space, opts: BigS
   M.reset(space, opts);
   const rec0 = M.rec;
   const mu0 = opts.derivation && initial ? new Map(initial()) : null;
+  if (opts.conditionalStores && rec0 !== null && rec0.watch === null) throw new Error('internal: conditional stores have no derivation (their reading is not a rule of the thesis)');
+  const fn = opts.conditionalStores ? prog.conditional(rec0 !== null) : rec0 === null ? prog.fast : rec0.watch !== null ? prog.watching() : prog.recording();
   try {
-    (rec0 === null ? prog.fast : rec0.watch !== null ? prog.watching() : prog.recording())(f);
+    fn(f);
   } catch (e) {
     if (e instanceof Stuck) return { ok: false, error: e.error, stats: { writes: M.writes, reads: M.reads } };
     throw e;

@@ -191,6 +191,8 @@ export interface RunReport {
   readonly unconstrained: { readonly count: number; readonly examples: UnconstrainedRead[] };
   readonly comparison: string;
   readonly omega: boolean;
+  /** Conditional stores ran as `if (c) store` (BigStepOptions.conditionalStores). */
+  readonly conditionalStores: boolean;
 }
 
 export interface RunResult {
@@ -339,6 +341,7 @@ export function runImpl(ci: CheckedImpl, params: ParamValues, opts: RunImplOptio
     unconstrained: { count: model.unconstrainedCount, examples: [...model.unconstrained] },
     comparison: tol === undefined ? 'exact (bit equality; NaN equals NaN; +0 differs from -0)' : `relative tolerance ${tol} (NaN equals NaN; ±0 equal)`,
     omega: opts.omega === true,
+    conditionalStores: opts.conditionalStores === true,
   };
   const derivation = result.ok ? result.derivation : null;
   // With a derivation too, the recording translation ran (no watcher): check the tree instead.

@@ -3,7 +3,7 @@
 //   // EXPLORE[ impl]: ARGS => OUTCOME          an exhaustive small-step exploration
 //   // TRUTH impl: correct|wrong                what a probe really is, when its verdict is unknown
 // ARGS: `--param N=4`, `--seed S`, `--inputs FAMILY`, `--input 'T(i)=V'`, `--check-annotations`,
-// `--omega`.
+// `--omega`, `--conditional-stores`.
 
 import type { CheckedImpl } from '../core/typecheck.ts';
 import { familyInputs, type InputFamily, INPUT_FAMILIES, parseOverride, parseOverrideValue, withOverrides } from '../semantics/inputs.ts';
@@ -18,6 +18,7 @@ export interface RunLine {
   readonly given: readonly string[];
   readonly annotations: boolean;
   readonly omega: boolean;
+  readonly conditionalStores: boolean;
   readonly outcome: string;
   readonly detail: string | null;
   readonly text: string;
@@ -31,6 +32,7 @@ export function parseRunLines(text: string): RunLine[] {
     const params = new Map<string, bigint>();
     let seed = 0;
     let omega = false;
+    let conditionalStores = false;
     let annotations = false;
     let family: InputFamily = 'default';
     const given: string[] = [];
@@ -41,6 +43,7 @@ export function parseRunLines(text: string): RunLine[] {
         params.set(k!, BigInt(v!));
       } else if (args[i] === '--seed') seed = Number(args[++i]);
       else if (args[i] === '--omega') omega = true;
+      else if (args[i] === '--conditional-stores') conditionalStores = true;
       else if (args[i] === '--check-annotations') annotations = true;
       else if (args[i] === '--inputs') {
         const f = args[++i]!;
@@ -49,7 +52,7 @@ export function parseRunLines(text: string): RunLine[] {
       } else if (args[i] === '--input') given.push(args[++i]!);
       else throw new Error(`unknown argument ${args[i]} in '${raw}'`);
     }
-    out.push({ kind: m[1] as RunLine['kind'], impl: m[2] ?? null, params, seed, family, given, annotations, omega, outcome: m[4]!, detail: m[5] ?? null, text: raw });
+    out.push({ kind: m[1] as RunLine['kind'], impl: m[2] ?? null, params, seed, family, given, annotations, omega, conditionalStores, outcome: m[4]!, detail: m[5] ?? null, text: raw });
   }
   return out;
 }
@@ -74,7 +77,7 @@ export function runLine(ci: CheckedImpl, l: RunLine, file: string): RunReport {
     return { tensor: o.tensor, point: o.point, value: v };
   });
   const inputs = given.length > 0 ? withOverrides(familyInputs(l.family, l.seed), given) : undefined;
-  const r = runImpl(ci, l.params, { seed: l.seed, family: l.family, inputs, omega: l.omega, file, checkAnnotations: l.annotations });
+  const r = runImpl(ci, l.params, { seed: l.seed, family: l.family, inputs, omega: l.omega, file, checkAnnotations: l.annotations, conditionalStores: l.conditionalStores });
   if (l.annotations && r.report.outcome === 'match') {
     const a = r.annotations;
     if (a !== null) return { ...r.report, outcome: 'error', error: { kind: 'annotation', detail: null, rule: 'U-ASSIGN', location: a.location, line: a.line, col: a.col, iterations: null, other: null, env: {}, message: `writes ${a.written}, annotation ${a.annotated}` } };

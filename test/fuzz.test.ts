@@ -10,7 +10,6 @@ import { externalCompiler, referenceCompiler } from '../proofs/fuzz/compilers.ts
 import { fuzz, type FuzzOptions, replayBundle } from '../proofs/fuzz/harness.ts';
 import { DEFAULT_ORACLES } from '../proofs/fuzz/oracles.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
-import { smallInputs } from '../proofs/fuzz/small-inputs.ts';
 import { familyInputs } from '../semantics/inputs.ts';
 import { runImpl } from '../semantics/run.ts';
 import { checkSource } from '../core/check.ts';
@@ -84,9 +83,9 @@ describe('sched fuzz', () => {
   }
 });
 
-describe('small-inputs evidence (proofs/fuzz/small-inputs.ts)', () => {
+describe('the small input family (semantics/inputs.ts; evidence of proofs/fuzz/small-inputs.ts)', () => {
   it('folds integer inputs into [-3, 3] ([0, 6] unsigned), leaves floats; the Int32 factoring mismatches on default inputs only', async () => {
-    const src = smallInputs(3);
+    const src = familyInputs('small', 3);
     for (let x = 0n; x < 50n; x++) {
       const v = src.input('A', 'i32', [x]) as bigint | number;
       expect(Number(v)).toBeGreaterThanOrEqual(-3);
@@ -99,7 +98,7 @@ describe('small-inputs evidence (proofs/fuzz/small-inputs.ts)', () => {
     const prog = await checkSource(file, readFileSync(file, 'utf8'));
     const ci = prog.impls.find((i) => i.impl.name === 'halide_lowered')!;
     const ps = new Map([['F_extent_0', 64n], ['A_min_0', 0n], ['A_extent_0', 65n]]);
-    const outcomes = (small: boolean) => [0, 1, 2, 3].map((s) => runImpl(ci, ps, small ? { inputs: smallInputs(s) } : { seed: s }).report.outcome);
+    const outcomes = (small: boolean) => [0, 1, 2, 3].map((s) => runImpl(ci, ps, small ? { seed: s, family: 'small' } : { seed: s }).report.outcome);
     expect(outcomes(false)).toContain('mismatch');
     expect(outcomes(true)).toEqual(['match', 'match', 'match', 'match']);
   });

@@ -15,8 +15,10 @@ import { compareStripped, parseHExpr, parseHStmt, printHExpr, stripExpr } from '
 import { halideCase, halideMissing, INSTALL_HINT, jitOracle, lowerScript } from '../compilers/halide/run.ts';
 import { type DriverOutput, translate, Unsupported } from '../compilers/halide/translate.ts';
 import { verifyImpl } from '../proofs/verify.ts';
-import { overApproximated } from '../compilers/halide/guarded.ts';
+import { confirmationInputs, confirmGuarded } from '../compilers/halide/guarded.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
+import { familyInputs } from '../semantics/inputs.ts';
+import { runImpl } from '../semantics/run.ts';
 
 afterAll(shutdownZ3);
 
@@ -384,9 +386,9 @@ def pipeline():
 });
 
 // The published Halide bugs of corpus/bugs/ through the real compiler (compilers/halide/bugs/,
-// docs/halide.md "Known Halide bugs"): #6808 is in Halide 14 and its translation races (unknown
-// through sched halide: the race is on the select encoding of the predicate); the fixes of
-// #3883, #3943/#4797, #4385 and #4423 are in 14 and their pipelines verify valid.
+// docs/halide.md "Known Halide bugs"): #6808 is in Halide 14: its translation races, and a run
+// with the predicate's store read as Halide's if (c) store confirms it (invalid, replayable); the
+// fixes of #3883, #3943/#4797, #4385 and #4423 are in 14 and their pipelines verify valid.
 describe.skipIf(MISSING !== null)('known Halide bugs through real Halide 14 (compilers/halide/bugs)', () => {
   const BUGS = join(ROOT, 'compilers/halide/bugs');
   const dir = mkdtempSync(join(tmpdir(), 'sched-halide-bugs-'));
@@ -396,23 +398,45 @@ describe.skipIf(MISSING !== null)('known Halide bugs through real Halide 14 (com
     writeFileSync(file, `import sys\nsys.path.insert(0, ${JSON.stringify(BUGS)})\nfrom ${bug} import make\n\n\ndef pipeline():\n    return make(${JSON.stringify(c)})\n`);
     return file;
   };
-  /** The verdict of a translation, as `sched halide` reports it (guarded stores counted). */
-  const verdict = async (name: string, text: string, guardedStores = 0): Promise<[string, string | null]> => {
+  /** The verdict of a translation, as `sched halide` reports it (guarded stores confirmed). */
+  const result = async (name: string, text: string, guardedStores = 0) => {
     const prog = await checkSource(`${name}.sched`, text);
-    const r = overApproximated(await verifyImpl(prog.impls[0]!, {}), guardedStores);
+    return { r: await confirmGuarded(await verifyImpl(prog.impls[0]!, {}), prog.impls[0]!, guardedStores), ci: prog.impls[0]! };
+  };
+  const verdict = async (name: string, text: string, guardedStores = 0): Promise<[string, string | null]> => {
+    const { r } = await result(name, text, guardedStores);
     return [r.verdict, r.class];
   };
 
-  it('#6808: a predicate reading f(0) with the update parallel races in the translation (unknown for Halide\'s code); the programs of the fix\'s test are valid', async () => {
+  it('#6808: a predicate reading f(0) with the update parallel races, confirmed of Halide\'s code where the predicate holds (unknown where it never does); the programs of the fix\'s test are valid', async () => {
     const trigger = halideCase(join(BUGS, 'halide_6808_rdom_predicate_race.py'), 'h6808');
     // The predicate's if on memory becomes a select around the store (the cell read and rewritten).
     expect(trigger.translation.text).toMatch(/par f_s1_rx < 10 do\s+out_f\[f_s1_rx\] \{f_1\(f_s1_rx, f_s1_rx\)\} := select\(\(out_f\[0\] == 1\), 2, out_f\[f_s1_rx\]\)/);
     expect(trigger.translation.text).toContain('f_1(v_x, r_rx) = select(f_1(0, r_rx - 1) == 1, 2, f_1(r_rx, r_rx - 1)) where');
-    // The translation races, but on an access only the select makes (iteration 0 writes out_f[0]
-    // back when its predicate fails): not shown of Halide's code, so unknown (guarded.ts).
+    // The translation races on every input, on an access the select makes (iteration 0 writes
+    // out_f[0] back when its predicate fails). Halide's code races when inp(0) = 1: confirmed by a
+    // run with the store read as Halide's if (c) store, on small inputs (guarded.ts).
     expect(await verdict('h6808', trigger.translation.text)).toEqual(['invalid', 'race']);
     expect(trigger.translation.guardedStores).toBe(1);
-    expect(await verdict('h6808', trigger.translation.text, 1)).toEqual(['unknown', 'unconfirmed']);
+    const { r, ci } = await result('h6808', trigger.translation.text, 1);
+    expect([r.verdict, r.class]).toEqual(['invalid', 'race']);
+    expect(r.replay).toMatchObject({ conditionalStores: true, inputs: 'small', class: 'race' });
+    expect(r.reason).toMatch(/iteration 0 writes out_f\[0\] .* iteration 1 reads it/);
+    // The replay is exact: inp(0) = 1 on its seed (the predicate holds at iteration 0), and the
+    // same run without conditional stores, or on a seed where inp(0) ≠ 1 with them, differs.
+    const ps = new Map(Object.entries(r.replay!.params).map(([k, v]) => [k, BigInt(v)] as const));
+    const seed = r.replay!.seed;
+    expect(familyInputs('small', seed).input('inp', 'i32', [0])).toBe(1);
+    expect(runImpl(ci, ps, { seed, family: 'small', conditionalStores: true }).report.error).toMatchObject({ kind: 'race', location: 'out_f[0]', iterations: { first: 0, second: 1 } });
+    const other = [...Array(64).keys()].find((s) => familyInputs('small', s).input('inp', 'i32', [0]) !== 1)!;
+    expect(runImpl(ci, ps, { seed: other, family: 'small', conditionalStores: true }).report.outcome).toBe('match');
+    // f(0) = 2 inp(0) is even: Halide's code never stores in the update, so never races; the
+    // translation's select still does, and no run confirms it: unknown.
+    const never = halideCase(variant('halide_6808_rdom_predicate_race', 'never'), 'h6808n');
+    expect(await verdict('h6808n', never.translation.text)).toEqual(['invalid', 'race']);
+    const n = await result('h6808n', never.translation.text, never.translation.guardedStores);
+    expect([n.r.verdict, n.r.class]).toEqual(['unknown', 'unconfirmed']);
+    expect(n.r.reason).toMatch(/none of \d+ run\(s\) with them read as Halide's if \(c\) store/);
     const evenOdd = halideCase(variant('halide_6808_rdom_predicate_race', 'even_odd'), 'h6808eo');
     expect(await verdict('h6808eo', evenOdd.translation.text)).toEqual(['valid', null]);
     // Serial, the trigger is valid; a lowering that dropped the predicate is not.
@@ -439,17 +463,19 @@ describe.skipIf(MISSING !== null)('known Halide bugs through real Halide 14 (com
 });
 
 describe('verdicts on guarded stores (compilers/halide/guarded.ts)', () => {
-  const base = { verdict: 'invalid', class: 'race', reason: 'refuted: rw-safe' } as unknown as Parameters<typeof overApproximated>[0];
-  it('an access error of the select encoding is unknown; values, valid verdicts and plain translations are kept', () => {
-    expect(overApproximated(base, 0)).toBe(base);
-    for (const cls of ['race', 'out-of-bounds', 'uninitialized-read']) {
-      const r = overApproximated({ ...base, class: cls }, 2);
-      expect([r.verdict, r.class]).toEqual(['unknown', 'unconfirmed']);
-      expect(r.reason).toMatch(/of the translation, not shown of Halide's code: 2 store\(s\) under a data-dependent if/);
-    }
-    for (const cls of ['output-mismatch', 'annotation-mismatch', 'interface']) expect(overApproximated({ ...base, class: cls }, 1).verdict).toBe('invalid');
+  const base = { verdict: 'invalid', class: 'race', reason: 'refuted: rw-safe' } as unknown as Parameters<typeof confirmGuarded>[0];
+  const noImpl = undefined as unknown as Parameters<typeof confirmGuarded>[1];
+  it('values, valid verdicts and translations without guarded stores are kept as they are', async () => {
+    expect(await confirmGuarded(base, noImpl, 0)).toBe(base);
+    for (const cls of ['output-mismatch', 'annotation-mismatch', 'interface']) expect((await confirmGuarded({ ...base, class: cls }, noImpl, 1)).verdict).toBe('invalid');
     const valid = { ...base, verdict: 'valid', class: null } as typeof base;
-    expect(overApproximated(valid, 3)).toBe(valid);
+    expect(await confirmGuarded(valid, noImpl, 3)).toBe(valid);
+  });
+  it('confirms on the inputs a predicate needs: the replay inputs, then 32 seeds of small integers', () => {
+    const ins = confirmationInputs({ family: 'small', seed: 5 });
+    expect(ins[0]).toEqual({ family: 'small', seed: 5 });
+    expect(ins.filter((i) => i.family === 'small')).toHaveLength(32);
+    expect(new Set(ins.map((i) => `${i.family}/${i.seed}`)).size).toBe(ins.length);
   });
 });
 describe.skipIf(MISSING !== null)('apps/unsharp_strict through real Halide 14', () => {

@@ -11,6 +11,7 @@ import { ArrayRef, Cells, setCell } from '../semantics/memory.ts';
 import { runImpl, specModel } from '../semantics/run.ts';
 import { annotationMismatch } from '../semantics/annotations.ts';
 import { seededInputs, SpecModel } from '../semantics/model.ts';
+import { familyInputs } from '../semantics/inputs.ts';
 import { compile, dump, impl, params, programArb, referenceBigStep } from './semantics-helpers.ts';
 import { readFileSync } from 'node:fs';
 
@@ -296,5 +297,71 @@ describe('value types in memory', () => {
     const ci = impl(`${h}impl p of s {\n  input a: u8[4] = A;\n  output b: bool[4] = B;\n  output c: i64[] = C;\n  output d: f64[] = D;\n  for i < 4 do b[i] := a[i] > 100;\n  c[] := i64(9223372036854775807) + 1 + 9223372036854775807 + 1;\n  d[] := f64(1) / 2.0\n}\n`);
     const r = runImpl(ci, params({}), { seed: 3 });
     expect(r.report.outcome).toBe('match');
+  });
+});
+
+// Conditional stores (BigStepOptions.conditionalStores, semantics/bigstep.ts): not a rule of the
+// thesis; how `sched halide` confirms an access error on a translation of Halide's `if (c) store`.
+describe('conditional stores: a[ι] := select(c, v, a[ι]) run as if (c) a[ι] := v', () => {
+  const H = `spec s { input A(i): i32; output X(i): i32 = 2 where 0 <= i && i < 4; }\n`;
+  const run = (body: string, opts: Parameters<typeof runImpl>[2]): ReturnType<typeof runImpl>['report'] =>
+    runImpl(impl(`${H}impl p of s {\n  input a: i32[4] = A;\n  output x: i32[4] = X;\n${body}\n}\n`), params({}), opts).report;
+  // #6808's shape: every iteration reads x[0] in its condition, iteration 0 writes x[0].
+  const racy = '  par i < 4 do x[i] := a[i];\n  par i < 4 do x[i] := select(x[0] == 1, 2, x[i])';
+  it("the select's write-back races; run as an if it races only when the condition holds at iteration 0", () => {
+    // Small inputs: a(0) = 1 on some seeds, not on others.
+    const seeds = [...Array(16).keys()];
+    const a0 = (s: number) => Number(familyInputs('small', s).input('A', 'i32', [0]));
+    const hit = seeds.find((s) => a0(s) === 1)!;
+    const miss = seeds.find((s) => a0(s) !== 1)!;
+    expect(hit).toBeDefined();
+    for (const s of [hit, miss]) {
+      expect(run(racy, { seed: s, family: 'small' }).error).toMatchObject({ kind: 'race', detail: 'read-write', location: 'x[0]', iterations: { first: 0, second: 1 } });
+    }
+    expect(run(racy, { seed: hit, family: 'small', conditionalStores: true }).error).toMatchObject({ kind: 'race', detail: 'read-write', location: 'x[0]', iterations: { first: 0, second: 1 } });
+    const quiet = run(racy, { seed: miss, family: 'small', conditionalStores: true });
+    expect(quiet.error).toBeNull();
+    expect(quiet.conditionalStores).toBe(true);
+  });
+  it('when the condition fails the cell is not read (⊥ is no error) and v is not evaluated (no out-of-bounds)', () => {
+    const skip = '  x[0] := 2; x[1] := 2; x[2] := 2;\n  x[3] := select(a[0] > 100, a[7], x[3]);\n  x[3] := 2';
+    expect(run(skip, {}).error).toMatchObject({ kind: 'out-of-bounds' });
+    expect(run(skip, { conditionalStores: true }).outcome).toBe('match');
+    const bot = '  x[0] := 2; x[1] := 2; x[2] := 2;\n  x[3] := select(a[0] > 100, 5, x[3]);\n  x[3] := 2';
+    expect(run(bot, {}).error).toMatchObject({ kind: 'uninitialized', location: 'x[3]' });
+    expect(run(bot, { conditionalStores: true }).outcome).toBe('match');
+    // When it holds, the store happens with its errors (the condition is a[0] > -100: always).
+    expect(run(skip.replace('> 100', '> -2147483647'), { conditionalStores: true }).error).toMatchObject({ kind: 'out-of-bounds', location: 'a[7]' });
+  });
+  it('nested selects are nested ifs: the inner condition is not read when the outer one fails', () => {
+    // The inner condition reads x[0], which iteration 0 writes: a race only if it is evaluated.
+    const nested = '  par i < 4 do { x[i] := a[i]; x[i] := select(i >= 4, select(x[0] == 1, 2, x[i]), x[i]) }';
+    expect(run(nested, { seed: 0, family: 'small' }).error).toMatchObject({ kind: 'race' });
+    for (let s = 0; s < 8; s++) expect(run(nested, { seed: s, family: 'small', conditionalStores: true }).error).toBeNull();
+    // As one condition `c1 && c2`, both are read (eager &&): that store is no nested if.
+    const eager = nested.replace('select(i >= 4, select(x[0] == 1, 2, x[i]), x[i])', 'select(i >= 4 && x[0] == 1, 2, x[i])');
+    expect(run(eager, { seed: 0, family: 'small', conditionalStores: true }).error).toMatchObject({ kind: 'race' });
+  });
+  it('only a select that writes back the same cell is a conditional store', () => {
+    const other = '  par i < 4 do x[i] := a[i];\n  par i < 4 do x[i] := select(x[0] == 1, 2, x[(i + 1) % 4])';
+    for (let s = 0; s < 4; s++) expect(run(other, { seed: s, family: 'small', conditionalStores: true }).error).toMatchObject({ kind: 'race' });
+  });
+  it('with an affine condition, the same run as the thesis rules on `if c then a[ι] := v` (random)', () => {
+    // Differential: U-IF-TRUE/U-IF-FALSE around U-ASSIGN against the conditional-store emitter,
+    // on random index and condition shapes (outcome, error kind, race iterations, final memory).
+    const lin = fc.tuple(fc.integer({ min: -1, max: 2 }), fc.integer({ min: -1, max: 4 })).map(([k, c]) => (k === 0 ? `${c}` : `${k} * i + ${c}`));
+    const cond = fc.tuple(fc.constantFrom('<', '>=', '=='), fc.integer({ min: 0, max: 3 })).map(([op, c]) => `i ${op} ${c}`);
+    fc.assert(
+      fc.property(lin, lin, cond, fc.boolean(), fc.integer({ min: 0, max: 5 }), (w, r, c, init, seed) => {
+        const pre = init ? '  par i < 4 do x[i] := a[i];\n' : '';
+        const asIf = run(`${pre}  par i < 4 do if ${c} then x[${w}] := a[${r}] + 1`, { seed });
+        const asStore = run(`${pre}  par i < 4 do x[${w}] := select(${c}, a[${r}] + 1, x[${w}])`, { seed, conditionalStores: true });
+        expect(asStore.outcome).toBe(asIf.outcome);
+        expect(asStore.error?.kind).toBe(asIf.error?.kind);
+        expect(asStore.error?.iterations).toEqual(asIf.error?.iterations);
+        expect(asStore.mismatches).toEqual(asIf.mismatches);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -52,7 +52,7 @@ async function replayShows(ci: CheckedImpl, file: string, r: Replay, cls: string
   const line: RunLine = {
     kind: 'RUN', impl: ci.impl.name, params, seed: r.seed, family: r.inputs,
     given: r.inputValues.map((v) => `${v.tensor}(${v.point.join(',')})=${v.value}`),
-    annotations: r.annotations, omega: false, outcome: '', detail: null, text: '',
+    annotations: r.annotations, omega: false, conditionalStores: r.conditionalStores === true, outcome: '', detail: null, text: '',
   };
   return runLine(ci, line, file).outcome !== 'match';
 }

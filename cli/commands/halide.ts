@@ -3,7 +3,8 @@
 // taken from the same Func definitions, written to a .sched file, and verified as `sched verify`
 // does (same verdicts, counterexamples, --json, --certs). `--jit` adds the JIT oracle.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { checkSource } from '../../core/check.ts';
@@ -14,14 +15,14 @@ import { intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_INPUT, EXIT_OK, JSON_OPTION } from '../command.ts';
 import { toJson } from '../io.ts';
 import { formatOption, verifyCommand, verifyFiles } from './verify.ts';
-import { overApproximated } from '../../compilers/halide/guarded.ts';
+import { confirmGuarded } from '../../compilers/halide/guarded.ts';
 
 export const halideCommand: Command = {
   name: 'halide',
   summary: 'Lower a Halide 14 pipeline script with real Halide, translate its IR to SCHED and verify it.',
   usage: 'sched halide SCRIPT.py [--emit FILE] [--name N] [--jit] [--seed S] [--no-verify] [verify options: --certs DIR --timeout-ms T --float M --json]',
   options: [
-    { name: 'emit', value: true, metavar: 'FILE', help: 'write the translated .sched program to FILE (default: <tmpdir>/sched-halide/<name>.sched)' },
+    { name: 'emit', value: true, metavar: 'FILE', help: 'write the translated .sched program to FILE (default: <tmpdir>/sched-halide/<name>-<hash>.sched, named by its content, so concurrent runs never overwrite each other)' },
     { name: 'name', value: true, metavar: 'N', help: "name of the spec and implementation (default: the script's file name)" },
     { name: 'jit', value: false, help: "JIT oracle: Halide's realize on seeded inputs (sizes from the script's example) against the big-step run of the translation" },
     { name: 'seed', value: true, metavar: 'S', help: 'seed of the JIT oracle inputs (default 0)' },
@@ -50,9 +51,14 @@ export const halideCommand: Command = {
       if (e instanceof SchedInputError) return fail('translation', e.diagnostics.map(formatDiagnostic).join('\n'));
       throw e;
     }
-    const file = single(args, 'emit') ?? join(tmpdir(), 'sched-halide', `${name}.sched`);
+    // Named by its content: two runs at once (shards, two scripts of one name) never overwrite a
+    // file the other's replay command names; written whole, then renamed into place.
+    const hash = createHash('sha256').update(c.translation.text).digest('hex').slice(0, 8);
+    const file = single(args, 'emit') ?? join(tmpdir(), 'sched-halide', `${name}-${hash}.sched`);
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, c.translation.text);
+    const partial = `${file}.${process.pid}.tmp`;
+    writeFileSync(partial, c.translation.text);
+    renameSync(partial, file);
     const t = c.tracing;
     const tracingLine = (what: string, r: TracingComparison): string => ('error' in r ? `${what}: not compared (${r.error})` : r.same ? `${what}: identical once the trace calls are stripped` : `${what}: ${r.onlyTraced.length} line(s) only in the traced lowering, ${r.onlyPlain.length} only in the untraced one`);
     if (text) {
@@ -95,7 +101,7 @@ export const halideCommand: Command = {
       if (!text) process.stdout.write(toJson(halide) + '\n');
       return code;
     }
-    const v = await verifyFiles(args, [file], halide, (r) => overApproximated(r, c.translation.guardedStores));
+    const v = await verifyFiles(args, [file], halide, (r, ci) => confirmGuarded(r, ci, c.translation.guardedStores));
     return Math.max(v, code) === EXIT_INPUT ? EXIT_INPUT : v !== EXIT_OK ? v : code;
   },
 };

@@ -20,7 +20,7 @@ import { displayName, loadProgram, SPEC_OPTION, toJson } from '../io.ts';
 
 export const PARAM_OPTION: OptionSpec = { name: 'param', value: true, repeat: true, metavar: 'NAME=VALUE', help: 'value of a spec parameter (repeat for each; all are required)' };
 export const IMPL_OPTION: OptionSpec = { name: 'impl', value: true, metavar: 'NAME', help: 'run only this implementation (default: every impl of the file)' };
-export const INPUTS_OPTION: OptionSpec = { name: 'inputs', value: true, metavar: 'FAMILY', help: `the family of seeded inputs: ${INPUT_FAMILIES.join(', ')} (default: default; corner: NaN, ±∞, ±0 and integer extremes on about half of the points; spread: floats with random significands over 2^-12…2^12). A verdict's replay command names the family and seed of the run that shows its counterexample` };
+export const INPUTS_OPTION: OptionSpec = { name: 'inputs', value: true, metavar: 'FAMILY', help: `the family of seeded inputs: ${INPUT_FAMILIES.join(', ')} (default: default; corner: NaN, ±∞, ±0 and integer extremes on about half of the points; spread: floats with random significands over 2^-12…2^12; small: integers folded into [-3, 3], [0, 6] unsigned). A verdict's replay command names the family and seed of the run that shows its counterexample` };
 
 /** `--inputs FAMILY`. */
 export function familyOption(args: ParsedArgs): InputFamily {
@@ -73,7 +73,7 @@ export interface RefusedReport {
 export function refusedReport(ci: CheckedImpl, params: ReadonlyMap<string, bigint>, seed: bigint, family: InputFamily, error: RunError): RunReport {
   return {
     impl: ci.impl.name, spec: ci.spec.spec.name, params: Object.fromEntries([...params].map(([k, v]) => [k, seedJson(v)])), seed: seedJson(seed), inputs: family,
-    outcome: 'error', error, writes: 0, reads: 0, ms: 0, checked: 0, mismatchCount: 0, mismatches: [], unconstrained: { count: 0, examples: [] }, comparison: 'none (not run)', omega: false,
+    outcome: 'error', error, writes: 0, reads: 0, ms: 0, checked: 0, mismatchCount: 0, mismatches: [], unconstrained: { count: 0, examples: [] }, comparison: 'none (not run)', omega: false, conditionalStores: false,
   };
 }
 
@@ -191,7 +191,7 @@ function showParams(p: Record<string, number | string>): string {
 // run
 
 function printReport(file: string, r: RunReport): void {
-  const head = `${file}: impl ${r.impl} (${showParams(r.params)}seed ${r.seed}${r.inputs !== 'default' ? `, ${r.inputs} inputs` : ''})${r.omega ? ' [ω]' : ''}`;
+  const head = `${file}: impl ${r.impl} (${showParams(r.params)}seed ${r.seed}${r.inputs !== 'default' ? `, ${r.inputs} inputs` : ''})${r.omega ? ' [ω]' : ''}${r.conditionalStores ? ' [conditional stores]' : ''}`;
   const stats = `${r.writes} writes, ${r.reads} reads, ${r.ms} ms`;
   if (r.outcome === 'error' && r.error) {
     process.stdout.write(`${head}: error (${r.error.kind}) — ${stats}\n`);
@@ -219,7 +219,7 @@ export function exitFor(outcomes: readonly ('ok' | 'found' | 'limit')[]): number
 export const runCommand: Command = {
   name: 'run',
   summary: 'Big-step execution on seeded random inputs, compared with the spec evaluated on the same inputs.',
-  usage: "sched run FILE --param NAME=VALUE… [--impl NAME] [--seed S] [--inputs FAMILY] [--input 'T(i,…)=V'…] [--check-annotations] [--omega] [--tolerance R] [--json]",
+  usage: "sched run FILE --param NAME=VALUE… [--impl NAME] [--seed S] [--inputs FAMILY] [--input 'T(i,…)=V'…] [--check-annotations] [--omega] [--conditional-stores] [--tolerance R] [--json]",
   options: [
     PARAM_OPTION,
     SPEC_OPTION,
@@ -229,6 +229,7 @@ export const runCommand: Command = {
     INPUT_OPTION,
     { name: 'check-annotations', value: false, help: 'also check that every assignment writes the value its prophetic annotation {…} denotes in the spec (an error of kind annotation if not, even when the outputs are right)' },
     { name: 'omega', value: false, help: "the write-set variant of U-PARLOOP (thesis §4.2): every value written to a location by distinct iterations must agree, not only the last ones" },
+    { name: 'conditional-stores', value: false, help: "run every store a[ι] := select(c, v, a[ι]) as 'if (c) a[ι] := v': no access to the cell and no evaluation of v when c fails. Not the thesis's semantics: how `sched halide` confirms a race, out-of-bounds access or uninitialized read on a translation of Halide's `if (c) f(ι) = v` (docs/halide.md); a verdict's replay command adds it when it was used (not with --derivation)" },
     { name: 'tolerance', value: true, metavar: 'R', help: 'compare float outputs with relative tolerance R (default: exact, IEEE bit equality with NaN equal to NaN and +0 different from -0); outputs are compared on their box ∩ where' },
     { name: 'max-steps', value: true, metavar: 'K', help: 'give up (exit 2) after K loop iterations plus assignments (default 4e9)' },
     { name: 'max-cells', value: true, metavar: 'K', help: 'largest total number of array cells (default 33554432)' },
@@ -245,6 +246,8 @@ export const runCommand: Command = {
     const maxSteps = numberOption(args, 'max-steps', 1);
     const maxCells = numberOption(args, 'max-cells', 1);
     const derivFile = single(args, 'derivation');
+    const conditionalStores = args.flags.has('conditional-stores');
+    if (conditionalStores && derivFile !== undefined) throw new UsageError('--conditional-stores has no derivation: it is not a rule of the thesis (drop one of them)');
     const loaded = loadImpls(args, 'run');
     if (derivFile !== undefined && loaded.reduce((n, l) => n + l.impls.length, 0) !== 1) throw new UsageError('--derivation needs exactly one impl (use --impl NAME)');
     const models = new ModelCache();
@@ -263,7 +266,7 @@ export const runCommand: Command = {
         const given = overridesOption(args, ci);
         const inputs = given.length > 0 ? withOverrides(familyInputs(family, seed), given) : undefined;
         const model = inputs ? undefined : models.get(l.file, ci, params, seed, family);
-        const r = runImpl(ci, params, { seed, family, inputs, model, file: l.file, omega: args.flags.has('omega'), tolerance, maxSteps, maxCells, derivation: derivFile !== undefined, checkAnnotations: annotations });
+        const r = runImpl(ci, params, { seed, family, inputs, model, file: l.file, omega: args.flags.has('omega'), tolerance, maxSteps, maxCells, derivation: derivFile !== undefined, checkAnnotations: annotations, conditionalStores });
         let report: RunReport = given.length > 0 ? { ...r.report, seed: seedJson(seed), inputs: `${family}, ${given.length} given` } : r.report;
         if (annotations && report.outcome === 'match') {
           const a = r.annotations;

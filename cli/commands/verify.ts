@@ -71,7 +71,7 @@ export const verifyCommand: Command = {
  */
 /** `adjust` rewrites each result before it is reported (a front end that knows more than the
  *  .sched it verified: compilers/halide/guarded.ts). */
-export async function verifyFiles(args: ParsedArgs, files: readonly string[], extraJson: Record<string, unknown> = {}, adjust: (r: VerifyResult) => VerifyResult = (r) => r): Promise<number> {
+export async function verifyFiles(args: ParsedArgs, files: readonly string[], extraJson: Record<string, unknown> = {}, adjust: (r: VerifyResult, ci: CheckedImpl) => VerifyResult | Promise<VerifyResult> = (r) => r): Promise<number> {
   const format = formatOption(args);
   const text = format === 'text';
   const float = (single(args, 'float') ?? 'ieee') as FloatMode;
@@ -139,7 +139,7 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
         if (certs !== undefined) startFromScratch();
         r = await verifyImpl(ci, { float, timeoutMs, log });
       }
-      r = adjust(r);
+      r = await adjust(r, ci);
       progress.step();
       results.push({ ...r, file });
       if (certs !== undefined) {

@@ -744,7 +744,8 @@ class Translator {
    * `f[ι] := select(c, v, f[ι])`: the same sequential semantics, with more accesses (the cell is
    * read and written, v evaluated, when c fails), so a race, out-of-bounds access or uninitialized
    * read of the original is one of the translation too, but not the converse: such a verdict is
-   * not Halide's (`guardedStores`, overApproximated()). Anything else under the condition (a loop,
+   * not shown of Halide's until a run with the stores read as `if (c) store` shows it
+   * (`guardedStores`, guarded.ts). Anything else under the condition (a loop,
    * two stores, an else branch) is rejected.
    */
   guarded(s: Extract<HStmt, { k: 'if' }>, sc: Scope, why: string): string {
@@ -931,7 +932,9 @@ class Translator {
       const gt: Trace[] = [];
       const conds = this.guards.map((g) => this.val(g.e, g.sc, { expand: false, spec: false, traces: gt }));
       if (gt.length > 0) throw new Unsupported('trace call', `in the condition around the store to ${s.name} (line ${s.line})`);
-      value = `select(${conds.length === 1 ? conds[0] : conds.map((c) => `(${c})`).join(' && ')}, ${value}, ${target})`;
+      // Nested ifs nest selects (not `c1 && c2`, which reads c2's cells when c1 fails): the
+      // conditional-store reading of semantics/bigstep.ts then evaluates them as Halide does.
+      value = conds.reduceRight((v, c) => `select(${c}, ${v}, ${target})`, value);
       this.guardedStores++;
     }
     if (inter !== undefined) return this.partialStore(s, sc, stage, inter, tr, target, value);

@@ -7,38 +7,18 @@
 //
 // For every bundle under the directories whose verdict is an `output-mismatch`, the translated
 // program (program.sched) runs at the parameters its README lists, on 8 seeds of the default
-// inputs and on the same seeds with every integer input folded into [-3, 3] ([0, 6] unsigned; small enough that
-// the fuzzer's shallow expressions cannot overflow). A line per bundle: the mismatches of each.
+// inputs and on the same seeds of the `small` family (semantics/inputs.ts: every integer input
+// folded into [-3, 3], [0, 6] unsigned; small enough that the fuzzer's shallow expressions cannot
+// overflow). A line per bundle: the mismatches of each.
 // Evidence, not proof: a mismatch-free small run does not show that overflow is the only cause.
 // Other classes are listed with their class. Exit 1 if some small-input run mismatches.
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkSource } from '../../core/check.ts';
-import type { ValueType } from '../../core/ast.ts';
-import { familyInputs } from '../../semantics/inputs.ts';
-import type { InputSource } from '../../semantics/model.ts';
 import { runImpl } from '../../semantics/run.ts';
-import type { Value } from '../../semantics/values.ts';
 
 const SEEDS = 8;
-
-/** The default inputs of `seed` with integer values folded into [-3, 3]. */
-export function smallInputs(seed: number): InputSource {
-  const base = familyInputs('default', seed);
-  // Unsigned types into [0, 6], the others into [-3, 3].
-  const fold = (v: Value, t: ValueType): Value => {
-    if (t === 'f32' || t === 'f64' || t === 'bool') return v;
-    const shift = t.startsWith('u') ? 0 : 3;
-    if (typeof v === 'bigint') return (((v % 7n) + 7n) % 7n) - BigInt(shift);
-    if (typeof v === 'number') return (((v % 7) + 7) % 7) - shift;
-    return v;
-  };
-  return {
-    input: (tensor, t, point) => fold(base.input(tensor, t, point), t),
-    unconstrained: (tensor, t, point) => fold(base.unconstrained(tensor, t, point), t),
-  };
-}
 
 async function bundle(dir: string): Promise<{ line: string; smallMismatch: boolean }> {
   const readme = readFileSync(join(dir, 'README.md'), 'utf8');
@@ -55,7 +35,7 @@ async function bundle(dir: string): Promise<{ line: string; smallMismatch: boole
       for (let s = 0; s < SEEDS; s++) {
         count.runs++;
         const wide = runImpl(ci, ps, { seed: s }).report.outcome;
-        const small = runImpl(ci, ps, { inputs: smallInputs(s) }).report.outcome;
+        const small = runImpl(ci, ps, { seed: s, family: 'small' }).report.outcome;
         if (wide === 'mismatch') count.wide++;
         if (small === 'mismatch') count.small++;
         if (wide !== 'mismatch' && wide !== 'match') count.other++;

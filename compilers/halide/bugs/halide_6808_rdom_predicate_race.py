@@ -8,7 +8,9 @@
 # only, so it accepts the schedule; PR #6842 (July 2022, first released in v15.0.0) adds the
 # predicate's loads. f's pure value reads an input (the issue uses 1) so that the predicate
 # depends on data. make(case) also builds the three programs of PR #6842's
-# test/correctness/reduction_predicate_racing.cpp, which do not race, and the trigger left serial.
+# test/correctness/reduction_predicate_racing.cpp, which do not race, the trigger left serial, and
+# the trigger with f(x) = 2 * inp(x) ("never"): f(0) == 1 never holds, so Halide's code never
+# stores in the update and does not race, though the select of its translation does.
 import halide as hl
 
 
@@ -16,10 +18,10 @@ def make(case="trigger"):
     inp = hl.ImageParam(hl.Int(32), 1, "inp")
     x = hl.Var("x")
     f = hl.Func("f")
-    f[x] = inp[x]
+    f[x] = inp[x] * 2 if case == "never" else inp[x]
     size = 20 if case == "even_odd" else 11 if case == "from_1" else 10
     r = hl.RDom([(1 if case == "from_1" else 0, 10)], "r")
-    if case in ("trigger", "serial", "from_1"):
+    if case in ("trigger", "serial", "from_1", "never"):
         r.where(f[0] == 1)  # (a) from_1: the RDom does not contain 0, so nobody writes f(0)
         f[r.x] = 2
     elif case == "own_cell":
