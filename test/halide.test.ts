@@ -385,6 +385,43 @@ def pipeline():
   }, 120_000);
 });
 
+// Halide prints LetStmt(x, v, body) as `let x = v` and body at the same indentation: the lets
+// of an RDom update's loop nest (`f.s1.r$x.loop_min.orig`) print as if they enclosed the next
+// stage's store, which has no loop of its own when f is computed at one point (fuzz seed 0,
+// cases 524 and 604, were rejected with `RVar value not in scope`).
+describe.skipIf(MISSING !== null)('stages of a Func realized at one point through real Halide 14', () => {
+  it('a store without loops after an RDom update is of the later stage: valid, and the JIT agrees', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sched-halide-'));
+    // The pure stage without a loop, then in a loop of its own (a split with GuardWithIf).
+    for (const [name, pure] of [['later', ''], ['later_split', '\n    f.split(x, xo, xi, 2, hl.TailStrategy.GuardWithIf)']] as const) {
+      const file = join(dir, `${name}.py`);
+      writeFileSync(file, `import halide as hl
+def pipeline():
+    A = hl.ImageParam(hl.Int(32), 1, "A")
+    x, xo, xi = hl.Var("x"), hl.Var("xo"), hl.Var("xi")
+    r = hl.RDom([(0, 3)], "r")
+    f = hl.Func("f")
+    g = hl.Func("g")
+    f[x] = A[x]
+    f[x] = f[x] + A[x + r.x]
+    f[x] = f[x] * 2
+    g[x] = f[x] + 1${pure}
+    f.compute_at(g, x)
+    return {"output": g, "funcs": [f, g], "args": [A], "example": {"output": [10], "A": [12]}}
+`);
+      const c = halideCase(file, name);
+      expect(c.driver.traced.pass21, name).toMatch(/let f\.s1\.r\$x\.loop_min\.orig = 0\n *for \(f\.s1\.r\$x, 0, 3\) \{/);
+      const text = c.translation.text;
+      expect(text, name).toMatch(/\{f_1\(g_s0_x, f_s1_rx\)\} := /);
+      expect(text, name).toMatch(/\{f_2\(g_s0_x\)\} := \(buf_f\[g_s0_x - f_realized_min_0\] \* 2\)/);
+      const ci = (await checkSource(`${name}.sched`, text)).impls[0]!;
+      expect((await verifyImpl(ci, {})).verdict, name).toBe('valid');
+      const j = jitOracle(c, ci, 1);
+      expect([j.bigstep, j.differences], name).toEqual(['match', 0]);
+    }
+  }, 300_000);
+});
+
 // The published Halide bugs of corpus/bugs/ through the real compiler (compilers/halide/bugs/,
 // docs/halide.md "Known Halide bugs"): #6808 is in Halide 14: its translation races, and a run
 // with the predicate's store read as Halide's if (c) store confirms it (invalid, replayable); the

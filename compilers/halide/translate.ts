@@ -120,7 +120,17 @@ type Binding =
   | { readonly k: 'buffer'; readonly buf: Buffer }
   /** A fused loop variable t = outer * div + inner, read only as `t % div` and `t / div`. */
   | { readonly k: 'fused'; readonly inner: string; readonly outer: string; readonly div: string }
-  | { readonly k: 'produce'; readonly count: { n: number } };
+  /** The last stage whose store `produce f` has translated so far (stages run in order). */
+  | { readonly k: 'produce'; readonly count: { last: number } }
+  /**
+   * The lets of NAMES, textually before a statement that came earlier in the same block, do not
+   * name the stage of a store from here on. Halide prints LetStmt(x, v, body) as `let x = v`
+   * followed by body at the same indentation, so `let x = v; S1; S2` is also how
+   * Block(LetStmt(x, v, S1), S2) prints, and a stage's loop nest (its `<f>.s<k>.…` lets with it)
+   * is S1 only: `let Q.s1.r$x.loop_min.orig = 0; for (Q.s1.r$x, …) {…}; Q(…) = …` ends with the
+   * store of a later stage of Q that has no loop of its own.
+   */
+  | { readonly k: 'closed'; readonly names: ReadonlySet<string> };
 
 class Scope {
   constructor(
@@ -626,7 +636,7 @@ class Translator {
   // ---- statements --------------------------------------------------------------------------
 
   /** `top`: statements run once, unconditionally (their asserts are assumptions). */
-  block(ss: readonly HStmt[], sc: Scope, top: boolean): string {
+  block(ss: readonly HStmt[], sc: Scope, top: boolean, lets: readonly string[] = []): string {
     const parts: string[] = [];
     for (let i = 0; i < ss.length; i++) {
       const s = ss[i]!;
@@ -641,16 +651,19 @@ class Translator {
           if (!(err instanceof NotIndex) && !(err instanceof Unsupported)) throw err;
         }
         if (v === null) {
-          parts.push(this.block(rest, sc.bind(s.name, { k: 'lazy', e: s.value, scope: sc, stmt: true }), top));
+          parts.push(this.block(rest, sc.bind(s.name, { k: 'lazy', e: s.value, scope: sc, stmt: true }), top, [...lets, s.name]));
         } else {
           const b: Binding = { k: 'idx', sched: this.names.get(s.name), e: s.value, scope: sc, used: false };
-          const body = this.block(rest, sc.bind(s.name, b), top);
+          const body = this.block(rest, sc.bind(s.name, b), top, [...lets, s.name]);
           parts.push(b.used ? `let ${b.sched} = ${v} in\n${body}` : body);
         }
         break;
       }
       const c = this.stmt(s, sc, top);
       if (c !== null) parts.push(c);
+      // The lets before s may have been s's alone (see the 'closed' binding): for the stage of
+      // a later store they say nothing. (Their values stay in scope.)
+      if (lets.length > 0 && i + 1 < ss.length) sc = sc.bind('', { k: 'closed', names: new Set(lets) });
     }
     const real = parts.filter((p) => p !== 'skip');
     if (real.length === 0) return 'skip';
@@ -666,7 +679,7 @@ class Translator {
         this.assert(s, sc, top);
         return null;
       case 'pc':
-        return this.block(s.body, s.produce ? sc.bind(s.name, { k: 'produce', count: { n: 0 } }) : sc, top);
+        return this.block(s.body, s.produce ? sc.bind(s.name, { k: 'produce', count: { last: -1 } }) : sc, top);
       case 'for': {
         // GPU blocks, threads and lanes run in parallel and may not communicate (as `par`).
         const kind = { for: 'for', parallel: 'par', vectorized: 'par', unrolled: 'for', gpu_block: 'par', gpu_thread: 'par', gpu_lane: 'par' }[s.type.replace(/<.*>$/, '')];
@@ -886,9 +899,11 @@ class Translator {
     // The stage: the innermost `<f>.s<k>.` name bound inside `produce f`.
     let stage: number | null = null;
     const prefix = `${s.name}.s`;
+    const closed = new Set<string>();
     for (let x: Scope | null = sc; x !== null; x = x.parent) {
+      if (x.b.k === 'closed') for (const n of x.b.names) closed.add(n);
       if (x.name === s.name && x.b.k === 'produce') break;
-      if (x.name.startsWith(prefix) && x.b.k === 'idx') {
+      if (x.name.startsWith(prefix) && x.b.k === 'idx' && !closed.has(x.name)) {
         const m = /^\.s(\d+)\./.exec(x.name.slice(s.name.length));
         if (m) {
           stage = Number(m[1]);
@@ -896,14 +911,16 @@ class Translator {
         }
       }
     }
+    const pc = sc.find(s.name, 'produce');
     if (stage === null) {
       // No loop names a stage: the pure definition of a Func without updates, or the one stage of a
       // 0-dimensional Func without loops (every update of it has RVars, hence loops).
       if (f.updates.length === 0 || (f.args.length === 0 && f.updates.every((u) => u.rvars.length > 0))) stage = 0;
       else {
-        // Stages without loops run in order: the k-th such store of `produce f` is the k-th such
-        // stage. Without a defined pure stage (or without arguments), those are the updates with
-        // no RVars and constant left-hand sides (and the pure stage of a 0-dimensional Func).
+        // Stages run in order: a store without loops is of the first such stage after the last
+        // stage stored so far in `produce f` (whose store may have been under a loop's name).
+        // Without a defined pure stage (or without arguments), those are the updates with no RVars
+        // and constant left-hand sides (and the pure stage of a 0-dimensional Func).
         // Otherwise the realization is of one point: bounding small realizations removed every
         // pure loop, so the pure definition and the updates without RVars (their loops are pure
         // loops, over the same region) have none; an update with RVars keeps its RVar loops.
@@ -911,12 +928,12 @@ class Translator {
           isUndef(f.pure) || f.args.length === 0
             ? [...(f.args.length === 0 ? [0] : []), ...f.updates.flatMap((u, k) => (u.rvars.length === 0 && u.args.every((a) => /^-?\d+$/.test(a)) ? [k + 1] : []))]
             : [0, ...f.updates.flatMap((u, k) => (u.rvars.length === 0 ? [k + 1] : []))];
-        const pc = sc.find(s.name, 'produce');
-        const n = pc?.k === 'produce' ? pc.count.n++ : 0;
-        if (n < loopless.length) stage = loopless[n]!;
+        const last = pc?.k === 'produce' ? pc.count.last : -1;
+        stage = loopless.find((k) => k > last) ?? null;
       }
       if (stage === null) throw new Unsupported('store of an unknown stage', `${s.name} at line ${s.line}: no ${s.name}.s<k> loop or let encloses it`);
     }
+    if (pc?.k === 'produce') pc.count.last = Math.max(pc.count.last, stage);
     // A 0-dimensional Func is a tensor over one unit coordinate, always 0 (core/lower's algorithms have no 0-dimensional Funcs).
     const logical = coords.length === 0 ? ['0'] : coords;
     const buf = sc.find(s.name, 'buffer');
@@ -1122,7 +1139,7 @@ class Translator {
     const alg = this.d.algorithm;
     if (alg && !alg.pass21) throw new Unsupported('lowering', "Halide printed no IR after 'bounding small realizations' for the algorithm without its schedule");
     const lets = this.rdomLets(alg ? parseHStmt(alg.pass21!) : stmt);
-    const top = new Scope(null, '', { k: 'produce', count: { n: 0 } });
+    const top = new Scope(null, '', { k: 'produce', count: { last: -1 } });
     const specCx: Ctx = { expand: false, spec: true, traces: null };
     const paramIdx = (e: HExpr, what: string): string => this.must(() => this.idx(e, top, { ...IDX, expand: true }), what);
     const order = topoOrder([...this.specFuncs.values()], this.inputs);
@@ -1177,7 +1194,7 @@ class Translator {
   run(): Translation {
     if (!this.d.traced.pass21) throw new Unsupported('lowering', "Halide printed no IR after 'bounding small realizations'");
     const stmt = parseHStmt(this.d.traced.pass21);
-    const top = new Scope(null, '', { k: 'produce', count: { n: 0 } });
+    const top = new Scope(null, '', { k: 'produce', count: { last: -1 } });
     if (this.d.traced.error) this.notes.push(`Halide failed after lowering (code generation of the traced pipeline): ${this.d.traced.error.split('\n').pop()}`);
     for (const a of this.d.assume ?? []) {
       this.assumes.push(this.must(() => this.cond(parseHExpr(a), top, { ...IDX, expand: true }), `pipeline()'s assumption '${a}'`));
