@@ -10,11 +10,12 @@ import type { ElimEntry } from './elimlog.ts';
 import { declarations, formulaToSmt } from './smtlib.ts';
 import { printFormula } from './print.ts';
 import { purifyFree, purifyQuantifiers } from './purify.ts';
+import { deniedInstances } from './hints.ts';
 
-function script(comment: string, decls: string, assertion: string, defs = ''): string {
+function script(comment: string, decls: string, assertion: string, defs = '', hints = ''): string {
   const head = comment ? `${comment.split('\n').map((l) => `; ${l}`).join('\n')}\n` : '';
   // Definitions in their own assertion: cvc5 1.0.3 times out on the same conjunct inside the claim.
-  return `${head}${decls}${decls ? '\n' : ''}${defs ? `(assert ${defs})\n` : ''}(assert ${assertion})\n(check-sat)\n`;
+  return `${head}${decls}${decls ? '\n' : ''}${defs ? `(assert ${defs})\n` : ''}(assert ${assertion})\n${hints ? `(assert ${hints})\n` : ''}(check-sat)\n`;
 }
 
 /** `(assert (not (= original result)))`, expected `unsat`. */
@@ -32,26 +33,36 @@ export function equivalenceScript(original: Formula, result: Formula, comment = 
  * times out on `∃l. φ` asserted beside a linear claim that it refutes at once with `l` a constant.
  */
 export function eliminationCertificates(e: ElimEntry): readonly [string, string] {
-  const { defs, formulas: [o, r] } = purifyFree([purifyQuantifiers(e.original), purifyQuantifiers(e.result)]);
-  const comment = (dir: string, skolem: boolean): string => [
+  const [po, pr] = [purifyQuantifiers(e.original), purifyQuantifiers(e.result)];
+  // Direction 2 denies the original; when it is `∃v. ψ`, instances ¬ψ[v := w] of the denial
+  // (hints.ts) go beside the claim. Named by a purification of their own (the names of the
+  // original and result come first, so they are those of direction 1).
+  const hints = po.kind === 'exists' ? deniedInstances(po.vars, po.body) : [];
+  const one = purifyFree([po, pr]);
+  const two = hints.length > 0 ? purifyFree([po, pr, ...hints]) : one;
+  const comment = (dir: string, defs: Formula, skolem: boolean, instances: number): string => [
     `quantifier elimination (${e.method}), ${dir}; expected: unsat`,
     `original: ${printFormula(e.original)}`,
     `result:   ${printFormula(e.result)}`,
     'under each quantifier, quot!n names a quotient: q = t div k written 0 <= t - k*q <= k - 1',
     ...(defs.kind === 'true' ? [] : ['outside them, quot!topN names one of free variables, its definition asserted beside the claim']),
     ...(skolem ? ['sk!n: a constant for an existential quantifier of the claim (asserted exists, denied forall)'] : []),
+    ...(instances > 0 ? [`the last assertion: ${instances} instance${instances > 1 ? 's' : ''} (not psi[v := w]) of the denied (exists v. psi), implied by the claim; they only guide the solver to its witnesses`] : []),
   ].join('\n');
-  const ds = defs.kind === 'true' ? '' : formulaToSmt(defs);
-  const direction = (dir: string, holds: Formula, denied: Formula): string => {
+  const direction = (dir: string, defs: Formula, holds: Formula, denied: Formula, instances: readonly Formula[]): string => {
     let n = 0;
     const fresh = (): string => `sk!${++n}`;
     const [h, d] = [skolemize(holds, true, fresh), skolemize(denied, false, fresh)];
     // The narrowest logic: cvc5 1.0.3 times out under ALL on quantifier-free claims it refutes
     // at once under QF_LIA.
     const logic = hasQuantifier(h) || hasQuantifier(d) ? 'LIA' : 'QF_LIA';
-    return `(set-logic ${logic})\n${script(comment(dir, n > 0), declarations([defs, h, d]), `(and ${formulaToSmt(h)} (not ${formulaToSmt(d)}))`, ds)}`;
+    const ds = defs.kind === 'true' ? '' : formulaToSmt(defs);
+    const hs = instances.length === 0 ? '' : formulaToSmt(andAll(instances));
+    return `(set-logic ${logic})\n${script(comment(dir, defs, n > 0, instances.length), declarations([defs, h, d, ...instances]), `(and ${formulaToSmt(h)} (not ${formulaToSmt(d)}))`, ds, hs)}`;
   };
-  return [direction('original implies result', o!, r!), direction('result implies original', r!, o!)];
+  const [o1, r1] = one.formulas;
+  const [o2, r2, ...inst] = two.formulas;
+  return [direction('original implies result', one.defs, o1!, r1!, []), direction('result implies original', two.defs, r2!, o2!, inst)];
 }
 
 /**
