@@ -64,7 +64,8 @@ function cases(body: Formula, bound: ReadonlySet<string>): Literal[][] {
   const dnf = toDnf(body, MAX_CASES) ?? [topLiterals(body)];
   const out: Literal[][] = [];
   const work = [...dnf];
-  while (work.length > 0 && out.length < MAX_CASES) {
+  // Each split removes an atom; the step bound only keeps deep nests of min and max cheap.
+  for (let steps = 0; work.length > 0 && out.length < MAX_CASES && steps < 8 * MAX_CASES; steps++) {
     const lits = work.shift()!;
     const a = boundAtom(lits, bound);
     if (!a) { out.push(lits); continue; }
@@ -138,7 +139,8 @@ function solveCase(vars: readonly string[], lits0: readonly Literal[], bound: Re
         score = 0; cand = floorT(def.t, def.k);
       } else if (eq) { score = 0; cand = floorT(neg(eq.t), eq.a); }
       else {
-        score = usable.length === mine.length ? 1 : usable.length > 0 ? 2 : 3;
+        // Last: variables bounded only through other open ones, or occurring only inside atoms.
+        score = mine.length > 0 && usable.length === mine.length ? 1 : usable.length > 0 ? 2 : 3;
         const up = prefer === 'high' ? U.length > 0 : L.length === 0 && U.length > 0;
         const c = an.cong;
         if (up) cand = c ? greatestBelow(minT(...U), c.r, c.m) : minT(...U);
