@@ -15,6 +15,7 @@ import { not } from '../core/presburger/formula.ts';
 import { substFormula } from '../core/presburger/subst.ts';
 import { printTerm } from '../core/presburger/print.ts';
 import { runZ3, shutdownZ3 } from '../smt/z3.ts';
+import { withoutInstances } from '../proofs/recheck.ts';
 
 afterAll(async () => { await shutdownZ3(); });
 
@@ -52,6 +53,20 @@ describe('instantiation hints in elimination certificates', () => {
     const ws = witnesses(po.vars, po.body).map((w) => po.vars.map((v) => printTerm(w.get(v)!)).join(', '));
     expect(ws).toEqual(['max(0, r - floor((7r + 7)/8))', 'min(floor(W/8) - 1, floor(r/8))']);
     for (const s of [one, two]) expect((await runZ3(s, { timeoutMs: 20_000 })).status).toBe('unsat');
+  });
+
+  it('the instances are one assertion of their own, with their own quotient names: without it, .2 is the claim as written before instances', async () => {
+    const [one, two] = eliminationCertificates(tile);
+    const bare = withoutInstances(two)!;
+    expect(bare).not.toBeNull();
+    expect(withoutInstances(one)).toBeNull();
+    // Only the instance assertion (and the quot!hint declarations and comment) differ.
+    const strip = (t: string) => t.split('\n').filter((l) => !l.startsWith(';') && !l.includes('quot!hint')).join('\n');
+    expect(strip(bare)).toBe(strip(two.split('\n').filter((l) => !(l.startsWith('(assert ') && l.includes('quot!hint'))).join('\n')));
+    expect(two.split('\n').filter((l) => l.startsWith('(assert ')).length).toBe(bare.split('\n').filter((l) => l.startsWith('(assert ')).length + 1);
+    expect((await runZ3(bare, { timeoutMs: 20_000 })).status).toBe('unsat');
+    // A script without the instance comment, or not ending in an assertion, is left alone.
+    expect(withoutInstances('(assert true)\n(check-sat)\n')).toBeNull();
   });
 
   it('a result too weak still gets a .2 that is sat (the instances do not hide a wrong elimination)', async () => {

@@ -41,15 +41,16 @@ export function purifyQuantifiers(f: Formula): Formula {
  * definition returned apart. `defs ∧ φ[q]` is satisfiable exactly when `φ` is (q is determined by
  * the free variables), so a certificate may assert `defs` beside its claim. cvc5 1.0 times out on
  * `∃…` next to a top-level `div` (a two-line elimination certificate of a 4-lane dot product) and
- * proves the named form at once.
+ * proves the named form at once. `prefix` keeps apart names given to another set of formulas
+ * (`quot!hintN`: certificate.ts names its instances on their own).
  */
-export function purifyFree(fs: readonly Formula[]): { readonly defs: Formula; readonly formulas: readonly Formula[] } {
+export function purifyFree(fs: readonly Formula[], prefix = 'top'): { readonly defs: Formula; readonly formulas: readonly Formula[] } {
   const free = new Set<string>();
   for (const f of fs) for (const v of formulaVars(f)) free.add(v);
   let n = 0;
   // Only arguments over free variables (and quotients named here): a bound variable left by a
   // caller that did not purify first must not escape its binder.
-  return nameQuotients(fs, free, () => `${QUOTIENT}top${++n}`, (t) => termVars(t).size > 0 && [...termVars(t)].every((v) => free.has(v)));
+  return nameQuotients(fs, free, () => `${QUOTIENT}${prefix}${++n}`, (t) => termVars(t).size > 0 && [...termVars(t)].every((v) => free.has(v)));
 }
 
 /** Name, innermost first, every floor and congruence of `fs` whose argument `takes` (given the
