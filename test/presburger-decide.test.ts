@@ -26,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { equivalenceScript } from '../core/presburger/certificate.ts';
 import { declarations, formulaToSmt } from '../core/presburger/smtlib.ts';
+import { withoutInstances } from '../proofs/recheck.ts';
 
 afterAll(async () => { await shutdownZ3(); });
 
@@ -293,12 +294,21 @@ describe('quotient naming (purify.ts)', () => {
     expect(answers.map((a) => a.status)).toEqual(['unsat', 'unsat', 'unsat', 'sat']);
   });
   const cvc5 = spawnSync('cvc5', ['--version']).status === 0;
+  // As `sched recheck` asks it: a script that gets no answer is asked again without its instance
+  // assertion (proofs/recheck.ts, withoutInstances), and only an unsat is taken from that. cvc5
+  // 1.0.3 times out on the lane's direction 2 with the instances, and proves it without them.
   it.skipIf(!cvc5)('cvc5 answers the same certificates (the ones it timed out on)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'purify-'));
-    const answers = [lane, wrongLane].flatMap((e) => eliminationCertificates(e)).map((s, k) => {
-      const file = join(dir, `c${k}.smt2`);
+    const ask = (s: string, name: string): string => {
+      const file = join(dir, name);
       writeFileSync(file, s);
       return spawnSync('cvc5', ['--lang=smt2', '--tlimit=20000', file], { encoding: 'utf8' }).stdout.trim();
+    };
+    const answers = [lane, wrongLane].flatMap((e) => eliminationCertificates(e)).map((s, k) => {
+      const a = ask(s, `c${k}.smt2`);
+      const bare = withoutInstances(s);
+      if (a === 'sat' || a === 'unsat' || bare === null) return a;
+      return ask(bare, `c${k}-bare.smt2`) === 'unsat' ? 'unsat' : a;
     });
     expect(answers).toEqual(['unsat', 'unsat', 'unsat', 'sat']);
   });
