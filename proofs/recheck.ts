@@ -92,10 +92,15 @@ export function withoutInstances(text: string): string | null {
   return [...lines.slice(0, i), ...lines.slice(i + 1)].join('\n');
 }
 
+/** An answer that ends the search: sat, unsat or an error (not a timeout or unknown). */
+function decided(answer: string): boolean {
+  return answer === 'sat' || answer === 'unsat' || answer.startsWith('error');
+}
+
 async function solve(s: SolverName, file: string, text: string, timeoutMs: number): Promise<{ answer: string; ms: number; config?: string }> {
   const t0 = performance.now();
   const r = await solveAs(s, file, text, timeoutMs);
-  if (r.answer === 'sat' || r.answer === 'unsat' || r.answer.startsWith('error')) return r;
+  if (decided(r.answer)) return r;
   // Dropping an assertion weakens a script: its unsat is the whole script's (its sat would not
   // be, so only unsat is taken from it).
   const bare = withoutInstances(text);
@@ -124,7 +129,7 @@ async function solveAs(s: SolverName, file: string, text: string, timeoutMs: num
   for (const [k, opts] of CVC5_PORTFOLIO.entries()) {
     const budget = k === 0 ? timeoutMs : Math.ceil(timeoutMs / 2);
     answer = await runCommand('cvc5', ['--lang=smt2', `--tlimit=${budget}`, ...opts, file], budget);
-    if (answer === 'sat' || answer === 'unsat' || answer.startsWith('error')) return { answer, ms: performance.now() - t0, ...(k > 0 ? { config: opts.join(' ') } : {}) };
+    if (decided(answer)) return { answer, ms: performance.now() - t0, ...(k > 0 ? { config: opts.join(' ') } : {}) };
   }
   return { answer, ms: performance.now() - t0 };
 }
@@ -202,7 +207,7 @@ export async function recheckBundle(dir: string, solvers: readonly SolverName[],
       const { answer, ms, first, config } = await asked;
       // A timeout or `unknown` refutes nothing: unconfirmed (exit 2), never a failure (exit 1).
       const status = answer === e.expected ? 'agree' : answer === 'unknown' || answer === 'timeout' || answer === 'no answer' ? 'unconfirmed' : 'fail';
-      push({ bundle: dir, id: e.id, solver: s, expected: e.expected, got: answer, status, ms: reused ? 0 : ms, note: [reused ? `same text as ${first}` : null, config ? `cvc5 ${config}` : null].filter((x) => x !== null).join('; ') || null });
+      push({ bundle: dir, id: e.id, solver: s, expected: e.expected, got: answer, status, ms: reused ? 0 : ms, note: [reused ? `same text as ${first}` : null, config ? `${s} ${config}` : null].filter((x) => x !== null).join('; ') || null });
     }
   }
   return rows;

@@ -246,7 +246,7 @@ async function dischargeValue(s: Slot, mode: FloatMode, timeoutMs: number, ask: 
   s.answer = await ask(() => discharge(all, timeoutMs));
 }
 
-function replayOf(f: ReplayFinding, inputValues: Replay['inputValues'] = []): Replay {
+export function replayOf(f: ReplayFinding, inputValues: Replay['inputValues'] = []): Replay {
   return { params: f.params, seed: f.seed, inputs: f.inputs, annotations: f.class === 'annotation-mismatch', inputValues, class: f.class, shows: `${f.class}: ${f.detail}` };
 }
 

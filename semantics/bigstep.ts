@@ -819,10 +819,11 @@ interface ConditionalStore {
  */
 export function conditionalStore(c: Assign): ConditionalStore | null {
   if (c.accum !== undefined) return null;
-  const cell = printExpr({ kind: 'array', name: c.array, indices: c.indices, pos: c.pos } as Expr);
+  const cell = c.indices.map(printExpr);
+  const isCell = (r: Expr): boolean => r.kind === 'array' && r.name === c.array && r.indices.length === cell.length && r.indices.every((x, k) => printExpr(x) === cell[k]);
   const conds: Expr[] = [];
   let e = c.rhs;
-  while (e.kind === 'select' && e.else.kind === 'array' && e.else.name === c.array && printExpr(e.else) === cell) {
+  while (e.kind === 'select' && isCell(e.else)) {
     conds.push(e.cond);
     e = e.then;
   }

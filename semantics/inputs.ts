@@ -45,6 +45,14 @@ function intExtremes(t: ValueType): Value[] | null {
   }
 }
 
+/** `base` with every value passed through `f` (inputs and unconstrained points alike). */
+function mapped(base: InputSource, f: (v: Value, t: ValueType, point: readonly unknown[], tensor: string) => Value): InputSource {
+  return {
+    input: (tensor, t, point) => f(base.input(tensor, t, point), t, point, tensor),
+    unconstrained: (tensor, t, point) => f(base.unconstrained(tensor, t, point), t, point, tensor),
+  };
+}
+
 function cornerInputs(seed: bigint | number): InputSource {
   const base = seededInputs(seed);
   const coin = seededInputs(BigInt(seed) + 1000n);
@@ -59,10 +67,7 @@ function cornerInputs(seed: bigint | number): InputSource {
     const c = coin.input(tensor, 'f64', point as never) as number;
     return c < 0 ? ext[Math.floor(-c * ext.length) % ext.length]! : v;
   };
-  return {
-    input: (tensor, t, point) => pick(base.input(tensor, t, point), t, point, tensor),
-    unconstrained: (tensor, t, point) => pick(base.unconstrained(tensor, t, point), t, point, tensor),
-  };
+  return mapped(base, pick);
 }
 
 function spreadInputs(seed: bigint | number): InputSource {
@@ -79,10 +84,7 @@ function spreadInputs(seed: bigint | number): InputSource {
     const x = (c & 1 ? -1 : 1) * significand * 2 ** ((((c >>> 1) & 0x7fff) % 25) - 12);
     return t === 'f32' ? Math.fround(x) : x;
   };
-  return {
-    input: (tensor, t, point) => spread(bits.input(tensor, t, point), t, point, tensor),
-    unconstrained: (tensor, t, point) => spread(bits.unconstrained(tensor, t, point), t, point, tensor),
-  };
+  return mapped(bits, spread);
 }
 
 function smallInputs(seed: bigint | number): InputSource {
@@ -94,10 +96,7 @@ function smallInputs(seed: bigint | number): InputSource {
     if (typeof v === 'number') return (((v % 7) + 7) % 7) - shift;
     return v;
   };
-  return {
-    input: (tensor, t, point) => fold(base.input(tensor, t, point), t),
-    unconstrained: (tensor, t, point) => fold(base.unconstrained(tensor, t, point), t),
-  };
+  return mapped(base, fold);
 }
 
 /** The inputs of a family and seed. */

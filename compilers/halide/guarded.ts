@@ -13,7 +13,7 @@
 import type { CheckedImpl } from '../../core/typecheck.ts';
 import { REPLAY_INPUTS, type ReplayFinding, type ReplayInput, replayRun, SMALL_RUN, smallParameters } from '../../proofs/replay.ts';
 import type { Replay, VerifyResult } from '../../proofs/verify.ts';
-import { UNCONFIRMED_CLASS } from '../../proofs/verify.ts';
+import { replayOf, UNCONFIRMED_CLASS } from '../../proofs/verify.ts';
 
 /** The classes an access the translation added can cause. */
 const ACCESS_CLASSES = new Set(['race', 'out-of-bounds', 'uninitialized-read']);
@@ -39,31 +39,32 @@ export function confirmationInputs(own: ReplayInput | null): ReplayInput[] {
  */
 export async function confirmGuarded(r: VerifyResult, ci: CheckedImpl, guardedStores: number): Promise<VerifyResult> {
   if (guardedStores === 0 || r.verdict !== 'invalid' || r.class === null || !ACCESS_CLASSES.has(r.class)) return r;
-  const candidates: Map<string, bigint>[] = [];
-  const key = (m: ReadonlyMap<string, bigint>): string => ci.spec.params.map((p) => m.get(p)).join(',');
-  const push = (rec: Record<string, string> | undefined): void => {
-    if (rec === undefined || !ci.spec.params.every((p) => rec[p] !== undefined && /^-?\d+$/.test(rec[p]!))) return;
-    const m = new Map(ci.spec.params.map((p) => [p, BigInt(rec[p]!)] as const));
-    if (!candidates.some((c) => key(c) === key(m))) candidates.push(m);
-  };
-  push(r.replay?.params);
-  push(r.counterexample?.values);
-  for (const m of await smallParameters(ci, 3, null)) push(Object.fromEntries([...m].map(([k, v]) => [k, v.toString()])));
+  // The verdict's own parameters first; small models of the assumptions only if those fail.
+  const own = [r.replay?.params, r.counterexample?.values].flatMap((rec) => {
+    if (rec === undefined || !ci.spec.params.every((p) => rec[p] !== undefined && /^-?\d+$/.test(rec[p]!))) return [];
+    return [new Map(ci.spec.params.map((p) => [p, BigInt(rec[p]!)] as const))];
+  });
   const inputs = confirmationInputs(r.replay ? { family: r.replay.inputs, seed: r.replay.seed } : null);
+  const tried = new Set<string>();
   let runs = 0;
-  for (const params of candidates) {
-    for (const input of inputs) {
-      const f = replayRun(ci, params, input, { ...SMALL_RUN, conditionalStores: true });
-      if (f === 'too-large') break;
-      runs++;
-      if (f !== null && ACCESS_CLASSES.has(f.class)) return confirmed(r, f, guardedStores);
+  for (const batch of [async () => own, () => smallParameters(ci, 3, null)]) {
+    for (const params of await batch()) {
+      const key = ci.spec.params.map((p) => params.get(p)).join(',');
+      if (tried.has(key)) continue;
+      tried.add(key);
+      for (const input of inputs) {
+        const f = replayRun(ci, params, input, { ...SMALL_RUN, conditionalStores: true });
+        if (f === 'too-large') break;
+        runs++;
+        if (f !== null && ACCESS_CLASSES.has(f.class)) return confirmed(r, f, guardedStores);
+      }
     }
   }
   return unconfirmed(r, guardedStores, runs);
 }
 
 function confirmed(r: VerifyResult, f: ReplayFinding, guardedStores: number): VerifyResult {
-  const replay: Replay = { params: f.params, seed: f.seed, inputs: f.inputs, annotations: false, inputValues: [], class: f.class, shows: `${f.class}: ${f.detail}`, conditionalStores: true };
+  const replay: Replay = { ...replayOf(f), conditionalStores: true };
   const at = Object.entries(f.params).map(([k, v]) => `${k} = ${v}`).join(', ');
   return {
     ...r,

@@ -60,8 +60,9 @@ export function eliminationCertificates(e: ElimEntry): readonly [string, string]
     // at once under QF_LIA.
     const logic = hasQuantifier(h) || hasQuantifier(d) ? 'LIA' : 'QF_LIA';
     const ds = defs.kind === 'true' ? '' : formulaToSmt(defs);
-    const hs = instances.length === 0 ? '' : formulaToSmt(andAll([named.defs, ...instances]));
-    return `(set-logic ${logic})\n${script(comment(dir, defs, n > 0, instances.length), declarations([defs, h, d, ...(instances.length === 0 ? [] : [named.defs, ...instances])]), `(and ${formulaToSmt(h)} (not ${formulaToSmt(d)}))`, ds, hs)}`;
+    const hint = instances.length === 0 ? [] : [named.defs, ...instances];
+    const hs = hint.length === 0 ? '' : formulaToSmt(andAll(hint));
+    return `(set-logic ${logic})\n${script(comment(dir, defs, n > 0, instances.length), declarations([defs, h, d, ...hint]), `(and ${formulaToSmt(h)} (not ${formulaToSmt(d)}))`, ds, hs)}`;
   };
   const [o1, r1] = one.formulas;
   return [direction('original implies result', one.defs, o1!, r1!, []), direction('result implies original', one.defs, r1!, o1!, named.formulas)];
