@@ -15,7 +15,7 @@ import {
   iteratedUnionRel, iteratedUnionSet, iteratedUpdate, lambda, lexmax, lexmaxSet, lexmin, lexminSet,
   nonEmptyCondition, range, restrictRel, restrictSet, singleValuedRestriction, snd, substitute,
   subtractDomain, subtractRel, subtractSet, subtractUnitSet, uncurry, unionRel, unionSet, unwrap,
-  update, updateSet, add, variable, wrap, evalTerm, printRel, printSet, scale, mod,
+  update, updateSet, add, variable, wrap, evalTerm, printRel, printSet, scale, mod, parseSet,
 } from '../core/presburger/index.ts';
 import type { PRel, PSet } from '../core/presburger/index.ts';
 
@@ -148,6 +148,18 @@ describe('set operations', () => {
         setEq(mn, [...lexOpt(asRel, false)].map((x) => split(x)[1]), env);
       }
     }), { numRuns: RUNS });
+  });
+
+  it('lexmax and lexmin of a set whose 20 DNF disjuncts share one maximum (it once ran out of memory)', () => {
+    // fast-check seed 1, case 152 of the property above: every disjunct gave a candidate, and
+    // merging 20 candidates two by two doubled the pieces at each step, until the worker died.
+    const s = parseSet('[N] -> { a[u0, u1] : -N - 1 <= u1 <= -N and u0 = 3N + 3u1 + 2 and (N + max(N, 3N + 3u1 + 2) < 2u1 or 2u1 < N + max(N, 3N + 3u1 + 2)) and (N - u1) mod 3 = 2 and u1 <= 3 and 6u1 <= N + 1 and u1 >= -3 }');
+    const mx = lexmaxSet(s), mn = lexminSet(s);
+    for (const env of [...ENVS, new Map([['N', 1n]]), new Map([['N', -2n]])]) {
+      const all = new Set(evalSet(s, env, OPTS).map((t) => `[]->${t}`));
+      setEq(mx, [...lexOpt(all, true)].map((x) => split(x)[1]), env);
+      setEq(mn, [...lexOpt(all, false)].map((x) => split(x)[1]), env);
+    }
   });
 });
 

@@ -97,6 +97,23 @@ function maxOf(q: string, f: Formula, b: QeBudget): Cand[] {
   return dnf.flatMap((c) => maxConj(q, c, b));
 }
 
+/** One candidate per value (the disjunction of its conditions): DNF disjuncts often share their
+ *  maximum, and every distinct candidate can double the pieces `combine` makes. */
+function sameValuesMerged(cands: readonly Cand[]): Cand[] {
+  const byValue = new Map<string, { value: Term | null; conds: Formula[] }>();
+  for (const c of cands) {
+    const k = c.value === null ? '' : c.value.key;
+    const g = byValue.get(k);
+    if (g) g.conds.push(c.cond);
+    else byValue.set(k, { value: c.value, conds: [c.cond] });
+  }
+  return [...byValue.values()].map((g) => ({ value: g.value, cond: g.conds.length === 1 ? g.conds[0]! : simplify(orAll(g.conds)) }) as Cand);
+}
+
+/** Pieces of one coordinate's optimum: each candidate can split every piece in two, so past this
+ *  many the closed form is abandoned for the implicit one (exact) instead of growing without end. */
+const MAX_PIECES = 64;
+
 /** Merge candidates into disjoint pieces: where several apply, the max of their values. */
 function combine(cands: readonly Cand[]): { value: Term; cond: Formula }[] {
   let pieces: { value: Term; cond: Formula }[] = [];
@@ -112,6 +129,7 @@ function combine(cands: readonly Cand[]): { value: Term; cond: Formula }[] {
     }
     const fresh1 = simplify(and(c.cond, not(orAll(pieces.map((p) => p.cond)))));
     if (fresh1.kind !== 'false') next.push({ value: c.value, cond: fresh1 });
+    if (next.length > MAX_PIECES) throw new GiveUp();
     pieces = next;
   }
   if (unbounded.length > 0) {
@@ -123,7 +141,7 @@ function combine(cands: readonly Cand[]): { value: Term; cond: Formula }[] {
 }
 
 function max1(q: string, f: Formula, b: QeBudget): { value: Term; cond: Formula }[] {
-  return combine(maxOf(q, f, b));
+  return combine(sameValuesMerged(maxOf(q, f, b)));
 }
 
 /**
