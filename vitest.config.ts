@@ -8,5 +8,8 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // The default reporter, then the names of files and tests a dead worker left unfinished.
+    reporters: ['default', './test/unfinished-reporter.ts'],
+    setupFiles: ['./test/unfinished-setup.ts'],
   },
 });
