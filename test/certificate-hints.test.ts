@@ -76,6 +76,27 @@ describe('instantiation hints in elimination certificates', () => {
     expect(answers.map((a) => a.status)).toEqual(['unsat', 'sat']);
   });
 
+  it('a congruence purify.ts writes as k·q = u + t moves the witness into its class (rfactor_i32: z3 over 30 s without)', async () => {
+    // corpus/halide/reductions.sched rfactor_i32 elim010.2: the witness was the greatest lower
+    // bound itself, which the congruence then falsified wherever it was not in the class.
+    const original = parseFormula('exists u : -N + x < u <= x and (u - x) mod 8 = 0 and u <= 7 and u < v and u >= 0');
+    const result = parseFormula('max(-N + x + 1, 0) <= x and max(-N + x + 1, 0) + (7*max(-N + x + 1, 0) + x) mod 8 <= 7 and max(-N + x + 1, 0) + (7*max(-N + x + 1, 0) + x) mod 8 < v');
+    const po = purifyQuantifiers(original);
+    expect(po.kind).toBe('exists');
+    if (po.kind !== 'exists') return;
+    const ws = witnesses(po.vars, po.body);
+    let checked = 0;
+    for (const env of boxes(['N', 'x', 'v'], -20n, 20n)) {
+      if (!evalFormula(result, env)) continue;
+      checked++;
+      // Wherever the result holds, some instance is false: the solver needs no other.
+      expect(ws.some((w) => evalFormula(substFormula(po.body, w), env)), [...env].join(' ')).toBe(true);
+    }
+    expect(checked).toBeGreaterThan(100);
+    const [, two] = eliminationCertificates({ original, result, method: 'exact' });
+    expect((await runZ3(two, { timeoutMs: 5_000 })).status).toBe('unsat');
+  });
+
   it('each instance is ¬ψ[v := w] and implied by ¬∃v. ψ (brute force on a box), and .2 is never sat (Z3, random eliminations)', async () => {
     let withHints = 0;
     let proved = 0;

@@ -11,7 +11,7 @@
 // witnesses.
 
 import type { Atom, Formula, Literal, Term } from './types.ts';
-import { andAll, ge, isLiteral, not } from './formula.ts';
+import { andAll, cong, ge, isLiteral, not } from './formula.ts';
 import { addConst, atomTerm, coeff, constant, floorT, maxT, minT, neg, sub, without } from './term.ts';
 import { replaceAtom, substFormula, substTerm } from './subst.ts';
 import { hasQuantifier, termVars } from './vars.ts';
@@ -125,6 +125,18 @@ function solveCase(vars: readonly string[], lits0: readonly Literal[], bound: Re
       if (!open.has(v)) continue;
       const mine = lits.filter((l) => termVars(l.t).has(v) && linearIn(v, l));
       const usable = mine.filter((l) => closed(l.t, v));
+      // k·q = a·v + t with q a quotient still open (purify.ts writes `(v − x) mod k = 0` so): as
+      // ∃q it is a·v + t ≡ 0 (mod k), which moves v's candidate into its congruence class;
+      // without it the bound alone is taken, and q's definition then falsifies the instance.
+      for (const l of mine) {
+        if (l.kind !== 'eq' || closed(l.t, v)) continue;
+        const others = [...termVars(l.t)].filter((x) => x !== v && open.has(x));
+        const q = others[0];
+        if (others.length !== 1 || !q!.startsWith('quot!') || !linearIn(q!, l)) continue;
+        const k = coeff(l.t, q!);
+        const c = cong(without(l.t, q!), k < 0n ? -k : k);
+        if (isLiteral(c)) usable.push(c);
+      }
       const an = analyze(v, usable);
       let score: number;
       let cand: Term | null = null;
