@@ -131,10 +131,11 @@ function solveCase(vars: readonly string[], lits0: readonly Literal[], bound: Re
       for (const l of mine) {
         if (l.kind !== 'eq' || closed(l.t, v)) continue;
         const others = [...termVars(l.t)].filter((x) => x !== v && open.has(x));
-        const q = others[0];
-        if (others.length !== 1 || !q!.startsWith('quot!') || !linearIn(q!, l)) continue;
-        const k = coeff(l.t, q!);
-        const c = cong(without(l.t, q!), k < 0n ? -k : k);
+        if (others.length !== 1) continue;
+        const q = others[0]!;
+        if (!q.startsWith('quot!') || !linearIn(q, l)) continue;
+        const k = coeff(l.t, q);
+        const c = cong(without(l.t, q), k < 0n ? -k : k);
         if (isLiteral(c)) usable.push(c);
       }
       const an = analyze(v, usable);
