@@ -73,9 +73,22 @@ function firstAnswer(out: string): string {
  * differ in how quantifiers are instantiated). Measured on the corpus's bundles with cvc5 1.0.3:
  * a value certificate over a recursive spec's axioms is `unknown` in 15 ms by default and unsat
  * with enumerative instantiation; an elimination certificate `∀v. …` over one integer times out
- * by default and is unsat with `--cegqi-min-bounds` or `--global-negate`.
+ * by default and is unsat with `--cegqi-min-bounds` or `--global-negate`. Last, without the
+ * rounding heuristic of branch and bound: sdot's vc080 (div by 8 under `ite`) and
+ * filtered_strided's elim009.1 get no answer in 20 s by default, and unsat in 0.2 s without it.
  */
-const CVC5_PORTFOLIO: readonly (readonly string[])[] = [[], ['--full-saturate-quant'], ['--cegqi-min-bounds'], ['--global-negate']];
+const CVC5_PORTFOLIO: readonly (readonly string[])[] = [[], ['--full-saturate-quant'], ['--cegqi-min-bounds'], ['--global-negate'], ['--no-arith-brab']];
+
+/**
+ * For a quantifier-free linear-integer script, cvc5's own per-logic configuration first (the one
+ * of its SMT-COMP entry: MIP-style cuts, unconstrained and ite simplification). Its default
+ * branch-and-bound gives no answer in 50 s on small unbounded QF_LIA texts whose refutation needs
+ * a congruence (partial_sums elim010.1: `sk ≡ x (mod 4)` over unbounded N, x); this configuration
+ * refutes them in ~25 ms, and answers every other QF_LIA text of ch7-reductions as the default does.
+ */
+export function cvc5Configs(text: string): readonly (readonly string[])[] {
+  return /^\(set-logic QF_LIA\)/m.test(text) ? [['--use-portfolio'], ...CVC5_PORTFOLIO] : CVC5_PORTFOLIO;
+}
 
 /**
  * The script without the instance assertion an elimination certificate's direction 2 ends with
@@ -97,24 +110,75 @@ function decided(answer: string): boolean {
   return answer === 'sat' || answer === 'unsat' || answer.startsWith('error');
 }
 
+/** At most this many auxiliary constants get splits: n·(n−1) assertions. */
+const MAX_SPLIT_CONSTANTS = 8;
+
+/**
+ * The script with, for every ordered pair (a, b) of its auxiliary integer constants (`sk!…` and
+ * `quot!…`, the ones a certificate introduces for existentials and quotients), the assertion
+ * `a <= b or a >= b + 1`. Each is valid over the integers, so the script's answer is unchanged
+ * (sat and unsat alike). They are the branches a refutation needs when it rests on a rounding no
+ * single constraint shows: in dsc's elim055.1, `16v + 1 <= 3CI <= 16q` gives `v < q`, hence
+ * `v <= q − 1`, only through CI; cvc5 1.0.3's branch and bound, on these unbounded variables, gives
+ * no answer in 60 s, and with the splits answers in milliseconds. Null when there is no pair or
+ * too many.
+ */
+export function withIntegerSplits(text: string): string | null {
+  const names = [...text.matchAll(/^\(declare-const ((?:sk|quot)![A-Za-z0-9]+) Int\)$/gm)].map((m) => m[1]!);
+  if (names.length < 2 || names.length > MAX_SPLIT_CONSTANTS) return null;
+  const at = text.lastIndexOf('(check-sat)');
+  if (at < 0) return null;
+  const splits = names.flatMap((a) => names.filter((b) => b !== a).map((b) => `(assert (or (<= ${a} ${b}) (>= ${a} (+ ${b} 1))))\n`));
+  return `${text.slice(0, at)}; integer splits (valid over Int), added by sched recheck\n${splits.join('')}${text.slice(at)}`;
+}
+
+/**
+ * Scripts a solver that gave no answer is asked again, each with what its answer proves of the
+ * original: adding valid assertions keeps both answers; dropping one keeps only unsat.
+ */
+function variants(text: string): { text: string; label: string; keepsSat: boolean }[] {
+  const out: { text: string; label: string; keepsSat: boolean }[] = [];
+  const split = withIntegerSplits(text);
+  if (split !== null) out.push({ text: split, label: 'with integer splits', keepsSat: true });
+  // Dropping an assertion weakens a script: its unsat is the whole script's (its sat would not be).
+  const bare = withoutInstances(text);
+  if (bare !== null) out.push({ text: bare, label: 'without the instance assertion', keepsSat: false });
+  return out;
+}
+
 async function solve(s: SolverName, file: string, text: string, timeoutMs: number): Promise<{ answer: string; ms: number; config?: string }> {
   const t0 = performance.now();
   const r = await solveAs(s, file, text, timeoutMs);
   if (decided(r.answer)) return r;
-  // Dropping an assertion weakens a script: its unsat is the whole script's (its sat would not
-  // be, so only unsat is taken from it).
-  const bare = withoutInstances(text);
-  if (bare === null) return r;
+  const vs = variants(text);
+  if (vs.length === 0) return r;
   const dir = mkdtempSync(join(tmpdir(), 'sched-recheck-'));
   try {
-    const f = join(dir, 'bare.smt2');
-    writeFileSync(f, bare);
-    const b = await solveAs(s, f, bare, Math.ceil(timeoutMs / 2));
-    if (b.answer === 'unsat') return { answer: 'unsat', ms: performance.now() - t0, config: `${b.config ? `${b.config}, ` : ''}without the instance assertion` };
+    for (const [k, v] of vs.entries()) {
+      const f = join(dir, `variant${k}.smt2`);
+      writeFileSync(f, v.text);
+      const b = await solveAs(s, f, v.text, Math.ceil(timeoutMs / 2));
+      if (b.answer === 'unsat' || (v.keepsSat && b.answer === 'sat')) return { answer: b.answer, ms: performance.now() - t0, config: `${b.config ? `${b.config}, ` : ''}${v.label}` };
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   return { ...r, ms: performance.now() - t0 };
+}
+
+/**
+ * One script asked of one solver as `recheck` asks it (configurations, then variants), from a
+ * temporary file: for tests and for library users who hold a text rather than a bundle.
+ */
+export async function askSolver(s: SolverName, text: string, timeoutMs: number): Promise<{ answer: string; ms: number; config?: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'sched-ask-'));
+  try {
+    const f = join(dir, 'script.smt2');
+    writeFileSync(f, text);
+    return await solve(s, f, text, timeoutMs);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function solveAs(s: SolverName, file: string, text: string, timeoutMs: number): Promise<{ answer: string; ms: number; config?: string }> {
@@ -126,10 +190,12 @@ async function solveAs(s: SolverName, file: string, text: string, timeoutMs: num
   if (s === 'z3') return { answer: await runCommand('z3', ['-smt2', `-T:${Math.ceil(timeoutMs / 1000)}`, file], timeoutMs), ms: performance.now() - t0 };
   // The first configuration gets the whole budget, each fallback half of it.
   let answer = 'no answer';
-  for (const [k, opts] of CVC5_PORTFOLIO.entries()) {
+  for (const [k, opts] of cvc5Configs(text).entries()) {
     const budget = k === 0 ? timeoutMs : Math.ceil(timeoutMs / 2);
     answer = await runCommand('cvc5', ['--lang=smt2', `--tlimit=${budget}`, ...opts, file], budget);
-    if (decided(answer)) return { answer, ms: performance.now() - t0, ...(k > 0 ? { config: opts.join(' ') } : {}) };
+    // A cvc5 that does not know a configuration's option says so and has not looked at the script.
+    if (/^error: .*option/i.test(answer) && opts.length > 0) continue;
+    if (decided(answer)) return { answer, ms: performance.now() - t0, ...(opts.length > 0 ? { config: opts.join(' ') } : {}) };
   }
   return { answer, ms: performance.now() - t0 };
 }
