@@ -16,6 +16,7 @@ import {
   nonEmptyCondition, range, restrictRel, restrictSet, singleValuedRestriction, snd, substitute,
   subtractDomain, subtractRel, subtractSet, subtractUnitSet, uncurry, unionRel, unionSet, unwrap,
   update, updateSet, add, variable, wrap, evalTerm, printRel, printSet, scale, mod, parseSet,
+  lexOptimum, parseFormula,
 } from '../core/presburger/index.ts';
 import type { PRel, PSet } from '../core/presburger/index.ts';
 
@@ -348,5 +349,38 @@ describe('heap operations (thesis §5.2)', () => {
         }
       }
     }), { numRuns: RUNS });
+  });
+});
+
+describe('lexmax of one variable: conjuncts without it, and equalities of its floor atoms', () => {
+  // The shape of a rolling buffer's read (blur): q in a window, q ≡ y + c (mod m), a disjunction
+  // mixing q mod m with parameter literals, and conditions on the parameters alone. The optimum
+  // comes from the window and the congruence; the rest only says where it exists.
+  const pLit = fc.constantFrom('y <= 1', 'z >= -2', 'y + z < 3', 'z mod 3 = 1', 'y > z');
+  const qLit = (m: number) => fc.constantFrom(`q mod ${m} < (y + 2) mod ${m}`, `(y + 1) mod ${m} < q mod ${m}`, `q <= z + 3`, `2*q >= y`, `q mod ${m} = (z + 1) mod ${m}`);
+  const shape = fc.integer({ min: 2, max: 4 }).chain((m) => fc.record({
+    m: fc.constant(m), c: fc.integer({ min: 0, max: 3 }), w: fc.integer({ min: 1, max: 6 }),
+    mixed: fc.array(fc.oneof(pLit, qLit(m)), { minLength: 1, maxLength: 4 }),
+    mixed2: fc.array(fc.oneof(pLit, qLit(m)), { minLength: 1, maxLength: 3 }),
+    params: fc.array(pLit, { minLength: 1, maxLength: 3 }),
+  }));
+  it('agrees with enumeration (max and min)', () => {
+    fc.assert(fc.property(shape, ({ m, c, w, mixed, mixed2, params }) => {
+      const text = `y + z - ${w} <= q < y + z and q mod ${m} = (y + ${c}) mod ${m} and (${mixed.join(' or ')}) and (${mixed2.join(' or ')}) and (${params.join(' or ')})`;
+      const phi = parseFormula(text);
+      for (const isMax of [true, false]) {
+        const pw = lexOptimum(['q'], phi, isMax);
+        if (pw === null) continue;
+        for (let y = -5n; y <= 5n; y++) for (let z = -5n; z <= 5n; z++) {
+          const qs: bigint[] = [];
+          for (let q = -16n; q <= 16n; q++) if (evalFormula(phi, new Map([['y', y], ['z', z], ['q', q]]))) qs.push(q);
+          const env = new Map([['y', y], ['z', z]]);
+          const hit = pw.filter((p) => evalFormula(p.cond, env));
+          const want = qs.length === 0 ? null : qs.reduce((a, b) => ((isMax ? b > a : b < a) ? b : a));
+          expect(hit.length, `${text} at y=${y} z=${z}`).toBe(want === null ? 0 : 1);
+          if (want !== null) expect(evalTerm(hit[0]!.values[0]!, env), `${text} at y=${y} z=${z}`).toBe(want);
+        }
+      }
+    }), { numRuns: 150 });
   });
 });
