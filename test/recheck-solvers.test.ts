@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { eliminationCertificates, parseFormula } from '../core/presburger/index.ts';
-import { askSolver, withIntegerSplits } from '../proofs/recheck.ts';
+import { askSolver, quantifierFreePart, withIntegerSplits } from '../proofs/recheck.ts';
 import { runZ3, shutdownZ3 } from '../smt/z3.ts';
 
 afterAll(async () => { await shutdownZ3(); });
@@ -66,6 +66,39 @@ const VC080 = [
   '(assert (! (and (or (and (or (<= N k$1) (<= (+ k$1 1) (* 8 (div N 8)))) (<= (* 7 k$1) (* 8 (div (+ (* 7 k$1) (ite (<= k$1 7) k$1 7)) 8))) (<= (+ (* 8 k$1) 8) (+ N (* 8 (div (+ (* 7 k$1) (ite (<= k$1 7) k$1 7)) 8))))) (and (<= (+ k$1 1) N) (<= (* 8 (div N 8)) k$1)) (and (<= (+ k$1 1) N) (<= 0 k$1))) (or (and (or (<= (+ N (* 8 (div (+ (* 7 k$1) (ite (<= k$1 7) k$1 7)) 8))) (+ (* 8 k$1) 7)) (<= (* 8 (div N 8)) k$1) (<= (+ (* 8 (div (+ (* 7 k$1) (ite (<= k$1 7) k$1 7)) 8)) 1) (* 7 k$1))) (<= (+ k$1 1) (* 8 (div N 8)))) (<= N k$1) (<= (+ k$1 1) 0))) :named goal))',
   '(check-sat)',
 ].join('\n');
+
+describe('the quantifier-free part', () => {
+  it('drops the conjuncts that hold a quantifier, and whole quantified assertions', () => {
+    const s = [
+      '(set-logic LIA)', '(declare-const x Int)', '(declare-const y Int)',
+      '(assert (<= 0 x))',
+      '(assert (and (<= x y) (not (exists ((v Int)) (= v (+ x 1)))) (and (< y 9) (forall ((w Int)) (<= w y)))))',
+      '(assert (! (forall ((u Int)) (<= u x)) :named q))',
+      '(assert (! (and (= y 3) (exists ((u Int)) (= u x))) :named r))',
+      '(check-sat)',
+    ].join('\n');
+    expect(quantifierFreePart(s)).toBe([
+      '(set-logic QF_LIA)', '(declare-const x Int)', '(declare-const y Int)',
+      '(assert (<= 0 x))', '(assert (and (<= x y) (< y 9)))', '(assert (= y 3))', '(check-sat)', '',
+    ].join('\n'));
+    expect(quantifierFreePart('(set-logic QF_LIA)\n(declare-const x Int)\n(assert (< x 0))\n(check-sat)\n')).toBeNull();
+    expect(quantifierFreePart('(assert (< x 0)')).toBeNull();
+  });
+
+  it('is never unsat where the script is sat, and keeps the refutation of a right certificate (Z3)', async () => {
+    // The sat directions of the wrong results: a weaker script keeps their models.
+    const sat = [eliminationCertificates(dscWeak)[1], eliminationCertificates(dscStrong)[0]];
+    for (const s of sat) {
+      const qf = quantifierFreePart(s);
+      if (qf !== null) expect((await runZ3(qf, { timeoutMs: 20_000 })).status).not.toBe('unsat');
+    }
+    // A right direction 2: its instances alone refute it.
+    const qf = quantifierFreePart(eliminationCertificates(dsc)[1]);
+    expect(qf).not.toBeNull();
+    expect(qf).not.toMatch(/exists|forall/);
+    expect((await runZ3(qf!, { timeoutMs: 20_000 })).status).toBe('unsat');
+  });
+});
 
 const cvc5 = spawnSync('cvc5', ['--version']).status === 0;
 describe.skipIf(!cvc5)('cvc5 as recheck asks it', () => {
