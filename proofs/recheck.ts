@@ -115,17 +115,19 @@ function decided(answer: string): boolean {
 const MAX_SPLIT_CONSTANTS = 8;
 
 /**
- * The script with, for every ordered pair (a, b) of its auxiliary integer constants (`sk!…` and
- * `quot!…`, the ones a certificate introduces for existentials and quotients), the assertion
- * `a <= b or a >= b + 1`. Each is valid over the integers, so the script's answer is unchanged
- * (sat and unsat alike). They are the branches a refutation needs when it rests on a rounding no
- * single constraint shows: in dsc's elim055.1, `16v + 1 <= 3CI <= 16q` gives `v < q`, hence
- * `v <= q − 1`, only through CI; cvc5 1.0.3's branch and bound, on these unbounded variables, gives
- * no answer in 60 s, and with the splits answers in milliseconds. Null when there is no pair or
- * too many.
+ * The script with, for every ordered pair (a, b) of its integer constants, the assertion
+ * `a <= b or a >= b + 1`: of all of them when there are at most 8, else of its auxiliary ones
+ * (`sk!…` and `quot!…`, which a certificate introduces for existentials and quotients). Each is
+ * valid over the integers, so the script's answer is unchanged (sat and unsat alike). They are the
+ * branches a refutation needs when it rests on a rounding no single constraint shows: in dsc's
+ * elim055.1, `16v + 1 <= 3CI <= 16q` gives `v < q`, hence `v <= q − 1`, only through CI; in
+ * benign_halves' vc014, `2x <= i <= 2y + 1` gives `x <= y`. cvc5 1.0.3's branch and bound, on
+ * these unbounded variables, gives no answer in 60 s, and with the splits answers in
+ * milliseconds. Null when there is no pair or too many.
  */
 export function withIntegerSplits(text: string): string | null {
-  const names = [...text.matchAll(/^\(declare-const ((?:sk|quot)![A-Za-z0-9]+) Int\)$/gm)].map((m) => m[1]!);
+  const all = [...text.matchAll(/^\(declare-const (\S+) Int\)$/gm)].map((m) => m[1]!);
+  const names = all.length <= MAX_SPLIT_CONSTANTS ? all : all.filter((n) => /^(?:sk|quot)!/.test(n));
   if (names.length < 2 || names.length > MAX_SPLIT_CONSTANTS) return null;
   const at = text.lastIndexOf('(check-sat)');
   if (at < 0) return null;

@@ -26,17 +26,22 @@ const partialSums = elim('exists j : -N + x + 4 <= j <= x and (j - x) mod 4 = 0 
 const filtered = elim('exists v : -K + r < v <= r and (v + r) mod 2 = 0 and v < N and v >= 0', 'r <= 2*floor((min(N - 1, r) + r)/2) and 2*r < K + 2*floor((min(N - 1, r) + r)/2)');
 
 describe('integer splits', () => {
-  it('one assertion a <= b or a >= b + 1 per ordered pair of sk!/quot! constants, before check-sat', () => {
+  it('one assertion a <= b or a >= b + 1 per ordered pair of integer constants, before check-sat', () => {
     const s = '(set-logic QF_LIA)\n(declare-const N Int)\n(declare-const quot!top1 Int)\n(declare-const sk!1 Int)\n(assert (< sk!1 N))\n(check-sat)\n';
     const t = withIntegerSplits(s)!;
-    expect(t.match(/^\(assert \(or /gm)).toHaveLength(2);
+    expect(t.match(/^\(assert \(or /gm)).toHaveLength(6);
     expect(t).toContain('(assert (or (<= quot!top1 sk!1) (>= quot!top1 (+ sk!1 1))))');
     expect(t).toContain('(assert (or (<= sk!1 quot!top1) (>= sk!1 (+ quot!top1 1))))');
+    expect(t).toContain('(assert (or (<= N sk!1) (>= N (+ sk!1 1))))');
     expect(t.indexOf('(check-sat)')).toBeGreaterThan(t.lastIndexOf('(assert (or'));
     expect(t.startsWith(s.slice(0, s.indexOf('(check-sat)')))).toBe(true);
-    // nothing to split: one auxiliary, none, or no check-sat
+    // more than 8 constants: the sk!/quot! ones only
+    const many = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'sk!1', 'quot!top1'].map((n) => `(declare-const ${n} Int)`).join('\n');
+    expect(withIntegerSplits(`${many}\n(check-sat)\n`)!.match(/^\(assert \(or /gm)).toHaveLength(2);
+    // nothing to split: one constant, a Bool, too many auxiliaries, or no check-sat
     expect(withIntegerSplits('(declare-const sk!1 Int)\n(check-sat)\n')).toBeNull();
-    expect(withIntegerSplits('(declare-const x Int)\n(declare-const y Int)\n(check-sat)\n')).toBeNull();
+    expect(withIntegerSplits('(declare-const x Int)\n(declare-const p Bool)\n(check-sat)\n')).toBeNull();
+    expect(withIntegerSplits(`${Array.from({ length: 9 }, (_, k) => `(declare-const sk!${k} Int)`).join('\n')}\n(check-sat)\n`)).toBeNull();
     expect(withIntegerSplits('(declare-const sk!1 Int)\n(declare-const sk!2 Int)\n')).toBeNull();
   });
 
@@ -100,6 +105,23 @@ describe('the quantifier-free part', () => {
   });
 });
 
+// corpus/soundness/races benign_halves' vc014: two iterations i, i' with ⌊i/2⌋ and ⌊i'/2⌋ both
+// equal to x write cells y ≠ y' with 2y <= i <= 2y + 1: no answer from cvc5 1.0.3 in any
+// configuration; with splits between its six integer constants, unsat in 10 ms.
+const BENIGN_VC014 = [
+  '(set-logic ALL)',
+  '(set-info :status unsat)',
+  '(declare-const N Int)',
+  '(declare-const |i#1| Int)',
+  '(declare-const i$1 Int)',
+  '(declare-const x$2 Int)',
+  '(declare-const y$3 Int)',
+  '(declare-const y$4 Int)',
+  '(assert (! (<= 1 N) :named ctx.0))',
+  '(assert (! (and (or (<= (+ |i#1| 1) i$1) (<= (+ i$1 1) |i#1|)) (or (<= (+ y$3 1) y$4) (<= (+ y$4 1) y$3)) (<= |i#1| (+ (* 2 x$2) 1)) (<= |i#1| (+ (* 2 y$3) 1)) (<= i$1 (+ (* 2 x$2) 1)) (<= i$1 (+ (* 2 y$4) 1)) (<= (+ |i#1| 1) N) (<= (+ i$1 1) N) (<= (* 2 x$2) |i#1|) (<= (* 2 y$3) |i#1|) (<= 0 |i#1|) (<= (* 2 x$2) i$1) (<= (* 2 y$4) i$1) (<= 0 i$1)) :named goal))',
+  '(check-sat)',
+].join('\n');
+
 const cvc5 = spawnSync('cvc5', ['--version']).status === 0;
 describe.skipIf(!cvc5)('cvc5 as recheck asks it', () => {
   // A short budget: every fallback gets a second; each of these is answered in milliseconds by
@@ -109,6 +131,7 @@ describe.skipIf(!cvc5)('cvc5 as recheck asks it', () => {
     const answers = await Promise.all(cases.map((s) => askSolver('cvc5', s, 2000)));
     expect(answers.map((a) => a.answer)).toEqual(['unsat', 'unsat', 'unsat', 'unsat', 'unsat', 'unsat', 'sat', 'unsat']);
     expect((await askSolver('cvc5', VC080, 2000)).answer).toBe('unsat');
+    expect((await askSolver('cvc5', BENIGN_VC014, 2000)).answer).toBe('unsat');
   }, 120_000);
 });
 if (!cvc5) it('(cvc5 is not installed: apt-get install cvc5 to run the cvc5 variant)', () => undefined);
