@@ -87,7 +87,7 @@ const CVC5_PORTFOLIO: readonly (readonly string[])[] = [[], ['--full-saturate-qu
  * a congruence (partial_sums elim010.1: `sk ≡ x (mod 4)` over unbounded N, x); this configuration
  * refutes them in ~25 ms, and answers every other QF_LIA text of ch7-reductions as the default does.
  */
-export function cvc5Configs(text: string): readonly (readonly string[])[] {
+function cvc5Configs(text: string): readonly (readonly string[])[] {
   return /^\(set-logic QF_LIA\)/m.test(text) ? [['--use-portfolio'], ...CVC5_PORTFOLIO] : CVC5_PORTFOLIO;
 }
 
@@ -111,7 +111,7 @@ function decided(answer: string): boolean {
   return answer === 'sat' || answer === 'unsat' || answer.startsWith('error');
 }
 
-/** At most this many auxiliary constants get splits: n·(n−1) assertions. */
+/** At most this many constants get splits: n·(n−1) assertions. */
 const MAX_SPLIT_CONSTANTS = 8;
 
 /**
@@ -195,35 +195,31 @@ async function solve(s: SolverName, file: string, text: string, timeoutMs: numbe
   const t0 = performance.now();
   const r = await solveAs(s, file, text, timeoutMs);
   if (decided(r.answer)) return r;
-  const vs = variants(text);
-  if (vs.length === 0) return r;
+  for (const v of variants(text)) {
+    const b = await inScratchFile(v.text, (f) => solveAs(s, f, v.text, Math.ceil(timeoutMs / 2)));
+    if (b.answer === 'unsat' || (v.keepsSat && b.answer === 'sat')) return { answer: b.answer, ms: performance.now() - t0, config: `${b.config ? `${b.config}, ` : ''}${v.label}` };
+  }
+  return { ...r, ms: performance.now() - t0 };
+}
+
+/** `f` on a temporary file holding `text` (the command-line solvers read files), removed after. */
+async function inScratchFile<T>(text: string, f: (file: string) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'sched-recheck-'));
   try {
-    for (const [k, v] of vs.entries()) {
-      const f = join(dir, `variant${k}.smt2`);
-      writeFileSync(f, v.text);
-      const b = await solveAs(s, f, v.text, Math.ceil(timeoutMs / 2));
-      if (b.answer === 'unsat' || (v.keepsSat && b.answer === 'sat')) return { answer: b.answer, ms: performance.now() - t0, config: `${b.config ? `${b.config}, ` : ''}${v.label}` };
-    }
+    const file = join(dir, 'script.smt2');
+    writeFileSync(file, text);
+    return await f(file);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  return { ...r, ms: performance.now() - t0 };
 }
 
 /**
  * One script asked of one solver as `recheck` asks it (configurations, then variants), from a
  * temporary file: for tests and for library users who hold a text rather than a bundle.
  */
-export async function askSolver(s: SolverName, text: string, timeoutMs: number): Promise<{ answer: string; ms: number; config?: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'sched-ask-'));
-  try {
-    const f = join(dir, 'script.smt2');
-    writeFileSync(f, text);
-    return await solve(s, f, text, timeoutMs);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+export function askSolver(s: SolverName, text: string, timeoutMs: number): Promise<{ answer: string; ms: number; config?: string }> {
+  return inScratchFile(text, (f) => solve(s, f, text, timeoutMs));
 }
 
 async function solveAs(s: SolverName, file: string, text: string, timeoutMs: number): Promise<{ answer: string; ms: number; config?: string }> {

@@ -150,11 +150,11 @@ function combine(cands: readonly Cand[]): { value: Term; cond: Formula }[] {
 function floorEqualitiesApplied(q: string, f: Formula): Formula {
   const out = [...conjuncts(f)];
   for (let j = 0; j < out.length; j++) {
-    for (const [a] of out[j]!.kind === 'eq' ? (out[j] as Literal).t.parts : []) {
-      const e = out[j]!;
-      if (e.kind !== 'eq' || a.kind !== 'floor' || !termVars(a.arg).has(q)) continue;
-      const ka = coeff(e.t, a.key);
-      if (ka === 0n) continue;
+    // out[j] itself is never rewritten while its atoms are used.
+    const e = out[j]!;
+    if (e.kind !== 'eq') continue;
+    for (const [a, ka] of e.t.parts) {
+      if (a.kind !== 'floor' || !termVars(a.arg).has(q)) continue;
       for (let i = 0; i < out.length; i++) if (i !== j) out[i] = minusMultiple(out[i]!, e.t, a.key, ka);
     }
   }
@@ -178,11 +178,12 @@ function max1(q: string, f0: Formula, b: QeBudget): { value: Term; cond: Formula
   // where B holds. Kept out of the DNF, they do not multiply its disjuncts (blur's reads of the
   // rolling buffer: 370 ms per lexmax with them in, most of the kernel's symbolic time).
   const f = floorEqualitiesApplied(q, f0);
-  const cs = conjuncts(f);
-  const indep = cs.filter((c) => !formulaVars(c).has(q));
-  if (indep.length === 0 || indep.length === cs.length) return combine(sameValuesMerged(maxOf(q, f, b)));
+  const dep: Formula[] = [];
+  const indep: Formula[] = [];
+  for (const c of conjuncts(f)) (formulaVars(c).has(q) ? dep : indep).push(c);
+  if (indep.length === 0 || dep.length === 0) return combine(sameValuesMerged(maxOf(q, f, b)));
   const where = andAll(indep);
-  const pieces = combine(sameValuesMerged(maxOf(q, andAll(cs.filter((c) => formulaVars(c).has(q))), b)));
+  const pieces = combine(sameValuesMerged(maxOf(q, andAll(dep), b)));
   return pieces.map((p) => ({ value: p.value, cond: simplify(and(p.cond, where)) })).filter((p) => p.cond.kind !== 'false');
 }
 
