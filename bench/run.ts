@@ -2,8 +2,9 @@
 // - verification time per Halide kernel of thesis Table 6.1 (median of fresh-process runs), split
 //   into symbolic evaluation (of which Presburger work), solver and replay, beside the OCaml
 //   prototype's time and the ratio; with the solver pool on every core (the default), on one core
-//   (`--jobs 1`), and with the Z3 command line (SCHED_SOLVER=z3) when it is installed, the
-//   configurations taking turns run by run so that they see the same load;
+//   (`--jobs 1`), and, when the Z3 command line is installed (then the default's first solver),
+//   with the WASM build alone (SCHED_SOLVER=wasm), the configurations taking turns run by run so
+//   that they see the same load;
 // - concrete execution and small-step exploration (bench/semantics.ts), Presburger micro-benchmarks
 //   (bench/presburger.ts);
 // - how verification time grows with the stencil chain's length (table, least-squares seconds per
@@ -29,7 +30,7 @@ const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : null;
 const REPS = quick ? 1 : 3;
 const kernelsOnly = argv.includes('--kernels') ? new Set(argv[argv.indexOf('--kernels') + 1]!.split(',')) : null;
 const CORES = availableParallelism();
-/** The Z3 command line, for the SCHED_SOLVER=z3 column. */
+/** The Z3 command line: the default then asks it first, and a SCHED_SOLVER=wasm column is added. */
 const NATIVE = spawnSync('z3', ['--version'], { encoding: 'utf8' }).status === 0;
 const load = (): string => loadavg().map((x) => x.toFixed(1)).join(' ');
 const TSX = join('node_modules', '.bin', 'tsx');
@@ -78,16 +79,18 @@ interface One {
 
 /** How a kernel is verified: solver processes, and which solver. */
 interface Config {
-  readonly key: 'all' | 'one' | 'z3';
+  readonly key: 'all' | 'one' | 'wasm';
   readonly jobs: number;
-  readonly native: boolean;
+  /** SCHED_SOLVER: the default (`auto`), or the WASM build alone. */
+  readonly solver: 'auto' | 'wasm';
 }
-const ALL: Config = { key: 'all', jobs: CORES, native: false };
-const CONFIGS: readonly Config[] = [ALL, { key: 'one', jobs: 1, native: false }, ...(NATIVE ? [{ key: 'z3' as const, jobs: CORES, native: true }] : [])];
+const ALL: Config = { key: 'all', jobs: CORES, solver: 'auto' };
+const WASM: Config = { key: 'wasm', jobs: CORES, solver: 'wasm' };
+const CONFIGS: readonly Config[] = [ALL, { key: 'one', jobs: 1, solver: 'auto' }, ...(NATIVE ? [WASM] : [])];
 
 /** One verification in a fresh process; null on a crash or the time limit. */
 function verifyOnce(file: string, impl: string, timeoutS: number, stdin?: string, config: Config = ALL): One | { error: string } {
-  const env = { ...process.env, SCHED_SOLVER: config.native ? 'z3' : 'wasm' };
+  const env = { ...process.env, SCHED_SOLVER: config.solver };
   const r = spawnSync(TSX, ['bench/verify-one.ts', file, impl, '--jobs', String(config.jobs), ...(stdin ? ['--stdin'] : [])], { input: stdin, encoding: 'utf8', timeout: timeoutS * 1000, maxBuffer: 1 << 24, env });
   if (r.error || r.status !== 0) return { error: r.error ? `${r.error.message}` : `exit ${r.status}: ${(r.stderr ?? '').split('\n').filter((l) => l && !/nodedir/.test(l)).slice(-2).join(' ')}` };
   const line = r.stdout.trim().split('\n').pop() ?? '';
@@ -112,9 +115,9 @@ interface KernelRow {
   vcs: number | null;
   runs: number;
   note: string | null;
-  /** Medians on one core (`--jobs 1`) and with the Z3 command line (all cores), if measured. */
+  /** Medians on one core (`--jobs 1`) and with the WASM build alone (all cores), if measured. */
   oneCoreS?: number | null;
-  z3S?: number | null;
+  wasmS?: number | null;
   /** Load average when the kernel was measured (other processes share the machine). */
   load?: string;
 }
@@ -166,7 +169,7 @@ function benchVerify(): KernelRow[] {
       runs: main.length,
       note,
       oneCoreS: med('one'),
-      z3S: NATIVE ? med('z3') : null,
+      wasmS: NATIVE ? med('wasm') : null,
       load: `${l0} → ${load()}`,
     };
     // Every configuration must give the kernel's verdict: speed never changes an answer.
@@ -177,7 +180,7 @@ function benchVerify(): KernelRow[] {
       }
     }
     rows.push(row);
-    say(`verify ${k.name.padEnd(11)} ${row.verdict.padEnd(22)} ${fmt(medianS)} s all cores, ${fmt(row.oneCoreS ?? null)} s one core${NATIVE ? `, ${fmt(row.z3S ?? null)} s z3 CLI` : ''} (thesis ${k.thesisText}; load ${row.load})${row.note ? ` ${row.note}` : ''}`);
+    say(`verify ${k.name.padEnd(11)} ${row.verdict.padEnd(22)} ${fmt(medianS)} s all cores, ${fmt(row.oneCoreS ?? null)} s one core${NATIVE ? `, ${fmt(row.wasmS ?? null)} s WASM only` : ''} (thesis ${k.thesisText}; load ${row.load})${row.note ? ` ${row.note}` : ''}`);
   }
   return rows;
 }
@@ -208,8 +211,8 @@ interface ScalingRow {
   medianS: number | null;
   verdict: string;
   vcs: number | null;
-  /** With the Z3 command line, when installed. */
-  z3S?: number | null;
+  /** With the WASM build alone, when the Z3 command line is installed (else that is the default). */
+  wasmS?: number | null;
 }
 
 /** Least-squares seconds per stage, and R² of the line (linear growth: R² near 1). */
@@ -234,9 +237,9 @@ async function benchScaling(): Promise<ScalingRow[]> {
     const file = join(dir, `sc${S}.sched`);
     writeFileSync(file, gen.chain(S));
     const row: ScalingRow = { stages: S, ...timed(file, `sc${S}_halide`, quick ? 300 : 900) };
-    if (NATIVE) row.z3S = timed(file, `sc${S}_halide`, quick ? 300 : 900, CONFIGS.find((c) => c.native)).medianS;
+    if (NATIVE) row.wasmS = timed(file, `sc${S}_halide`, quick ? 300 : 900, WASM).medianS;
     rows.push(row);
-    say(`scaling stencil chain ${S} stages: ${row.medianS?.toFixed(2) ?? '—'} s${NATIVE ? `, ${fmt(row.z3S ?? null)} s z3 CLI` : ''} (${row.verdict}; load ${load()})`);
+    say(`scaling stencil chain ${S} stages: ${row.medianS?.toFixed(2) ?? '—'} s${NATIVE ? `, ${fmt(row.wasmS ?? null)} s WASM only` : ''} (${row.verdict}; load ${load()})`);
   }
   return rows;
 }
@@ -318,14 +321,14 @@ function machine(): string {
 function markdown(r: Results): string {
   const out: string[] = [`Machine: ${r.machine}. ${quick ? 'Quick run (1 repetition).' : `Medians of ${REPS} runs, each in a fresh process.`}`, ''];
   if (r.verify) {
-    out.push(`Ours: all cores (${r.cores ?? '?'} solver processes, z3-solver WASM, the default); one core: \`--jobs 1\`; z3 CLI: \`SCHED_SOLVER=z3\` (Debian's z3, all cores), when installed. The configurations take turns run by run. Ratio: ours / thesis. Symbolic, Presburger, solver: of the all-cores runs (solver: time summed over the queries, which overlap).`, '');
-    out.push('| kernel | verdict | ours (s) | one core (s) | z3 CLI (s) | runs | thesis (s) | ratio | z3 CLI ratio | symbolic (s) | of which Presburger | solver (s) | replay (s) | obligations | load |');
+    out.push(`Ours: the default, all cores (${r.cores ?? '?'} solver slots; each asks Debian's z3 command line when it is installed, and z3-solver's WASM build on what it leaves undecided); one core: \`--jobs 1\`; WASM only: \`SCHED_SOLVER=wasm\` (all cores; the default without z3), when z3 is installed. The configurations take turns run by run. Ratio: ours / thesis. Symbolic, Presburger, solver: of the default runs (solver: time summed over the queries, which overlap).`, '');
+    out.push('| kernel | verdict | ours (s) | one core (s) | WASM only (s) | runs | thesis (s) | ratio | WASM only ratio | symbolic (s) | of which Presburger | solver (s) | replay (s) | obligations | load |');
     out.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
     for (const k of r.verify) {
       const v = k.verdict.startsWith(k.expected) ? k.verdict : `**${k.verdict}** (expected ${k.expected})`;
       const th = KERNELS.find((x) => x.name === k.kernel)?.thesis ?? null;
-      const z3ratio = k.z3S != null && th !== null ? fmt(k.z3S / th) : '—';
-      out.push(`| ${k.kernel} | ${v}${k.note ? ` (${k.note})` : ''} | ${fmt(k.medianS)} | ${fmt(k.oneCoreS ?? null)} | ${fmt(k.z3S ?? null)} | ${k.runs} | ${k.thesis} | ${k.ratio === null ? '—' : fmt(k.ratio)} | ${z3ratio} | ${fmt(k.symbolicS)} | ${fmt(k.presburgerS)} | ${fmt(k.smtS)} | ${fmt(k.replayS)} | ${k.vcs ?? '—'} | ${k.load ?? '—'} |`);
+      const wasmRatio = k.wasmS != null && th !== null ? fmt(k.wasmS / th) : '—';
+      out.push(`| ${k.kernel} | ${v}${k.note ? ` (${k.note})` : ''} | ${fmt(k.medianS)} | ${fmt(k.oneCoreS ?? null)} | ${fmt(k.wasmS ?? null)} | ${k.runs} | ${k.thesis} | ${k.ratio === null ? '—' : fmt(k.ratio)} | ${wasmRatio} | ${fmt(k.symbolicS)} | ${fmt(k.presburgerS)} | ${fmt(k.smtS)} | ${fmt(k.replayS)} | ${k.vcs ?? '—'} | ${k.load ?? '—'} |`);
     }
     out.push('');
   }
@@ -333,11 +336,11 @@ function markdown(r: Results): string {
     out.push('Stencil chain: verification time against the number of stages (bench/scaling.svg).', '');
     out.push(`| stages | ${r.scaling.map((s) => s.stages).join(' | ')} |`, `| --- | ${r.scaling.map(() => '---:').join(' | ')} |`);
     out.push(`| time (s) | ${r.scaling.map((s) => fmt(s.medianS)).join(' | ')} |`);
-    if (r.scaling.some((s) => s.z3S != null)) out.push(`| z3 CLI (s) | ${r.scaling.map((s) => fmt(s.z3S ?? null)).join(' | ')} |`);
+    if (r.scaling.some((s) => s.wasmS != null)) out.push(`| WASM only (s) | ${r.scaling.map((s) => fmt(s.wasmS ?? null)).join(' | ')} |`);
     out.push('');
     const g = growth(r.scaling.map((s) => ({ stages: s.stages, s: s.medianS })));
-    const gz = growth(r.scaling.map((s) => ({ stages: s.stages, s: s.z3S ?? null })));
-    if (g) out.push(`Growth (least squares): ${fmt(g.perStage)} s per stage, R² ${fmt(g.r2, 3)}${gz ? `; z3 CLI ${fmt(gz.perStage)} s per stage, R² ${fmt(gz.r2, 3)}` : ''}.`, '');
+    const gw = growth(r.scaling.map((s) => ({ stages: s.stages, s: s.wasmS ?? null })));
+    if (g) out.push(`Growth (least squares): ${fmt(g.perStage)} s per stage, R² ${fmt(g.r2, 3)}${gw ? `; WASM only ${fmt(gw.perStage)} s per stage, R² ${fmt(gw.r2, 3)}` : ''}.`, '');
   }
   if (r.tiles) {
     out.push('Tile count: blur verified with strips of T rows instead of 32 (⌈H / T⌉ parallel strips, a symbolic count):', '');
@@ -386,7 +389,7 @@ function benchSuite(): SuiteRow[] {
   const rows: SuiteRow[] = [];
   const runs: { command: string; args: string[]; env?: Record<string, string> }[] = [
     { command: 'sched corpus --all', args: ['cli/sched.js', 'corpus', '--all'] },
-    ...(NATIVE ? [{ command: 'SCHED_SOLVER=z3 sched corpus --all', args: ['cli/sched.js', 'corpus', '--all'], env: { SCHED_SOLVER: 'z3' } }] : []),
+    ...(NATIVE ? [{ command: 'SCHED_SOLVER=wasm sched corpus --all', args: ['cli/sched.js', 'corpus', '--all'], env: { SCHED_SOLVER: 'wasm' } }] : []),
     { command: 'npm test', args: ['node_modules/vitest/vitest.mjs', 'run'] },
   ];
   for (const x of runs) {

@@ -1,6 +1,6 @@
 // One timed verification in a fresh process (no warm caches from other kernels): prints a JSON
 // line {verdict, class, ms, vcs, timings}. The solver processes (--jobs N, default 1) are started
-// before the clock starts; SCHED_SOLVER=z3 picks the Z3 command line (smt/z3.ts).
+// before the clock starts; SCHED_SOLVER (auto, z3 or wasm) picks the solver (smt/z3.ts).
 //
 //   npx tsx bench/verify-one.ts FILE IMPL [--jobs N]   (or: FILE with the spec's text on stdin via --stdin)
 

@@ -7,7 +7,7 @@
 import type { CheckedImpl } from '../core/typecheck.ts';
 import { parseSExprs, type SExpr } from '../smt/sexpr.ts';
 import type { FloatMode } from '../smt/values.ts';
-import { checkSat, checkSatBatch, DEFAULT_TIMEOUT_MS, type SolverAnswer, z3Stats } from '../smt/z3.ts';
+import { checkSat, checkSatBatch, DEFAULT_TIMEOUT_MS, type SolverAnswer, withSecondSolver, z3Stats } from '../smt/z3.ts';
 import { presburgerClock } from './heap.ts';
 import { simplify } from '../core/presburger/simplify.ts';
 import { failureClass, type Obligation } from './obligation.ts';
@@ -396,6 +396,31 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
     const outcomes = [assumeOutcome, ...slots.flatMap(outcomesOf)];
     return { ...base, replay: null, ...r, vcs: outcomes.length, ms: performance.now() - t0, outcomes, timings: timings() };
   };
+  /**
+   * Runs at small parameters (the model's first, when it gives them all) on the replay inputs:
+   * the invalid verdict of the first run that shows a wrong result, else null.
+   */
+  const searchRuns = async (s: Slot, modelOutput: string): Promise<VerifyResult | null> => {
+    const model = modelValues(modelOutput);
+    const prefer = new Map<string, bigint>();
+    for (const p of ci.spec.params) {
+      const v = model.get(p);
+      if (v !== undefined && /^-?\d+$/.test(v)) prefer.set(p, BigInt(v));
+    }
+    const r0 = performance.now();
+    const candidates = await smallParameters(ci, 6, prefer.size === ci.spec.params.length ? prefer : null, s.p.context);
+    const found = await replay(ci, candidates, REPLAY_INPUTS);
+    replayMs += performance.now() - r0;
+    if (found === null) return null;
+    const o = s.o;
+    return done({
+      verdict: 'invalid',
+      class: found.class,
+      reason: `${found.detail} (concrete run with ${Object.entries(found.params).map(([k, v]) => `${k} = ${v}`).join(', ')}, input seed ${found.seed}; obligation ${o.id}: ${o.description})`,
+      counterexample: { values: found.params, line: found.line || o.line, col: found.line ? found.col : o.col, obligation: o.id, description: o.description },
+      replay: replayOf(found),
+    }, slots);
+  };
   const refutedBy = async (s: Slot): Promise<VerifyResult> => {
     const withModel = await checkSat(s.o.script, { timeoutMs, model: true });
     const model = modelValues(withModel.output);
@@ -407,8 +432,22 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
     const at = Object.entries(values).map(([k, v]) => `${k} = ${v}`).join(', ');
     const reason = s.o.kind === 'interface' ? `${s.o.rule}: it is not true that ${s.o.description}${at ? ` (${at})` : ''}` : `refuted: ${s.o.description}`;
     const r0 = performance.now();
-    const shown = await confirm(ci, s.p, model, withModel.output, timeoutMs);
+    let shown = await confirm(ci, s.p, model, withModel.output, timeoutMs);
     replayMs += performance.now() - r0;
+    if (shown === null && s.p.usesValues) {
+      // No run reproduces this model: the other Z3 (default mode) picks other values, which a
+      // run may reproduce, so that the verdict names what a run shows, whichever Z3 answers.
+      const second = await withSecondSolver(async () => {
+        const again = await checkSat(s.o.script, { timeoutMs, model: true });
+        if (again.status !== 'sat') return null;
+        const r1 = performance.now();
+        const seen = await confirm(ci, s.p, modelValues(again.output), again.output, timeoutMs);
+        replayMs += performance.now() - r1;
+        return seen ?? (await searchRuns(s, again.output));
+      });
+      if (second && 'verdict' in second) return second;
+      shown = second;
+    }
     if ((s.o.kind === 'reduction' || (ev.usesReductions && !s.p.usesValues)) && shown === null) {
       // The refutation's least parameters may be too small to show it (no element accumulated
       // at all): a wider search over small parameters and the replay inputs.
@@ -461,26 +500,8 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
   // (3) Replay the first unproved value obligation concretely.
   const unproved = slots.find((s) => s.p.usesValues && s.answer.status !== 'unsat');
   if (unproved) {
-    const model = modelValues(unproved.answer.output);
-    const prefer = new Map<string, bigint>();
-    for (const p of ci.spec.params) {
-      const v = model.get(p);
-      if (v !== undefined && /^-?\d+$/.test(v)) prefer.set(p, BigInt(v));
-    }
-    const r0 = performance.now();
-    const candidates = await smallParameters(ci, 6, prefer.size === ci.spec.params.length ? prefer : null, unproved.p.context);
-    const found = await replay(ci, candidates, REPLAY_INPUTS);
-    replayMs = performance.now() - r0;
-    if (found !== null) {
-      const o = unproved.o;
-      return done({
-        verdict: 'invalid',
-        class: found.class,
-        reason: `${found.detail} (concrete run with ${Object.entries(found.params).map(([k, v]) => `${k} = ${v}`).join(', ')}, input seed ${found.seed}; obligation ${o.id}: ${o.description})`,
-        counterexample: { values: found.params, line: found.line || o.line, col: found.line ? found.col : o.col, obligation: o.id, description: o.description },
-        replay: replayOf(found),
-      }, slots);
-    }
+    const found = await searchRuns(unproved, unproved.answer.output);
+    if (found !== null) return found;
   }
   // (4) The full encoding for what the cheap one could not prove.
   if (float === 'ieee') {

@@ -3,6 +3,8 @@
 // of processes (one per core by default, `--jobs N`) answers several at once. Scripts are SMT-LIB
 // 2.6 text, so what is checked here is exactly what a certificate bundle exports.
 //
+// Two builds of Z3 answer (SCHED_SOLVER, see `Mode`): by default the command line when it is
+// installed, with the WASM build asked again on what it leaves undecided; else the WASM build.
 // Z3 (WASM, z3-solver) runs in child processes, smt/z3-server.mjs: its heap cannot grow past
 // 2 GiB, and running out of it ends the process that hosts it. In a child, a query that does so
 // answers `unknown` ("solver crashed") and the next query starts a fresh solver; the hard time
@@ -160,13 +162,13 @@ class SolverProcess {
 }
 
 /**
- * The Z3 command line (`z3 -in`, Debian's package) when SCHED_SOLVER=z3 or preferNativeSolver:
- * one long-lived process per slot of the pool, each script preceded by `(reset)` and the default of every option the
- * toolkit sets (a fresh state, as the WASM server's fresh context), followed by an end marker;
- * past the hard time limit the process is ended and the next query starts another. An order of
- * magnitude less CPU per query than the WASM build (README, Performance). Off by default:
- * another Z3 version may answer `unknown` differently near a time limit or on quantified value
- * obligations (never sat against unsat).
+ * The Z3 command line (`z3 -in`, Debian's package): one long-lived process per slot of the pool,
+ * each script preceded by `(reset)` and the default of every option the toolkit sets (a fresh
+ * state, as the WASM server's fresh context), followed by an end marker; past the hard time limit
+ * the process is ended and the next query starts another. An order of magnitude less CPU per
+ * query than the WASM build (README, Performance). Another Z3 version may answer `unknown`
+ * differently near a time limit or on quantified value obligations (never sat against unsat):
+ * hence the WASM fallback of the default mode (FallbackSolver).
  */
 class NativeSolver {
   busy = false;
@@ -243,11 +245,79 @@ class NativeSolver {
   }
 }
 
-let native = process.env.SCHED_SOLVER === 'z3';
+/** Which solver of an `auto` slot a query goes to: the command line then, if it leaves the query
+ *  undecided, the WASM build (`first`); or only one of them (batches split their fallback). */
+type Route = 'fallback' | 'native' | 'wasm';
 
-/** Which solver answers: `z3-wasm` (z3-solver, in child processes) or `z3` (the command line). */
+/** A reply that settles the query: a sat or unsat for every check-sat, no error, no crash. */
+function decided(r: Reply): boolean {
+  if (r.timedOut || r.crashed || errorOf(r.output) !== null) return false;
+  const answers = r.output.split('\n').map((l) => l.trim()).filter((l) => l === 'sat' || l === 'unsat' || l === 'unknown');
+  return answers.length > 0 && !answers.includes('unknown');
+}
+
+/**
+ * A slot of the `auto` pool: a `z3 -in` process, and a WASM process started the first time the
+ * command line leaves a query undecided. Both answer in a fresh context, so the second is asked
+ * exactly the same script. The command line first gets a quarter of the budget: what it does not
+ * answer by then is mostly what Z3 4.8.12 does not answer at all (the WASM build's newer Z3 takes
+ * 0.4–0.9 s on two value obligations that 4.8.12 does not decide in 10 s); the WASM build then
+ * gets the whole budget, and if it decides nothing either, the command line gets the whole budget
+ * again (it is the faster one on what both can answer).
+ */
+class FallbackSolver {
+  busy = false;
+  private readonly native = new NativeSolver();
+  private wasm: SolverProcess | null = null;
+
+  async ask(script: string, timeoutMs: number, route: Route): Promise<Reply> {
+    if (route === 'native') return this.native.ask(script, timeoutMs);
+    this.wasm ??= new SolverProcess();
+    if (route === 'wasm') return this.wasm.ask(script, timeoutMs);
+    const quarter = Math.max(1000, Math.round(timeoutMs / 4));
+    const first = await this.native.ask(script, Math.min(quarter, timeoutMs));
+    if (decided(first)) return first;
+    const second = await this.wasm.ask(script, timeoutMs);
+    const spent = first.ms + second.ms;
+    // Past its short budget (not an error, not a quick `unknown`), the command line may still
+    // answer with the whole one.
+    if (decided(second) || quarter >= timeoutMs || first.ms < quarter * 0.9) return { ...second, ms: spent };
+    const third = await this.native.ask(script, timeoutMs);
+    return { ...third, ms: spent + third.ms };
+  }
+
+  async shutdown(): Promise<void> {
+    await Promise.all([this.native.shutdown(), this.wasm?.shutdown()]);
+  }
+}
+
+/**
+ * Which solver answers (SCHED_SOLVER): `wasm`, z3-solver only; `z3`, the command line only;
+ * `auto` (the default), the command line when it is installed, and the WASM build on whatever it
+ * leaves undecided (a timeout, `unknown`, an error, a crash). Debian's z3 4.8.12 answers most
+ * queries with an order of magnitude less CPU, but times out on a few value obligations that
+ * z3-solver's newer Z3 proves (three corpus cases, README § Performance): the fallback keeps every
+ * verdict the WASM build alone reaches. Without the command line, `auto` is `wasm`.
+ */
+type Mode = 'wasm' | 'z3' | 'auto';
+let mode: Mode | null = null;
+
+function currentMode(): Mode {
+  if (mode !== null) return mode;
+  const env = process.env.SCHED_SOLVER;
+  if (env === 'z3' || env === 'wasm') mode = env;
+  else {
+    if (env !== undefined && env !== '' && env !== 'auto') process.stderr.write(`sched: SCHED_SOLVER=${env} is not one of auto, z3, wasm; using auto\n`);
+    mode = nativeSolverInstalled() ? 'auto' : 'wasm';
+  }
+  return mode;
+}
+
+/** Which solver answers: `z3-wasm` (z3-solver, in child processes), `z3` (the command line) or
+ *  `z3, z3-wasm` (the command line, the WASM build where it leaves a query undecided). */
 export function solverName(): string {
-  return native ? 'z3' : 'z3-wasm';
+  const m = currentMode();
+  return m === 'wasm' ? 'z3-wasm' : m === 'z3' ? 'z3' : 'z3, z3-wasm';
 }
 
 let installed: boolean | null = null;
@@ -259,14 +329,34 @@ export function nativeSolverInstalled(): boolean {
 }
 
 /**
- * The Z3 command line from now on when it is installed, unless SCHED_SOLVER names the other
- * (`wasm`), for callers that only need answers fast — property runs, whose checks accept any
- * verdict the solver's answers lead to. Only before the first query (a pool is of one kind).
- * Returns the solver that answers.
+ * The Z3 command line alone from now on when it is installed, unless SCHED_SOLVER names the
+ * WASM build, for callers that only need answers fast — property runs, whose checks accept any
+ * verdict the solver's answers lead to (no second opinion on what it leaves undecided). Only
+ * before the first query (a pool is of one kind). Returns the solver that answers.
  */
 export function preferNativeSolver(): string {
-  if (!native && process.env.SCHED_SOLVER !== 'wasm' && pool.length === 0 && nativeSolverInstalled()) native = true;
+  if (pool.length === 0 && process.env.SCHED_SOLVER !== 'wasm' && nativeSolverInstalled()) mode = 'z3';
   return solverName();
+}
+
+/** Inside withSecondSolver: queries of the `auto` mode go to the WASM build directly. */
+let secondDepth = 0;
+
+/**
+ * Runs `f` with every query asked of the WASM build alone, when the default mode has two solvers
+ * (else returns null without running it): a second model, for a refutation whose first model no
+ * concrete run reproduced. Another Z3 picks other values, and the replay search starts from them.
+ * Queries that other callers of this process ask meanwhile go there too: that changes which
+ * solver answers them, never what an answer means.
+ */
+export async function withSecondSolver<T>(f: () => Promise<T>): Promise<T | null> {
+  if (currentMode() !== 'auto') return null;
+  secondDepth++;
+  try {
+    return await f();
+  } finally {
+    secondDepth--;
+  }
 }
 
 /**
@@ -304,8 +394,8 @@ let totalMs = 0;
  * a fresh Z3 context, so its answer does not depend on which process answers it nor on what the
  * others do: concurrency changes when an answer comes, never what it is.
  */
-const pool: (SolverProcess | NativeSolver)[] = [];
-const queue: { script: string; timeoutMs: number; resolve: (r: Reply) => void }[] = [];
+const pool: (SolverProcess | NativeSolver | FallbackSolver)[] = [];
+const queue: { script: string; timeoutMs: number; route: Route; resolve: (r: Reply) => void }[] = [];
 let jobs = defaultJobs();
 let inFlight = 0;
 let drained: (() => void)[] = [];
@@ -331,14 +421,15 @@ function pump(): void {
     if (inFlight >= jobs) return;
     let p = pool.find((x) => !x.busy);
     if (p === undefined) {
-      p = native ? new NativeSolver() : new SolverProcess();
+      const m = currentMode();
+      p = m === 'auto' ? new FallbackSolver() : m === 'z3' ? new NativeSolver() : new SolverProcess();
       pool.push(p);
     }
     const job = queue.shift()!;
     const slot = p;
     slot.busy = true;
     inFlight++;
-    void slot.ask(job.script, job.timeoutMs).then((r) => {
+    void slot.ask(job.script, job.timeoutMs, job.route).then((r) => {
       slot.busy = false;
       inFlight--;
       job.resolve(r);
@@ -348,9 +439,10 @@ function pump(): void {
   }
 }
 
-function ask(script: string, timeoutMs: number): Promise<Reply> {
+function ask(script: string, timeoutMs: number, route: Route): Promise<Reply> {
+  if (secondDepth > 0) route = 'wasm';
   return new Promise<Reply>((resolve) => {
-    queue.push({ script, timeoutMs, resolve });
+    queue.push({ script, timeoutMs, route, resolve });
     pump();
   });
 }
@@ -376,15 +468,15 @@ function errorOf(output: string): string | null {
   return null;
 }
 
-async function runNow(script: string, timeoutMs: number): Promise<SolverAnswer> {
-  if (!remembering) return runSolver(script, timeoutMs);
-  const key = `${solverName()} ${timeoutMs}\n${script}`;
+async function runNow(script: string, timeoutMs: number, route: Route = 'fallback'): Promise<SolverAnswer> {
+  if (!remembering) return runSolver(script, timeoutMs, route);
+  const key = `${solverName()}${secondDepth > 0 ? ' (second)' : ''} ${timeoutMs}\n${script}`;
   const hit = remembered.get(key);
   if (hit !== undefined) {
     rememberedHits++;
     return hit;
   }
-  const a = await runSolver(script, timeoutMs);
+  const a = await runSolver(script, timeoutMs, route);
   const decided = a.status !== 'unknown' && a.reason === null && !a.output.split('\n').some((l) => l.trim() === 'unknown');
   if (decided) {
     if (remembered.size >= REMEMBER_LIMIT) remembered.clear();
@@ -393,8 +485,8 @@ async function runNow(script: string, timeoutMs: number): Promise<SolverAnswer> 
   return a;
 }
 
-async function runSolver(script: string, timeoutMs: number): Promise<SolverAnswer> {
-  const r = await ask(script, timeoutMs);
+async function runSolver(script: string, timeoutMs: number, route: Route): Promise<SolverAnswer> {
+  const r = await ask(script, timeoutMs, route);
   calls++;
   totalMs += r.ms;
   // Profiling aid: one line per query (time, size, scopes, first answer) on stderr.
@@ -446,15 +538,29 @@ const MARK = 'sched-batch-boundary';
  * scripts (one `set-logic ALL` leads the batch). No models: ask `checkSat` for the refuted ones.
  */
 export async function checkSatBatch(scripts: readonly string[], opts: RunOptions = {}): Promise<SolverAnswer[]> {
-  if (scripts.length === 0) return [];
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (currentMode() !== 'auto' || secondDepth > 0) return batchOn(scripts, timeoutMs, 'fallback');
+  // The command line answers the batch; only the scripts it leaves undecided go to the WASM
+  // build, in one batch of their own (asking the whole batch again would redo the decided ones).
+  const first = await batchOn(scripts, timeoutMs, 'native');
+  const open = first.flatMap((a, k) => (a.status === 'unknown' ? [k] : []));
+  if (open.length === 0) return first;
+  const second = await batchOn(open.map((k) => scripts[k]!), timeoutMs, 'wasm');
+  return first.map((a, k) => {
+    const j = open.indexOf(k);
+    return j < 0 ? a : { ...second[j]!, ms: a.ms + second[j]!.ms };
+  });
+}
+
+async function batchOn(scripts: readonly string[], timeoutMs: number, route: Route): Promise<SolverAnswer[]> {
+  if (scripts.length === 0) return [];
   const body = scripts
     .map((sc) => {
       const clean = sc.replace(/^\(set-logic [^)]*\)\s*$/gm, '').replace(/^\(set-info :status [a-z]+\)\s*$/gm, '');
       return `(push 1)\n(set-option :timeout ${timeoutMs})\n${clean}\n(check-sat)\n(pop 1)\n(echo "${MARK}")`;
     })
     .join('\n');
-  const all = await runZ3(`(set-logic ALL)\n${body}`, { timeoutMs: timeoutMs * scripts.length });
+  const all = await runNow(`(set-logic ALL)\n${body}`, timeoutMs * scripts.length, route);
   const parts = all.output.split(MARK);
   const per = all.ms / scripts.length;
   return scripts.map((_, k) => {
