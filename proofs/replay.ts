@@ -33,9 +33,9 @@ export interface ReplayFinding {
 /**
  * Small parameter values satisfying the assumptions (spec and impl) and `context` (the facts of
  * a failed obligation: loop bounds, branch conditions — so that the failing assignment runs),
- * smallest sums first.
+ * smallest sums first; with `perParameter`, then one more per parameter (that one grown alone).
  */
-export async function smallParameters(ci: CheckedImpl, count: number, prefer: Map<string, bigint> | null, context: readonly Formula[] = []): Promise<Map<string, bigint>[]> {
+export async function smallParameters(ci: CheckedImpl, count: number, prefer: Map<string, bigint> | null, context: readonly Formula[] = [], perParameter = false): Promise<Map<string, bigint>[]> {
   const params = ci.spec.params;
   const facts = [...[...ci.spec.spec.assumes, ...ci.impl.assumes].map((a) => formulaOf(a)), ...context];
   const out: Map<string, bigint>[] = [];
@@ -73,26 +73,28 @@ export async function smallParameters(ci: CheckedImpl, count: number, prefer: Ma
   };
   // The model of least sum; then the least with every parameter at least 2 (minimal models
   // often set a size to 0 or 1, where nothing or one iteration runs: a c written inside a k loop
-  // is only wrong from P = 2 on); then, for each parameter, the least with that one above its
-  // least value (a split of K by 4 that is wrong only from K = 5 on: which parameter a model of a
-  // larger sum grows is the solver's choice, and two Z3 versions choose differently); then models
-  // of sum at least the least plus 1, 2, 4, …: a few distinct, still small, parameter values.
+  // is only wrong from P = 2 on); then models of sum at least the least plus 1, 2, 4, …: a few
+  // distinct, still small, parameter values (more cells, more chances for corner-case inputs);
+  // then, beyond `count`, for each parameter the least with that one above its least value (a
+  // split of K by 4 that is wrong only from K = 5 on: which parameter a model of a larger sum
+  // grows is the solver's choice, and two Z3 versions choose differently).
   const least = await model('');
   if (least !== null) {
     push(least);
     if (params.length > 0) {
       const wide = await model(params.map((p) => `(assert (>= ${smtSymbol(p)} 2))`).join('\n'));
       if (wide !== null) push(wide);
-      for (const p of params) {
-        if (out.length >= count) break;
-        const m = await model(`(assert (>= ${smtSymbol(p)} ${least.get(p)! + 1n}))`);
-        if (m !== null) push(m);
-      }
       const floor = params.reduce((a, p) => a + least.get(p)!, 0n);
       for (let step = 1n; out.length < count && step <= 64n; step *= 2n) {
         const m = await model(`(assert (>= ${sum} ${floor + step}))`);
         if (m === null) break;
         push(m);
+      }
+      if (perParameter && params.length > 1) {
+        for (const p of params) {
+          const m = await model(`(assert (>= ${smtSymbol(p)} ${least.get(p)! + 1n}))`);
+          if (m !== null) push(m);
+        }
       }
     }
   }

@@ -408,7 +408,7 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
       if (v !== undefined && /^-?\d+$/.test(v)) prefer.set(p, BigInt(v));
     }
     const r0 = performance.now();
-    const candidates = await smallParameters(ci, 6, prefer.size === ci.spec.params.length ? prefer : null, s.p.context);
+    const candidates = await smallParameters(ci, 6, prefer.size === ci.spec.params.length ? prefer : null, s.p.context, true);
     const found = await replay(ci, candidates, REPLAY_INPUTS);
     replayMs += performance.now() - r0;
     if (found === null) return null;
