@@ -357,7 +357,7 @@ describe('lexmax of one variable: conjuncts without it, and equalities of its fl
   // mixing q mod m with parameter literals, and conditions on the parameters alone. The optimum
   // comes from the window and the congruence; the rest only says where it exists.
   const pLit = fc.constantFrom('y <= 1', 'z >= -2', 'y + z < 3', 'z mod 3 = 1', 'y > z');
-  const qLit = (m: number) => fc.constantFrom(`q mod ${m} < (y + 2) mod ${m}`, `(y + 1) mod ${m} < q mod ${m}`, `q <= z + 3`, `2*q >= y`, `q mod ${m} = (z + 1) mod ${m}`);
+  const qLit = (m: number) => fc.constantFrom(`q mod ${m} < (y + 2) mod ${m}`, `(y + 1) mod ${m} < q mod ${m}`, `q <= z + 3`, `2*q >= y`, `q mod ${m} = (z + 1) mod ${m}`, `(3*q + y) mod ${m} <= 1`, `(2*q + z + 1) mod ${m} > 0`, `(q + y) mod 5 < 3`);
   const shape = fc.integer({ min: 2, max: 4 }).chain((m) => fc.record({
     m: fc.constant(m), c: fc.integer({ min: 0, max: 3 }), w: fc.integer({ min: 1, max: 6 }),
     mixed: fc.array(fc.oneof(pLit, qLit(m)), { minLength: 1, maxLength: 4 }),
