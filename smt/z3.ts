@@ -246,7 +246,7 @@ class NativeSolver {
 }
 
 /** Which solver of an `auto` slot a query goes to: the command line then, if it leaves the query
- *  undecided, the WASM build (`first`); or only one of them (batches split their fallback). */
+ *  undecided, the WASM build (`fallback`); or only one of them (batches split their fallback). */
 type Route = 'fallback' | 'native' | 'wasm';
 
 /** A reply that settles the query: a sat or unsat for every check-sat, no error, no crash. */
@@ -289,9 +289,9 @@ class FallbackSolver {
  * Which solver answers (SCHED_SOLVER): `wasm`, z3-solver only; `z3`, the command line only;
  * `auto` (the default), the command line when it is installed, and the WASM build on whatever it
  * leaves undecided (a timeout, `unknown`, an error, a crash). Debian's z3 4.8.12 answers most
- * queries with an order of magnitude less CPU, but times out on a few value obligations that
- * z3-solver's newer Z3 proves (three corpus cases, README § Performance): the fallback keeps every
- * verdict the WASM build alone reaches. Without the command line, `auto` is `wasm`.
+ * queries with an order of magnitude less CPU, but leaves undecided a few value obligations that
+ * z3-solver's newer Z3 decides (README § Performance, *Two Z3 builds*): the fallback keeps every
+ * verdict the WASM build alone reaches within its budget. Without the command line, `auto` is `wasm`.
  */
 type Mode = 'wasm' | 'z3' | 'auto';
 let mode: Mode | null = null;

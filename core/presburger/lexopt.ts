@@ -8,9 +8,9 @@
 
 import type { Formula, Literal, PRel, PSet, RelPiece, Term } from './types.ts';
 import {
-  and, andAll, conjuncts, eqT, exists, ge, isLiteral, ltT, not, orAll, relit,
+  and, andAll, conjuncts, eqT, exists, ge, geT, isLiteral, ltT, not, orAll, relit,
 } from './formula.ts';
-import { add, addConst, atomTerm, coeff, floorT, maxT, minT, neg, scale, sub, variable, without } from './term.ts';
+import { add, addConst, atomTerm, coeff, constant, floorT, maxT, minT, neg, scale, sub, variable, without } from './term.ts';
 import { type QeBudget, analyze, eliminate, eliminateExists, eliminateLinear, greatestBelow, newBudget, toDnf } from './qe.ts';
 import { simplify } from './simplify.ts';
 import { replaceAtom, substFormula } from './subst.ts';
@@ -178,7 +178,7 @@ function minusMultiple(f: Formula, et: Term, key: string, ka: bigint): Formula {
  * d and E. Every solution is then q = d·t + E with t = ⌊q/d⌋, and every t gives one where
  * 0 ≤ E < d.
  */
-function residueOf(q: string, f: Formula): { d: bigint; e: Term } | null {
+function residueOf(q: string, f: Formula): { d: bigint; e: Term; eq: Formula } | null {
   const qKey = variable(q).parts[0]![0].key;
   for (const c of conjuncts(f)) {
     if (c.kind !== 'eq') continue;
@@ -194,7 +194,7 @@ function residueOf(q: string, f: Formula): { d: bigint; e: Term } | null {
     if (other || floor === null || floor.k !== -cq * floor.d) continue;
     // c.t = cq·(q − d·⌊q/d⌋) + R = 0, so q mod d = −cq·R.
     const rest = without(without(c.t, qKey), floor.key);
-    return { d: floor.d, e: cq === 1n ? neg(rest) : rest };
+    return { d: floor.d, e: cq === 1n ? neg(rest) : rest, eq: c };
   }
   return null;
 }
@@ -206,8 +206,11 @@ function max1(q: string, f0: Formula, b: QeBudget): { value: Term; cond: Formula
   // ~20 ms per lexmax and 350 of them at 8 stages, with the floors of q left to eliminate.
   const r = residueOf(q, f0);
   if (r !== null) {
+    // The equality itself becomes ⌊E/d⌋ = 0, written as the bounds 0 ≤ E < d, which the
+    // simplifier's intervals use to fold E's own floors.
     const t = fresh(q);
-    const g = substFormula(f0, new Map([[q, add(scale(variable(t), r.d), r.e)]]));
+    const others = andAll(conjuncts(f0).filter((c) => c !== r.eq));
+    const g = andAll([geT(r.e, constant(0n)), ltT(r.e, constant(r.d)), substFormula(others, new Map([[q, add(scale(variable(t), r.d), r.e)]]))]);
     if (!formulaVars(g).has(q)) {
       const pieces = max1Direct(t, g, b);
       if (pieces.every((p) => !termVars(p.value).has(t) && !formulaVars(p.cond).has(t))) return pieces.map((p) => ({ value: add(scale(p.value, r.d), r.e), cond: p.cond }));
