@@ -202,8 +202,8 @@ function residueOf(q: string, f: Formula): { d: bigint; e: Term; eq: Formula } |
 function max1(q: string, f0: Formula, b: QeBudget): { value: Term; cond: Formula }[] {
   // q mod d = E: the maximum of q is d·max{t : φ[q := d·t + E]} + E (q grows with t). The
   // substitution takes every floor of q whose coefficients d divides out of the floor
-  // (⌊(7q + y)/8⌋ = 7t + ⌊(7E + y)/8⌋): the stencil chain's reads of a rolling buffer of 8 rows,
-  // ~20 ms per lexmax and 350 of them at 8 stages, with the floors of q left to eliminate.
+  // (⌊(7q + y)/8⌋ = 7t + ⌊(7E + y)/8⌋). The stencil chain's reads of an 8-row rolling buffer
+  // took ~20 ms per lexmax (350 at 8 stages) when those floors were eliminated one by one.
   const r = residueOf(q, f0);
   if (r !== null) {
     // The equality itself becomes ⌊E/d⌋ = 0, written as the bounds 0 ≤ E < d, which the
