@@ -179,21 +179,22 @@ function minusMultiple(f: Formula, et: Term, key: string, ka: bigint): Formula {
  * 0 ≤ E < d.
  */
 function residueOf(q: string, f: Formula): { d: bigint; e: Term; eq: Formula } | null {
-  const qKey = variable(q).parts[0]![0].key;
+  // A variable's atom key is its name (as qe.ts's coeff(t, q)).
+  const qTermKey = variable(q).key;
   for (const c of conjuncts(f)) {
     if (c.kind !== 'eq') continue;
-    const cq = coeff(c.t, qKey);
+    const cq = coeff(c.t, q);
     if (cq !== 1n && cq !== -1n) continue;
     let floor: { key: string; d: bigint; k: bigint } | null = null;
     let other = false;
     for (const [a, k] of c.t.parts) {
-      if (a.key === qKey) continue;
-      if (a.kind === 'floor' && a.arg.key === variable(q).key) floor = { key: a.key, d: a.div, k };
+      if (a.key === q) continue;
+      if (a.kind === 'floor' && a.arg.key === qTermKey) floor = { key: a.key, d: a.div, k };
       else if (termVars(atomTerm(a)).has(q)) other = true;
     }
     if (other || floor === null || floor.k !== -cq * floor.d) continue;
     // c.t = cq·(q − d·⌊q/d⌋) + R = 0, so q mod d = −cq·R.
-    const rest = without(without(c.t, qKey), floor.key);
+    const rest = without(without(c.t, q), floor.key);
     return { d: floor.d, e: cq === 1n ? neg(rest) : rest, eq: c };
   }
   return null;
