@@ -20,6 +20,8 @@ import {
 } from '../core/presburger/decide.ts';
 import { runZ3, shutdownZ3 } from '../smt/z3.ts';
 import { purifyFree, purifyQuantifiers } from '../core/presburger/purify.ts';
+import { andAll, cong, eq, exists, ge, orAll } from '../core/presburger/formula.ts';
+import { add, constant, floorT, neg, sub } from '../core/presburger/term.ts';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -281,6 +283,23 @@ describe('quotient naming (purify.ts)', () => {
       if (a.status === 'unsat') proved++;
     }), { numRuns: 60, seed: 11 });
     expect(proved).toBeGreaterThanOrEqual(Math.floor(runs * 0.9));
+  });
+
+  // One name per quotient: sc1_shared_window's elim077.1 had `H mod 16 = 0` in three disjuncts,
+  // named quot!top2..4, and cvc5 1.0.3 could not see they were equal (no answer in 30 s).
+  it('a quotient met several times (congruences and floors of one term) gets one name', () => {
+    // Congruence literals, as eliminations produce them (the parser writes `t mod k = 0` as a floor).
+    const H = variable('H');
+    const x = variable('x');
+    const y = variable('y');
+    const f = orAll([andAll([cong(H, 16n), ge(neg(x))]), andAll([cong(H, 16n), ge(sub(x, constant(6)))]), andAll([eq(sub(y, floorT(H, 16n))), ge(y)])]);
+    const { defs, formulas: [p] } = purifyFree([purifyQuantifiers(f)]);
+    expect(new Set(formulaToSmt(p!).match(/quot!top\d+/g))).toEqual(new Set(['quot!top1']));
+    expect(formulaToSmt(defs).match(/quot!top\d+/g)?.length).toBe(2);
+    // Under a binder too: (v + H) ≡ 0 (mod 16) twice and ⌊(v + H)/16⌋ share one quotient.
+    const v = variable('v');
+    const g = exists(['v'], andAll([cong(add(v, H), 16n), orAll([andAll([cong(add(v, H), 16n), ge(sub(v, y))]), ge(sub(v, x))]), eq(sub(x, floorT(add(v, H), 16n)))]));
+    expect(new Set(formulaToSmt(purifyQuantifiers(g)).match(/quot!\d+/g))).toEqual(new Set(['quot!1']));
   });
 
   // The elimination of a 4-lane dot product's lane (corpus/examples/dot_lanes.sched): cvc5 1.0.3
