@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { eliminationCertificates, parseFormula } from '../core/presburger/index.ts';
-import { askSolver, quantifierFreePart, withIntegerSplits } from '../proofs/recheck.ts';
+import { askSolver, caseSplit, quantifierFreePart, withIntegerSplits } from '../proofs/recheck.ts';
 import { runZ3, shutdownZ3 } from '../smt/z3.ts';
 
 afterAll(async () => { await shutdownZ3(); });
@@ -102,6 +102,39 @@ describe('the quantifier-free part', () => {
     expect(qf).not.toBeNull();
     expect(qf).not.toMatch(/exists|forall/);
     expect((await runZ3(qf!, { timeoutMs: 20_000 })).status).toBe('unsat');
+  });
+});
+
+describe('case splits', () => {
+  it('one script per disjunct of the widest disjunction among the assertions\' conjuncts', () => {
+    const s = [
+      '(set-logic QF_LIA)', '(declare-const x Int)', '(declare-const y Int)',
+      '(assert (or (< x 0) (> x 5)))',
+      '(assert (! (and (<= x y) (or (= y 1) (= y 2) (= y 3))) :named claim))',
+      '(check-sat)',
+    ].join('\n');
+    expect(caseSplit(s)).toEqual([1, 2, 3].map((k) => [
+      '(set-logic QF_LIA)', '(declare-const x Int)', '(declare-const y Int)',
+      '(assert (or (< x 0) (> x 5)))', `(assert (! (and (<= x y) (= y ${k})) :named claim))`, '(check-sat)', '',
+    ].join('\n')));
+    // No disjunction among the conjuncts (one under a negation is not one), or an unreadable text.
+    expect(caseSplit('(declare-const x Int)\n(assert (not (or (< x 0) (> x 5))))\n(check-sat)\n')).toBeNull();
+    expect(caseSplit('(assert (or (< x 0)')).toBeNull();
+  });
+
+  it('are all unsat exactly when the script is, and a sat case is a model of the script (Z3)', async () => {
+    // Direction 2 (result implies original) of a right elimination and of a too-weak one: it
+    // asserts the result, a disjunction.
+    const right = elim('exists v : 0 <= v <= 3 and (x - v) mod 4 = 0 and v < L', '(x mod 4 < L and x >= 0) or (x mod 4 < L and x < 0)');
+    const weak = elim('exists v : 0 <= v <= 3 and (x - v) mod 4 = 0 and v < L', '(x mod 4 <= L and x >= 0) or (x mod 4 < L and x < 0)');
+    for (const [text, want] of [[eliminationCertificates(right)[1], 'unsat'], [eliminationCertificates(weak)[1], 'sat']] as const) {
+      expect((await runZ3(text, { timeoutMs: 20_000 })).status).toBe(want);
+      const cases = caseSplit(text);
+      expect(cases, text).not.toBeNull();
+      const answers = await Promise.all(cases!.map((c) => runZ3(c, { timeoutMs: 20_000 }).then((a) => a.status)));
+      expect(answers.some((a) => a === 'sat')).toBe(want === 'sat');
+      if (want === 'unsat') expect(answers.every((a) => a === 'unsat')).toBe(true);
+    }
   });
 });
 
