@@ -398,7 +398,7 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
    * Runs at small parameters (the model's first, when it gives them all) on the replay inputs:
    * the invalid verdict of the first run that shows a wrong result, else null.
    */
-  const searchRuns = async (s: Slot, modelOutput: string): Promise<VerifyResult | null> => {
+  const searchRuns = async (s: Slot, modelOutput: string, tried = new Set<string>(), context = s.p.context): Promise<VerifyResult | null> => {
     const model = modelValues(modelOutput);
     const prefer = new Map<string, bigint>();
     for (const p of ci.spec.params) {
@@ -406,11 +406,15 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
       if (v !== undefined && /^-?\d+$/.test(v)) prefer.set(p, BigInt(v));
     }
     const r0 = performance.now();
-    const candidates = await smallParameters(ci, 6, prefer.size === ci.spec.params.length ? prefer : null, s.p.context, true);
+    const candidates = (await smallParameters(ci, 6, prefer.size === ci.spec.params.length ? prefer : null, context, true)).filter((m) => {
+      const key = ci.spec.params.map((p) => m.get(p)).join(',');
+      return !tried.has(key) && tried.add(key) !== undefined;
+    });
     const found = await replay(ci, candidates, REPLAY_INPUTS);
     replayMs += performance.now() - r0;
     if (found === null) return null;
-    const o = s.o;
+    // The obligation of the assignment the run shows wrong, when it is unproved; else s's.
+    const o = found.line ? (slots.find((x) => x.p.usesValues && x.answer.status !== 'unsat' && x.o.line === found.line)?.o ?? s.o) : s.o;
     return done({
       verdict: 'invalid',
       class: found.class,
@@ -495,10 +499,15 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
     if (s.p.prepare) await s.p.prepare(feasibility(ask));
     await dischargeValue(s, cheap, timeoutMs, ask);
   });
-  // (3) Replay the first unproved value obligation concretely.
+  // (3) Replay the first unproved value obligation concretely: at the small parameters of its
+  // context, then at those of the assumptions alone (each parameter tuple run once). The first may
+  // all be too large to run: sqsgemm_ab_init_annotation's first unproved obligation is in the
+  // branch taken from N = 512 on, and the same wrong annotation in the branch of small sizes
+  // shows at N = 32.
   const unproved = slots.find((s) => s.p.usesValues && s.answer.status !== 'unsat');
   if (unproved) {
-    const found = await searchRuns(unproved, unproved.answer.output);
+    const tried = new Set<string>();
+    const found = (await searchRuns(unproved, unproved.answer.output, tried)) ?? (unproved.p.context.length > 0 ? await searchRuns(unproved, '', tried, []) : null);
     if (found !== null) return found;
   }
   // (4) The full encoding for what the cheap one could not prove.
