@@ -408,7 +408,9 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
     const r0 = performance.now();
     const candidates = (await smallParameters(ci, 6, prefer.size === ci.spec.params.length ? prefer : null, context, true)).filter((m) => {
       const key = ci.spec.params.map((p) => m.get(p)).join(',');
-      return !tried.has(key) && tried.add(key) !== undefined;
+      if (tried.has(key)) return false;
+      tried.add(key);
+      return true;
     });
     const found = await replay(ci, candidates, REPLAY_INPUTS);
     replayMs += performance.now() - r0;
