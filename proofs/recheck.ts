@@ -257,10 +257,10 @@ async function solveRound(s: SolverName, file: string, text: string, timeoutMs: 
   for (const [k, c] of cases.entries()) {
     const b = await inScratchFile(c, (f) => solveAs(s, f, c, Math.ceil(timeoutMs / 2)));
     if (b.config) configs.add(b.config);
-    const how = `${[...configs].join(', ')}${configs.size > 0 ? ', ' : ''}`;
-    if (b.answer === 'sat') return { answer: 'sat', ms: performance.now() - t0, config: `${how}case ${k + 1} of ${cases.length}` };
+    const label = (how: string): string => [...configs, how].join(', ');
+    if (b.answer === 'sat') return { answer: 'sat', ms: performance.now() - t0, config: label(`case ${k + 1} of ${cases.length}`) };
     if (b.answer !== 'unsat') break;
-    if (k === cases.length - 1) return { answer: 'unsat', ms: performance.now() - t0, config: `${how}split into ${cases.length} cases` };
+    if (k === cases.length - 1) return { answer: 'unsat', ms: performance.now() - t0, config: label(`split into ${cases.length} cases`) };
   }
   return { ...r, ms: performance.now() - t0 };
 }
