@@ -1,6 +1,6 @@
 // The `sched run` command line that reproduces a verdict's counterexample (its parameters, the
 // input family and seed, the solver's input values, whether annotations are checked, whether
-// conditional stores run as `if (c) store`).
+// conditional stores run as `if (c) store`, the slice when the whole program is too large to run).
 
 import type { Replay } from '../proofs/verify.ts';
 
@@ -13,6 +13,7 @@ export function replayCommand(file: string, impl: string, r: Replay): string {
   for (const v of r.inputValues) parts.push('--input', quote(`${v.tensor}(${v.point.join(',')})=${v.value}`));
   if (r.annotations) parts.push('--check-annotations');
   if (r.conditionalStores) parts.push('--conditional-stores');
+  if (r.slice) parts.push('--slice', quote(r.slice));
   return parts.join(' ');
 }
 

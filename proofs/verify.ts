@@ -10,13 +10,15 @@ import type { FloatMode } from '../smt/values.ts';
 import { checkSat, checkSatBatch, DEFAULT_TIMEOUT_MS, type SolverAnswer, withSecondSolver, z3Stats } from '../smt/z3.ts';
 import { presburgerClock } from './heap.ts';
 import { simplify } from '../core/presburger/simplify.ts';
-import { failureClass, type Obligation } from './obligation.ts';
+import { failureClass, type Obligation, type ObligationKind } from './obligation.ts';
 import { type EvaluationLog, type Feasibility, type PendingObligation, SymbolicEvaluator, UnsupportedConstruct } from './symbolic.ts';
 import { declarations, formulaToSmt } from '../core/presburger/smtlib.ts';
 import { REPLAY_INPUTS, replay, type ReplayFinding, replayRun, smallParameters } from './replay.ts';
 import { type InputFamily, overrideText } from '../semantics/inputs.ts';
 import { type InputSource, seededInputs } from '../semantics/model.ts';
 import { type Value, wrapInt } from '../semantics/values.ts';
+import { stepCount } from '../semantics/steps.ts';
+import { commandAt, type Slice, sliceImpl } from '../semantics/slice.ts';
 import { type ModelValue, SolverModel } from '../smt/model.ts';
 import { type IntType, isFloatType, type ValueType } from '../core/ast.ts';
 import { inexactReductions, reassociationVerdict, REASSOCIATION_CLASS } from './reduction-verdict.ts';
@@ -55,6 +57,8 @@ export interface Replay {
   readonly shows: string;
   /** The run reads conditional stores as `if (c) store` (`sched run --conditional-stores`). */
   readonly conditionalStores?: boolean;
+  /** The run is one iteration of the par loops around an assignment (`sched run --slice`). */
+  readonly slice?: string;
 }
 
 export interface ObligationOutcome {
@@ -245,7 +249,7 @@ async function dischargeValue(s: Slot, mode: FloatMode, timeoutMs: number, ask: 
 }
 
 export function replayOf(f: ReplayFinding, inputValues: Replay['inputValues'] = []): Replay {
-  return { params: f.params, seed: f.seed, inputs: f.inputs, annotations: f.class === 'annotation-mismatch', inputValues, class: f.class, shows: `${f.class}: ${f.detail}` };
+  return { params: f.params, seed: f.seed, inputs: f.inputs, annotations: f.class === 'annotation-mismatch', inputValues, class: f.class, shows: `${f.class}: ${f.detail}`, ...(f.slice ? { slice: f.slice } : {}) };
 }
 
 /** A value of type t from a model value, or null when it is not one. */
@@ -258,12 +262,21 @@ function modelToValue(v: ModelValue, t: ValueType): Value | null {
 /**
  * The inputs a solver's model gives (input tensors, and computed tensors where the spec leaves
  * them unconstrained: `T.undef` in the encoding), over `base` where the model says nothing; the
- * values it was asked for are recorded, for the replay command.
+ * values it was asked for are recorded, for the replay command. With `mentioned`, the model is
+ * asked only at the points its formula applies the tensor to (SolverModel.applications): a
+ * replay command lists those few, not the million cells a 1024 × 1024 run reads.
  */
-function modelInputs(sm: SolverModel, base: InputSource): { source: InputSource; used: Map<string, { tensor: string; point: string[]; value: string }> } {
+function modelInputs(sm: SolverModel, base: InputSource, mentioned = false): { source: InputSource; used: Map<string, { tensor: string; point: string[]; value: string }> } {
   const used = new Map<string, { tensor: string; point: string[]; value: string }>();
+  const points = new Map<string, Set<string>>();
+  const at = (symbol: string): Set<string> => {
+    let s = points.get(symbol);
+    if (s === undefined) points.set(symbol, (s = new Set(sm.applications(symbol).map((args) => args.map(String).join(',')))));
+    return s;
+  };
   const from = (symbol: string, tensor: string, t: ValueType, point: readonly (number | bigint)[]): Value | null => {
     if (!sm.has(symbol)) return null;
+    if (mentioned && !at(symbol).has(point.map(String).join(','))) return null;
     const m = sm.evaluate(symbol, point.map((x) => BigInt(x)));
     const v = m === null ? null : modelToValue(m, t);
     if (v !== null) used.set(`${tensor}(${point.join(',')})`, { tensor, point: point.map(String), value: overrideText(v) });
@@ -282,13 +295,65 @@ function modelInputs(sm: SolverModel, base: InputSource): { source: InputSource;
 const CONFIRM_BUDGET = { maxCells: 1 << 20, maxSteps: 2_000_000 };
 
 /**
+ * Runs whose size a static count bounds (semantics/steps.ts) may be larger: the kernels whose
+ * assumptions fix their sizes (W = H = 1024, N = 1100000) replay their exact refutations at those
+ * sizes. A run checking values goes to its end (about 5 s per million annotated assignments); a
+ * run showing a fault (bounds, ⊥, race) stops at it, so it may be allowed more. Without a static
+ * count a run keeps the small budget: one that exhausts a budget has paid for all of it.
+ */
+const LARGE_CELLS = 1 << 23;
+const LARGE_STEPS = { value: 1 << 22, fault: 1 << 25 };
+
+/**
+ * The run confirming a refutation (of a slice), within the budget its static size allows. A
+ * large run for a fault does not check annotations (most of its time otherwise): what it must
+ * show is the fault.
+ */
+function confirmRun(ci: CheckedImpl, params: ReadonlyMap<string, bigint>, shows: 'value' | 'fault', source?: InputSource, slice?: Slice): ReplayFinding | null | 'too-large' {
+  const steps = stepCount(slice ? sliceImpl(ci, slice) : ci, params);
+  const large = LARGE_STEPS[shows];
+  if (steps !== null && steps > BigInt(large)) return 'too-large';
+  const budget = steps === null || steps <= BigInt(CONFIRM_BUDGET.maxSteps) ? CONFIRM_BUDGET : { maxCells: LARGE_CELLS, maxSteps: large, checkAnnotations: shows === 'value' };
+  return replayRun(ci, params, REPLAY_INPUTS[0]!, { ...budget, slice }, source);
+}
+
+/** The obligations whose instance one iteration of the par loops around them shows. */
+const SLICED: ReadonlySet<ObligationKind> = new Set(['value', 'write-bounds', 'read-bounds', 'read-defined', 'rw-race', 'ww-race']);
+
+/**
+ * The slice that runs a refuted obligation's instance (semantics/slice.ts): the iteration, at the
+ * model's values, of the par loops around it that no sequential loop encloses. An assignment's
+ * obligations (its bounds, reads and value) are about its own iteration; a race is between two
+ * iterations of a par loop, which the slice runs whole inside the iteration of the loops around
+ * it. Null for other obligations, or when no par loop is outside every sequential one.
+ */
+function sliceOf(ci: CheckedImpl, p: PendingObligation, model: ReadonlyMap<string, string>, sourceName: (v: string) => string): Slice | null {
+  if (!SLICED.has(p.kind)) return null;
+  const race = p.kind === 'rw-race' || p.kind === 'ww-race';
+  const at = race ? commandAt(ci, p.line, p.col) : commandAt(ci, p.line);
+  const vars = p.report.slice(ci.spec.params.length);
+  // The binders around the command are the obligation's variables after the parameters.
+  if (at === null || at.cmd.kind !== (race ? 'par' : 'assign') || vars.length !== at.binders.length) return null;
+  const iteration: [string, bigint][] = [];
+  for (const [k, b] of at.binders.entries()) {
+    if (sourceName(vars[k]!) !== b.name) return null;
+    if (b.kind === 'for') break;
+    if (b.kind === 'let') continue;
+    const v = model.get(vars[k]!);
+    if (v === undefined || !/^\d+$/.test(v)) return null;
+    iteration.push([b.name, BigInt(v)]);
+  }
+  return iteration.length > 0 ? { line: at.assignmentLine, iteration } : null;
+}
+
+/**
  * A concrete run showing an exact refutation. Presburger refutations (bounds, definedness, races,
  * outputs never written) do not depend on values: any input shows them once the parameters are
  * right, so the least parameter values under which the refutation holds are run. A refutation of
  * a value obligation is tried at the solver's parameters with the replay inputs. Null when no
  * run could be made or none showed it; the refutation stands (it is exact), without a replay.
  */
-async function confirm(ci: CheckedImpl, p: PendingObligation, model: ReadonlyMap<string, string>, modelText: string, timeoutMs: number): Promise<Replay | null> {
+async function confirm(ci: CheckedImpl, p: PendingObligation, model: ReadonlyMap<string, string>, modelText: string, timeoutMs: number, sourceName: (v: string) => string): Promise<Replay | null> {
   const params = ci.spec.params;
   const solver = new Map<string, bigint>();
   for (const x of params) {
@@ -309,20 +374,37 @@ async function confirm(ci: CheckedImpl, p: PendingObligation, model: ReadonlyMap
   if (p.usesValues) {
     // The solver's own input values at its parameters: the run must show what the model does.
     if (whole === null) return null;
-    const { source, used } = modelInputs(new SolverModel(modelText), seededInputs(0));
-    const f = replayRun(ci, whole, REPLAY_INPUTS[0]!, CONFIRM_BUDGET, source);
-    if (f === 'too-large' || f === null) return null;
-    return replayOf(f, [...used.values()]);
+    // First the model at the points its formula names, seeded inputs elsewhere, within the budget
+    // the run's size allows; when the program is too large, the slice that runs the refuted
+    // instance alone; when the run showed nothing, the whole model (what it says of every point).
+    const sm = new SolverModel(modelText);
+    const mentioned = modelInputs(sm, seededInputs(0), true);
+    const f = confirmRun(ci, whole, 'value', mentioned.source);
+    if (f !== 'too-large' && f !== null) return replayOf(f, [...mentioned.used.values()]);
+    if (f === 'too-large') {
+      const slice = sliceOf(ci, p, model, sourceName);
+      const inSlice = modelInputs(sm, seededInputs(0), true);
+      const g = slice ? confirmRun(ci, whole, 'value', inSlice.source, slice) : null;
+      return g !== 'too-large' && g !== null ? replayOf(g, [...inSlice.used.values()]) : null;
+    }
+    const all = modelInputs(sm, seededInputs(0));
+    const h = replayRun(ci, whole, REPLAY_INPUTS[0]!, CONFIRM_BUDGET, all.source);
+    return h !== 'too-large' && h !== null ? replayOf(h, [...all.used.values()]) : null;
   }
-  // The least parameters first (a counterexample one can read), the solver's last.
+  // The least parameters first (a counterexample one can read), the solver's last; when even
+  // those are too large to run whole, the slice that runs the refuted instance at the solver's.
   const cands = p.refutation ? await smallParameters(ci, 2, null, [p.refutation]) : [];
   if (whole) cands.push(whole);
+  let large = true;
   for (const c of cands) {
-    const f = replayRun(ci, c, REPLAY_INPUTS[0]!, CONFIRM_BUDGET);
+    const f = confirmRun(ci, c, 'fault');
     if (f === 'too-large') continue;
+    large = false;
     if (f !== null) return replayOf(f);
   }
-  return null;
+  const slice = whole && large ? sliceOf(ci, p, model, sourceName) : null;
+  const g = slice ? confirmRun(ci, whole!, 'fault', undefined, slice) : null;
+  return g !== null && g !== 'too-large' ? replayOf(g) : null;
 }
 
 /** The state of one obligation through the phases. */
@@ -436,7 +518,7 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
     const at = Object.entries(values).map(([k, v]) => `${k} = ${v}`).join(', ');
     const reason = s.o.kind === 'interface' ? `${s.o.rule}: it is not true that ${s.o.description}${at ? ` (${at})` : ''}` : `refuted: ${s.o.description}`;
     const r0 = performance.now();
-    let shown = await confirm(ci, s.p, model, withModel.output, timeoutMs);
+    let shown = await confirm(ci, s.p, model, withModel.output, timeoutMs, (v) => ev.source(v));
     replayMs += performance.now() - r0;
     if (shown === null && s.p.usesValues) {
       // No run reproduces this model: the other Z3 (default mode) picks other values, which a
@@ -445,7 +527,7 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
         const again = await checkSat(s.o.script, { timeoutMs, model: true });
         if (again.status !== 'sat') return null;
         const r1 = performance.now();
-        const seen = await confirm(ci, s.p, modelValues(again.output), again.output, timeoutMs);
+        const seen = await confirm(ci, s.p, modelValues(again.output), again.output, timeoutMs, (v) => ev.source(v));
         replayMs += performance.now() - r1;
         return seen ?? (await searchRuns(s, again.output));
       });

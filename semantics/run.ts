@@ -16,6 +16,7 @@ import { asCount, fromBig, type Int } from './int.ts';
 import { type ArrayRef, Cells, getCell, setCell, Space } from './memory.ts';
 import { type InputSource, seededInputs, SpecModel, type UnconstrainedRead } from './model.ts';
 import { familyInputs, type InputFamily } from './inputs.ts';
+import { type Slice, sliceImpl, sliceText } from './slice.ts';
 import { closeValue, type JsonValue, sameValue, type Value, valueToJson } from './values.ts';
 
 export const DEFAULT_MAX_CELLS = 1 << 25;
@@ -160,6 +161,11 @@ export interface RunImplOptions extends BigStepOptions {
    * of the result), without recording a derivation.
    */
   readonly checkAnnotations?: boolean;
+  /**
+   * Run only this iteration of the parallel loops around an assignment (semantics/slice.ts): the
+   * outputs are then not compared (outcome `sliced` when nothing went wrong).
+   */
+  readonly slice?: Slice;
 }
 
 export interface Mismatch {
@@ -178,7 +184,8 @@ export interface RunReport {
   readonly seed: string | number | null;
   /** The input family the seed drew from (`default`, `corner`, `spread`), or `given`. */
   readonly inputs: string;
-  readonly outcome: 'match' | 'mismatch' | 'error';
+  /** `sliced`: a slice (`--slice`) ran without error; its outputs are not compared. */
+  readonly outcome: 'match' | 'mismatch' | 'error' | 'sliced';
   readonly error: RunError | null;
   readonly writes: number;
   readonly reads: number;
@@ -193,6 +200,8 @@ export interface RunReport {
   readonly omega: boolean;
   /** Conditional stores ran as `if (c) store` (BigStepOptions.conditionalStores). */
   readonly conditionalStores: boolean;
+  /** The slice that ran (`LINE:x=v,…`), or null for the whole program. */
+  readonly slice: string | null;
 }
 
 export interface RunResult {
@@ -313,7 +322,8 @@ export function runImpl(ci: CheckedImpl, params: ParamValues, opts: RunImplOptio
   const model = opts.model ?? specModel(ci, ps, { seed: opts.seed, family: opts.family, inputs: opts.inputs, file });
   const { frame, space, arrays } = initialMemory(ci, ps, model, { maxCells: opts.maxCells, file });
   const initial = snapshot(arrays, true);
-  const prog = implProgram(ci);
+  const run = opts.slice ? sliceImpl(ci, opts.slice) : ci;
+  const prog = implProgram(run);
   const checker = opts.checkAnnotations ? new AnnotationChecker(ci, model) : null;
   const result = execute(prog.big, frame, space, checker ? { ...opts, watchAssignments: checker.visit } : opts, () => {
     const out: [string, Value | undefined][] = [];
@@ -322,7 +332,7 @@ export function runImpl(ci: CheckedImpl, params: ParamValues, opts: RunImplOptio
   });
   const memory = snapshot(arrays, false);
 
-  const cmp = result.ok ? compareOutputs(ci, model, memory, opts) : { checked: 0, mismatchCount: 0, mismatches: [] };
+  const cmp = result.ok && !opts.slice ? compareOutputs(ci, model, memory, opts) : { checked: 0, mismatchCount: 0, mismatches: [] };
   const tol = opts.tolerance;
   const report: RunReport = {
     impl: ci.impl.name,
@@ -330,7 +340,7 @@ export function runImpl(ci: CheckedImpl, params: ParamValues, opts: RunImplOptio
     params: Object.fromEntries([...ps].map(([k, v]) => [k, jsonInt(v)])),
     seed: opts.inputs ? null : typeof opts.seed === 'bigint' ? jsonInt(fromBig(opts.seed)) : (opts.seed ?? 0),
     inputs: opts.inputs ? 'given' : (opts.family ?? 'default'),
-    outcome: !result.ok ? 'error' : cmp.mismatchCount > 0 ? 'mismatch' : 'match',
+    outcome: !result.ok ? 'error' : opts.slice ? 'sliced' : cmp.mismatchCount > 0 ? 'mismatch' : 'match',
     error: result.ok ? null : result.error,
     writes: result.stats.writes,
     reads: result.stats.reads,
@@ -339,9 +349,10 @@ export function runImpl(ci: CheckedImpl, params: ParamValues, opts: RunImplOptio
     mismatchCount: cmp.mismatchCount,
     mismatches: cmp.mismatches,
     unconstrained: { count: model.unconstrainedCount, examples: [...model.unconstrained] },
-    comparison: tol === undefined ? 'exact (bit equality; NaN equals NaN; +0 differs from -0)' : `relative tolerance ${tol} (NaN equals NaN; ±0 equal)`,
+    comparison: opts.slice ? 'none (a slice)' : tol === undefined ? 'exact (bit equality; NaN equals NaN; +0 differs from -0)' : `relative tolerance ${tol} (NaN equals NaN; ±0 equal)`,
     omega: opts.omega === true,
     conditionalStores: opts.conditionalStores === true,
+    slice: opts.slice ? sliceText(opts.slice) : null,
   };
   const derivation = result.ok ? result.derivation : null;
   // With a derivation too, the recording translation ran (no watcher): check the tree instead.

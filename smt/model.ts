@@ -61,6 +61,46 @@ export class SolverModel {
     }
   }
 
+  /**
+   * The arguments at which the model's constants (the goal, the reads, …) apply function `name`,
+   * evaluated in the model: the points of an input tensor the refuted formula is about. An
+   * application whose arguments the model does not determine (a bound variable) is left out.
+   */
+  applications(name: string): ModelValue[][] {
+    const d = this.defs.get(name);
+    if (d === undefined) return [];
+    const out = new Map<string, ModelValue[]>();
+    const walk = (e: SExpr, env: ReadonlyMap<string, ModelValue>, depth: number): void => {
+      if (typeof e === 'string' || depth > 2000) return;
+      if (e[0] === 'let' && Array.isArray(e[1])) {
+        const inner = new Map(env);
+        for (const b of e[1]) {
+          if (!Array.isArray(b) || typeof b[0] !== 'string') continue;
+          walk(b[1]!, env, depth + 1);
+          try {
+            inner.set(unbar(b[0]), this.eval(b[1]!, env, depth + 1));
+          } catch (x) {
+            if (!(x instanceof Unsupported || x instanceof RangeError)) throw x;
+            inner.delete(unbar(b[0])); // shadowed by a binding the model does not determine
+          }
+        }
+        walk(e[2]!, inner, depth + 1);
+        return;
+      }
+      if (typeof e[0] === 'string' && unbar(e[0]) === name && e.length - 1 === d.params.length) {
+        try {
+          const args = e.slice(1).map((a) => this.eval(a, env, depth + 1));
+          out.set(args.map(String).join(','), args);
+        } catch (x) {
+          if (!(x instanceof Unsupported || x instanceof RangeError)) throw x;
+        }
+      }
+      for (const x of e) walk(x, env, depth + 1);
+    };
+    for (const [n, def] of this.defs) if (n !== name && def.params.length === 0) walk(def.body, new Map(), 0);
+    return [...out.values()];
+  }
+
   private eval(e: SExpr, env: ReadonlyMap<string, ModelValue>, depth: number): ModelValue {
     if (depth > 2000) throw new Unsupported('too deep');
     if (typeof e === 'string') return this.atom(e, env, depth);

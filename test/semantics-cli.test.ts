@@ -91,6 +91,24 @@ describe('sched run / step / explore', () => {
     expect(d.root.premises).toHaveLength(2);
     expect(d.root.dmu).toEqual([['x[]', 7]]);
   });
+  it('run --slice: one thread of a 1024³ product, its annotations checked; bad slices are usage errors', async () => {
+    const file = 'corpus/halide/cmm1024.sched';
+    const lineOf = (text: string): number => readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(text)) + 1;
+    const line = lineOf('a_in[v, q] {A(64 * bx + 4 * tx + v, 8 * ro + (q + 1) % 8)}');
+    const args = ['run', file, '--impl', 'cmm1024_staging_annotation', '--param', 'N=1024', '--check-annotations'];
+    const bad = await sched([...args, '--slice', `${line}:by=0,bx=6,ty=0,tx=0`, '--json']);
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.out)).toMatchObject({ outcome: 'error', slice: `${line}:by=0,bx=6,ty=0,tx=0`, error: { kind: 'annotation', line }, writes: 45120 });
+    const good = await sched(['run', file, '--impl', 'cmm1024_halide', '--param', 'N=1024', '--check-annotations', '--slice', `${lineOf('a_in[v, q] {A(64 * bx + 4 * tx + v, 8 * ro + q)}')}:by=63,bx=15,ty=1,tx=15`]);
+    expect(good.code).toBe(0);
+    expect(good.out).toMatch(/\[slice \d+:by=63,bx=15,ty=1,tx=15\]: the slice ran without error \(outputs not compared\)/);
+    const seq = await sched([...args, '--slice', `${line}:by=0,bx=6,ty=0,tx=0,ro=1`]);
+    expect(seq.code).toBe(3);
+    expect(seq.err).toMatch(/'ro' is a sequential loop/);
+    expect((await sched([...args, '--slice', `${line}:bx=6`])).err).toMatch(/outermost first, par by, par bx, par ty, par tx, for ro, for q, par v/);
+    expect((await sched([...args, '--slice', 'by=0'])).err).toMatch(/--slice needs LINE:x=v/);
+    expect((await sched([...args, '--slice', `${line}:by=0`, '--derivation', '/dev/null'])).err).toMatch(/--slice has no derivation/);
+  });
   it('step prints a trace with rule names; explore gives the documented shape', async () => {
     const st = await sched(['step', 'corpus/thesis/race_yxz.sched', '--seed', '2']);
     expect([0, 1]).toContain(st.code);

@@ -102,7 +102,7 @@ export interface RunError {
 
 export interface RunAnswer {
   readonly impl: string;
-  readonly outcome: 'match' | 'mismatch' | 'error';
+  readonly outcome: 'match' | 'mismatch' | 'error' | 'sliced';
   readonly error: RunError | null;
   readonly summary: string;
   readonly mismatches: readonly { readonly array: string; readonly index: readonly number[]; readonly expected: JsonValue; readonly actual: JsonValue }[];

@@ -10,6 +10,7 @@ import { familyInputs, INPUT_FAMILIES, type InputFamily, type InputOverride, par
 import { checkInterface } from '../../proofs/interface.ts';
 import { didYouMean } from '../suggest.ts';
 import { checkParams, runImpl, type RunReport, specModel } from '../../semantics/run.ts';
+import { parseSlice, SliceError, sliceImpl } from '../../semantics/slice.ts';
 import type { SpecModel } from '../../semantics/model.ts';
 import { expandFiles, type OptionSpec, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
@@ -73,7 +74,7 @@ export interface RefusedReport {
 export function refusedReport(ci: CheckedImpl, params: ReadonlyMap<string, bigint>, seed: bigint, family: InputFamily, error: RunError): RunReport {
   return {
     impl: ci.impl.name, spec: ci.spec.spec.name, params: Object.fromEntries([...params].map(([k, v]) => [k, seedJson(v)])), seed: seedJson(seed), inputs: family,
-    outcome: 'error', error, writes: 0, reads: 0, ms: 0, checked: 0, mismatchCount: 0, mismatches: [], unconstrained: { count: 0, examples: [] }, comparison: 'none (not run)', omega: false, conditionalStores: false,
+    outcome: 'error', error, writes: 0, reads: 0, ms: 0, checked: 0, mismatchCount: 0, mismatches: [], unconstrained: { count: 0, examples: [] }, comparison: 'none (not run)', omega: false, conditionalStores: false, slice: null,
   };
 }
 
@@ -191,7 +192,7 @@ function showParams(p: Record<string, number | string>): string {
 // run
 
 function printReport(file: string, r: RunReport): void {
-  const head = `${file}: impl ${r.impl} (${showParams(r.params)}seed ${r.seed}${r.inputs !== 'default' ? `, ${r.inputs} inputs` : ''})${r.omega ? ' [ω]' : ''}${r.conditionalStores ? ' [conditional stores]' : ''}`;
+  const head = `${file}: impl ${r.impl} (${showParams(r.params)}seed ${r.seed}${r.inputs !== 'default' ? `, ${r.inputs} inputs` : ''})${r.omega ? ' [ω]' : ''}${r.conditionalStores ? ' [conditional stores]' : ''}${r.slice ? ` [slice ${r.slice}]` : ''}`;
   const stats = `${r.writes} writes, ${r.reads} reads, ${r.ms} ms`;
   if (r.outcome === 'error' && r.error) {
     process.stdout.write(`${head}: error (${r.error.kind}) — ${stats}\n`);
@@ -201,6 +202,8 @@ function printReport(file: string, r: RunReport): void {
     process.stdout.write(`${head}: mismatch — ${r.mismatchCount} of ${r.checked} output cells differ from the spec${r.comparison.startsWith('exact') ? '' : ` (${r.comparison})`}; ${stats}\n`);
     for (const m of r.mismatches) process.stdout.write(`  ${m.array}[${m.index.join(', ')}]: expected ${m.expected}, got ${m.actual === null ? '⊥ (never written)' : m.actual}\n`);
     if (r.mismatchCount > r.mismatches.length) process.stdout.write(`  … and ${r.mismatchCount - r.mismatches.length} more\n`);
+  } else if (r.outcome === 'sliced') {
+    process.stdout.write(`${head}: the slice ran without error (outputs not compared) — ${stats}\n`);
   } else {
     process.stdout.write(`${head}: match — ${r.checked} output cells equal the spec${r.comparison.startsWith('exact') ? '' : ` (${r.comparison})`}; ${stats}\n`);
   }
@@ -219,7 +222,7 @@ export function exitFor(outcomes: readonly ('ok' | 'found' | 'limit')[]): number
 export const runCommand: Command = {
   name: 'run',
   summary: 'Big-step execution on seeded random inputs, compared with the spec evaluated on the same inputs.',
-  usage: "sched run FILE --param NAME=VALUE… [--impl NAME] [--seed S] [--inputs FAMILY] [--input 'T(i,…)=V'…] [--check-annotations] [--omega] [--conditional-stores] [--tolerance R] [--json]",
+  usage: "sched run FILE --param NAME=VALUE… [--impl NAME] [--seed S] [--inputs FAMILY] [--input 'T(i,…)=V'…] [--check-annotations] [--omega] [--conditional-stores] [--slice 'LINE:x=v,…'] [--tolerance R] [--json]",
   options: [
     PARAM_OPTION,
     SPEC_OPTION,
@@ -231,6 +234,7 @@ export const runCommand: Command = {
     { name: 'omega', value: false, help: "the write-set variant of U-PARLOOP (thesis §4.2): every value written to a location by distinct iterations must agree, not only the last ones" },
     { name: 'conditional-stores', value: false, help: "run every store a[ι] := select(c, v, a[ι]) as 'if (c) a[ι] := v': no access to the cell and no evaluation of v when c fails. Not the thesis's semantics: how `sched halide` confirms a race, out-of-bounds access or uninitialized read on a translation of Halide's `if (c) f(ι) = v` (docs/halide.md); a verdict's replay command adds it when it was used (not with --derivation)" },
     { name: 'tolerance', value: true, metavar: 'R', help: 'compare float outputs with relative tolerance R (default: exact, IEEE bit equality with NaN equal to NaN and +0 different from -0); outputs are compared on their box ∩ where' },
+    { name: 'slice', value: true, metavar: "'LINE:x=v,…'", help: "run only the iteration x = v, … of the par loops around the assignment at LINE (outermost first, no sequential loop outside them), and nothing after it: what the whole program does in that iteration (U-PARLOOP runs each iteration from the memory at the loop's entry). Outputs are not compared; with --check-annotations the assignments are. A verdict's replay command uses it when the whole program is too large to run" },
     { name: 'max-steps', value: true, metavar: 'K', help: 'give up (exit 2) after K loop iterations plus assignments (default 4e9)' },
     { name: 'max-cells', value: true, metavar: 'K', help: 'largest total number of array cells (default 33554432)' },
     { name: 'derivation', value: true, metavar: 'FILE', help: 'write the big-step derivation tree (rules, environments, δμ, ρ) as JSON to FILE (one impl only)' },
@@ -248,6 +252,10 @@ export const runCommand: Command = {
     const derivFile = single(args, 'derivation');
     const conditionalStores = args.flags.has('conditional-stores');
     if (conditionalStores && derivFile !== undefined) throw new UsageError('--conditional-stores has no derivation: it is not a rule of the thesis (drop one of them)');
+    const sliceArg = single(args, 'slice');
+    const slice = sliceArg === undefined ? undefined : parseSlice(sliceArg);
+    if (slice === null) throw new UsageError(`--slice needs LINE:x=v,… (a line, then the loop variables of the par loops around it with their values), got '${sliceArg}'`);
+    if (slice !== undefined && derivFile !== undefined) throw new UsageError('--slice has no derivation of the whole program (drop one of them)');
     const loaded = loadImpls(args, 'run');
     if (derivFile !== undefined && loaded.reduce((n, l) => n + l.impls.length, 0) !== 1) throw new UsageError('--derivation needs exactly one impl (use --impl NAME)');
     const models = new ModelCache();
@@ -266,14 +274,22 @@ export const runCommand: Command = {
         const given = overridesOption(args, ci);
         const inputs = given.length > 0 ? withOverrides(familyInputs(family, seed), given) : undefined;
         const model = inputs ? undefined : models.get(l.file, ci, params, seed, family);
-        const r = runImpl(ci, params, { seed, family, inputs, model, file: l.file, omega: args.flags.has('omega'), tolerance, maxSteps, maxCells, derivation: derivFile !== undefined, checkAnnotations: annotations, conditionalStores });
+        if (slice !== undefined) {
+          try {
+            sliceImpl(ci, slice);
+          } catch (e) {
+            if (e instanceof SliceError) throw new UsageError(e.message);
+            throw e;
+          }
+        }
+        const r = runImpl(ci, params, { seed, family, inputs, model, file: l.file, omega: args.flags.has('omega'), tolerance, maxSteps, maxCells, derivation: derivFile !== undefined, checkAnnotations: annotations, conditionalStores, slice });
         let report: RunReport = given.length > 0 ? { ...r.report, seed: seedJson(seed), inputs: `${family}, ${given.length} given` } : r.report;
-        if (annotations && report.outcome === 'match') {
+        if (annotations && (report.outcome === 'match' || report.outcome === 'sliced')) {
           const a = r.annotations;
-          if (a !== null) report = { ...report, outcome: 'error', error: runError('annotation', 'U-ASSIGN', { line: a.line, col: a.col }, a.location, `the assignment writes ${a.written} to ${a.location} where its annotation gives ${a.annotated}${a.at ? ` (${a.at})` : ''}; the outputs are right`) };
+          if (a !== null) report = { ...report, outcome: 'error', error: runError('annotation', 'U-ASSIGN', { line: a.line, col: a.col }, a.location, `the assignment writes ${a.written} to ${a.location} where its annotation gives ${a.annotated}${a.at ? ` (${a.at})` : ''}${report.outcome === 'sliced' ? '' : '; the outputs are right'}`) };
         }
         reports.push(report);
-        outcomes.push(report.outcome === 'match' ? 'ok' : report.error?.kind === 'limit' ? 'limit' : 'found');
+        outcomes.push(report.outcome === 'match' || report.outcome === 'sliced' ? 'ok' : report.error?.kind === 'limit' ? 'limit' : 'found');
         if (derivFile !== undefined) {
           if (r.derivation === null) process.stderr.write(`sched run: no derivation to write: ${r.report.outcome === 'error' ? 'the run has no big-step semantics' : 'none recorded'}\n`);
           else writeFileSync(derivFile, toJson({ impl: ci.impl.name, params: r.report.params, seed: r.report.seed, ...r.derivation }) + '\n');

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { CheckedImpl } from '../../core/typecheck.ts';
 import { fromBig } from '../../semantics/int.ts';
 import { getCell } from '../../semantics/memory.ts';
-import { runImpl } from '../../semantics/run.ts';
+import { runImpl, type RunReport } from '../../semantics/run.ts';
 import { valueToJson } from '../../semantics/values.ts';
 import { compareStripped } from './hir.ts';
 import { type DriverOutput, translate, type TranslateOptions, type Translation } from './translate.ts';
@@ -119,7 +119,7 @@ export interface JitReport {
   readonly params: Record<string, number>;
   readonly seed: number;
   /** Our big-step run of the translation against the spec. */
-  readonly bigstep: 'match' | 'mismatch' | 'error';
+  readonly bigstep: RunReport['outcome'];
   readonly bigstepError: string | null;
   readonly cells: number;
   /** Output cells where Halide's JIT and the big-step run differ (bit for bit). */
