@@ -182,6 +182,6 @@ export function replayRun(ci: CheckedImpl, params: ReadonlyMap<string, bigint>, 
   // Outputs right: check every annotation against the value actually written.
   const a = res.annotations;
   if (a === null) return null;
-  const outputs = budget.slice ? `in the slice ${sliceText(budget.slice)} (one iteration of the par loops around it; outputs not compared)` : 'the outputs are right on every input tried';
+  const outputs = budget.slice ? `in the slice ${sliceText(budget.slice)} (one iteration of the loops around it; outputs not compared)` : 'the outputs are right on every input tried';
   return { ...found, class: 'annotation-mismatch', line: a.line, col: a.col, detail: `the assignment at line ${a.line} writes ${a.written} to ${a.location} where its annotation gives ${a.annotated}${a.at ? ` (${a.at})` : ''}; ${outputs}` };
 }

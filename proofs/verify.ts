@@ -18,7 +18,7 @@ import { type InputFamily, overrideText } from '../semantics/inputs.ts';
 import { type InputSource, seededInputs } from '../semantics/model.ts';
 import { type Value, wrapInt } from '../semantics/values.ts';
 import { stepCount } from '../semantics/steps.ts';
-import { commandAt, type Slice, sliceImpl } from '../semantics/slice.ts';
+import { commandAt, type Slice, SliceError, sliceImpl } from '../semantics/slice.ts';
 import { type ModelValue, SolverModel } from '../smt/model.ts';
 import { type IntType, isFloatType, type ValueType } from '../core/ast.ts';
 import { inexactReductions, reassociationVerdict, REASSOCIATION_CLASS } from './reduction-verdict.ts';
@@ -305,15 +305,15 @@ const LARGE_CELLS = 1 << 23;
 const LARGE_STEPS = { value: 1 << 22, fault: 1 << 25 };
 
 /**
- * The run confirming a refutation (of a slice), within the budget its static size allows. A
- * large run for a fault does not check annotations (most of its time otherwise): what it must
- * show is the fault.
+ * The run confirming a refutation (of a slice), within the budget its static size allows (its
+ * arrays may then be large: a slice of a 1024 × 1024 kernel holds the whole arrays). A large run
+ * for a fault does not check annotations (most of its time otherwise): it must show the fault.
  */
 function confirmRun(ci: CheckedImpl, params: ReadonlyMap<string, bigint>, shows: 'value' | 'fault', source?: InputSource, slice?: Slice): ReplayFinding | null | 'too-large' {
   const steps = stepCount(slice ? sliceImpl(ci, slice) : ci, params);
   const large = LARGE_STEPS[shows];
   if (steps !== null && steps > BigInt(large)) return 'too-large';
-  const budget = steps === null || steps <= BigInt(CONFIRM_BUDGET.maxSteps) ? CONFIRM_BUDGET : { maxCells: LARGE_CELLS, maxSteps: large, checkAnnotations: shows === 'value' };
+  const budget = steps === null ? CONFIRM_BUDGET : { maxCells: LARGE_CELLS, maxSteps: large, checkAnnotations: shows === 'value' || steps <= BigInt(CONFIRM_BUDGET.maxSteps) };
   return replayRun(ci, params, REPLAY_INPUTS[0]!, { ...budget, slice }, source);
 }
 
@@ -321,11 +321,10 @@ function confirmRun(ci: CheckedImpl, params: ReadonlyMap<string, bigint>, shows:
 const SLICED: ReadonlySet<ObligationKind> = new Set(['value', 'write-bounds', 'read-bounds', 'read-defined', 'rw-race', 'ww-race']);
 
 /**
- * The slice that runs a refuted obligation's instance (semantics/slice.ts): the iteration, at the
- * model's values, of the par loops around it that no sequential loop encloses. An assignment's
- * obligations (its bounds, reads and value) are about its own iteration; a race is between two
- * iterations of a par loop, which the slice runs whole inside the iteration of the loops around
- * it. Null for other obligations, or when no par loop is outside every sequential one.
+ * The slice that runs a refuted obligation's instance (semantics/slice.ts): the loops around it at
+ * the model's values. An assignment's obligations (its bounds, reads and value) are about its own
+ * iteration; a race is between two iterations of a par loop, which the slice runs whole inside
+ * the iteration of the loops around it. Null for other obligations, or without a loop around.
  */
 function sliceOf(ci: CheckedImpl, p: PendingObligation, model: ReadonlyMap<string, string>, sourceName: (v: string) => string): Slice | null {
   if (!SLICED.has(p.kind)) return null;
@@ -337,13 +336,20 @@ function sliceOf(ci: CheckedImpl, p: PendingObligation, model: ReadonlyMap<strin
   const iteration: [string, bigint][] = [];
   for (const [k, b] of at.binders.entries()) {
     if (sourceName(vars[k]!) !== b.name) return null;
-    if (b.kind === 'for') break;
     if (b.kind === 'let') continue;
     const v = model.get(vars[k]!);
     if (v === undefined || !/^\d+$/.test(v)) return null;
     iteration.push([b.name, BigInt(v)]);
   }
-  return iteration.length > 0 ? { line: at.assignmentLine, iteration } : null;
+  if (iteration.length === 0) return null;
+  const slice = { line: at.assignmentLine, iteration };
+  try {
+    sliceImpl(ci, slice); // the line's first assignment may be another one, elsewhere
+    return slice;
+  } catch (e) {
+    if (e instanceof SliceError) return null;
+    throw e;
+  }
 }
 
 /**
@@ -550,8 +556,10 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
       return done({ verdict: 'unknown', class: UNCONFIRMED_CLASS, reason: `${s.o.id} (${s.o.description}) does not hold${at ? ` (${at})` : ''}, and no concrete run showed a wrong result`, counterexample: null }, slots);
     }
     // A value refutation shown by a run is the class the run shows (wrong outputs, or right
-    // outputs and a wrong annotation), which is what a user needs to know.
-    const cls = (s.p.usesValues || s.o.kind === 'reduction') && shown && (shown.class === 'output-mismatch' || shown.class === 'annotation-mismatch' || s.o.kind === 'reduction') ? shown.class : failureClass(s.o.kind);
+    // outputs and a wrong annotation), which is what a user needs to know. A slice does not
+    // compare the outputs, so a wrong value it shows stays `value-mismatch`: whether the
+    // program's outputs are wrong too is not known.
+    const cls = (s.p.usesValues || s.o.kind === 'reduction') && shown && !shown.slice && (shown.class === 'output-mismatch' || shown.class === 'annotation-mismatch' || s.o.kind === 'reduction') ? shown.class : failureClass(s.o.kind);
     return done({ verdict: 'invalid', class: cls, reason, counterexample: { values, line: s.o.line, col: s.o.col, obligation: s.o.id, description: s.o.description }, replay: shown }, slots);
   };
 

@@ -1,16 +1,15 @@
-// One iteration of the parallel loops around an assignment, run alone (`sched run --slice`).
+// One instance of an assignment's loops, run alone (`sched run --slice`).
 //
 // U-PARLOOP runs every iteration of a `par` loop from the memory at the loop's entry and only
 // joins their effects, so an iteration's writes, reads, errors and the values it writes do not
-// depend on the other iterations. A program cut after that iteration (every command that follows
-// it on the way out dropped) and with the loop replaced by the iteration alone therefore does, up
-// to the end of the iteration, exactly what the whole program does in it. This is how a
-// counterexample of a kernel too large to run (a 1024³ matrix product) is replayed: the thread
-// that writes the refuted cell, a few thousand steps. A `for` loop around the `par` loops would
-// break this (its later iterations read what all parallel iterations wrote), so only the
-// parallel loops outside every sequential one can be sliced. The outputs of a slice are not the
-// program's outputs and are not compared: a slice shows run-time errors and, with
-// `--check-annotations`, the first assignment whose value is not its annotation's.
+// depend on the other iterations: a slice runs that iteration alone. Iteration v of a `for` loop
+// runs on what iterations 0 … v − 1 left: a slice runs those whole, then iteration v. Every
+// command after the sliced iteration (on the way out of the loops) is dropped, so up to the end
+// of it the slice does exactly what the whole program does there. This is how a counterexample
+// of a kernel too large to run (a 1024³ matrix product) is replayed: the GPU thread that writes
+// the refuted cell, a few thousand steps. The outputs of a slice are not the program's outputs
+// and are not compared: a slice shows run-time errors and, with `--check-annotations`, the first
+// assignment whose value is not its annotation's.
 
 import { T_COND, T_INDEX, type Cmd, type Loop } from '../core/ast.ts';
 import type { CheckedImpl } from '../core/typecheck.ts';
@@ -18,7 +17,7 @@ import type { CheckedImpl } from '../core/typecheck.ts';
 /** A slice that does not fit the program (no assignment at the line, loops named wrongly). */
 export class SliceError extends Error {}
 
-/** `--slice 'LINE:x=v,y=w'`: the iteration x = v, y = w of the parallel loops around line LINE. */
+/** `--slice 'LINE:x=v,y=w'`: the iteration x = v, y = w of the outermost loops around line LINE. */
 export interface Slice {
   readonly line: number;
   readonly iteration: readonly (readonly [string, bigint])[];
@@ -107,10 +106,10 @@ export function commandAt(ci: CheckedImpl, line: number, col?: number): { readon
 }
 
 /**
- * `ci` cut to the slice: the named parallel loops around the assignment at `s.line` (outermost
- * first, every one of them outside every sequential loop around it) replaced by the one
- * iteration, and every command after them on the way out dropped. Throws an Error whose message
- * says what is wrong with the slice.
+ * `ci` cut to the slice: the named loops around the assignment at `s.line` (the outermost ones, in
+ * order) cut to the iteration (a `par` loop to that iteration alone, a `for` loop to the
+ * iterations before it whole, then that one), and every command after it on the way out dropped.
+ * Throws a SliceError that says what is wrong with the slice.
  */
 export function sliceImpl(ci: CheckedImpl, s: Slice): CheckedImpl {
   const path = pathTo(ci.impl.body, assignmentOn(s.line));
@@ -118,14 +117,12 @@ export function sliceImpl(ci: CheckedImpl, s: Slice): CheckedImpl {
   const loops = path.filter((c): c is Loop => c.kind === 'for' || c.kind === 'par');
   if (s.iteration.length === 0) throw new SliceError('--slice: no iteration given (LINE:x=v,…)');
   for (const [k, [name]] of s.iteration.entries()) {
-    const l = loops[k];
-    const outer = loops.map((x) => `${x.kind} ${x.var}`).join(', ');
-    if (l === undefined || l.var !== name) throw new SliceError(`--slice: the loops around line ${s.line} are, outermost first, ${outer || 'none'}; a slice names the first of them, in this order, and only par loops: it names ${s.iteration.map(([x]) => x).join(', ')}`);
-    if (l.kind !== 'par') throw new SliceError(`--slice: '${name}' is a sequential loop (line ${l.pos.line}): its iterations read what the ones before wrote, so it cannot be cut; slice only the par loops outside it`);
+    if (loops[k]?.var !== name) throw new SliceError(`--slice: the loops around line ${s.line} of impl '${ci.impl.name}' are, outermost first, ${loops.map((x) => `${x.kind} ${x.var}`).join(', ') || 'none'}; a slice names the first of them, in this order: it names ${s.iteration.map(([x]) => x).join(', ')}`);
   }
   const last = loops[s.iteration.length - 1]!;
-  // Rebuild the path: each loop of the slice becomes `if (v < bound) let x = v in body`; each
-  // sequence on the way to the last one keeps the commands up to it.
+  // Rebuild the path: each loop of the slice becomes `if (v < bound) let x = v in body`, after
+  // `for x < min(v, bound) do body` for a sequential one; each sequence on the way to the last
+  // one keeps the commands up to it.
   const rebuild = (k: number): Cmd => {
     const c = path[k]!;
     const inner = (): Cmd => rebuild(k + 1);
@@ -145,7 +142,10 @@ export function sliceImpl(ci: CheckedImpl, s: Slice): CheckedImpl {
         const v = s.iteration[loops.indexOf(c)]![1];
         const lit = { kind: 'int', value: v, pos: c.pos, ty: T_INDEX } as const;
         const body = c === last ? c.body : inner();
-        return { kind: 'if', pos: c.pos, cond: { kind: 'binary', op: '<', left: lit, right: c.bound, pos: c.pos, ty: T_COND }, then: { kind: 'let', pos: c.pos, name: c.var, value: lit, body }, else: null };
+        const one: Cmd = { kind: 'if', pos: c.pos, cond: { kind: 'binary', op: '<', left: lit, right: c.bound, pos: c.pos, ty: T_COND }, then: { kind: 'let', pos: c.pos, name: c.var, value: lit, body }, else: null };
+        if (c.kind === 'par' || v === 0n) return one;
+        const before: Cmd = { ...c, bound: { kind: 'call', fn: 'min', args: [lit, c.bound], pos: c.pos, ty: T_INDEX } };
+        return { kind: 'seq', pos: c.pos, cmds: [before, one] };
       }
       case 'assign':
       case 'skip':

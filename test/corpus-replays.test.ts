@@ -16,6 +16,24 @@ describe('corpus replays', () => {
     for (const c of checks) expect({ impl: c.row.impl, shows: c.shows, ok: c.ok }).toEqual({ impl: c.row.impl, shows: c.row.replayShows, ok: true });
   }, 180_000);
 
+  it('kernels too large to run replay their faults as slices, with the printed command', async () => {
+    const rows = await runCorpus(['corpus/bugs/sliced_replays.sched'], {});
+    expect(rows.map((r) => [r.impl, r.got])).toEqual([
+      ['rowsum_ok', 'valid'],
+      ['rowsum_uninitialized', 'invalid uninitialized-read'],
+      ['rowsum_out_of_bounds', 'invalid out-of-bounds'],
+      ['rowsum_shared_accumulator', 'invalid race'],
+    ]);
+    const checks = await checkReplays(rows);
+    expect(checks.map((c) => [c.row.impl, c.shows, c.ok, /--slice '?\d+:i=\d+/.test(c.row.replay!)])).toEqual([
+      ['rowsum_uninitialized', 'uninitialized-read', true, true],
+      ['rowsum_out_of_bounds', 'out-of-bounds', true, true],
+      ['rowsum_shared_accumulator', 'race', true, true],
+    ]);
+    // The out-of-bounds read is at k = 1023: the slice runs k = 0 … 1022 whole first.
+    expect(rows[2]!.replay).toMatch(/--slice '\d+:i=\d+,j=\d+,k=1023'/);
+  }, 120_000);
+
   it('a command that does not show the fault is reported, not accepted', async () => {
     const rows = await runCorpus(['corpus/soundness/races.sched'], { filter: 'races' });
     const good = rows.find((r) => r.impl === 'benign_same_value')!;

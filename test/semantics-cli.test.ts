@@ -102,9 +102,11 @@ describe('sched run / step / explore', () => {
     const good = await sched(['run', file, '--impl', 'cmm1024_halide', '--param', 'N=1024', '--check-annotations', '--slice', `${lineOf('a_in[v, q] {A(64 * bx + 4 * tx + v, 8 * ro + q)}')}:by=63,bx=15,ty=1,tx=15`]);
     expect(good.code).toBe(0);
     expect(good.out).toMatch(/\[slice \d+:by=63,bx=15,ty=1,tx=15\]: the slice ran without error \(outputs not compared\)/);
-    const seq = await sched([...args, '--slice', `${line}:by=0,bx=6,ty=0,tx=0,ro=1`]);
-    expect(seq.code).toBe(3);
-    expect(seq.err).toMatch(/'ro' is a sequential loop/);
+    // Sequential loops in the slice: iteration ro = 0 whole, then in ro = 1 the iterations q = 0, 1
+    // whole and q = 2; the wrong annotation shows in the first of them.
+    const seq = await sched([...args, '--slice', `${line}:by=0,bx=6,ty=0,tx=0,ro=1,q=2`, '--json']);
+    expect(seq.code).toBe(1);
+    expect(JSON.parse(seq.out)).toMatchObject({ outcome: 'error', error: { kind: 'annotation', line } });
     expect((await sched([...args, '--slice', `${line}:bx=6`])).err).toMatch(/outermost first, par by, par bx, par ty, par tx, for ro, for q, par v/);
     expect((await sched([...args, '--slice', 'by=0'])).err).toMatch(/--slice needs LINE:x=v/);
     expect((await sched([...args, '--slice', `${line}:by=0`, '--derivation', '/dev/null'])).err).toMatch(/--slice has no derivation/);

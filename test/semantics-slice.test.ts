@@ -79,6 +79,9 @@ describe('sliceImpl', () => {
     expect(second.report.outcome).toBe('sliced');
     expect(second.report.writes).toBe(1024 * 4 + 4);
     expect(second.annotations).toMatchObject({ line: 12 }); // iteration i = 2 of the first nest
+    // A sequential loop runs the iterations before the sliced one whole, then that one.
+    expect(at('15:i=5,j=2').report.writes).toBe(1024 * 4 + 3);
+    expect(at('15:i=5,j=0').report.writes).toBe(1024 * 4 + 1);
   });
 
   it('refuses a slice that names other loops, a sequential one, or a line without assignment', () => {
@@ -91,8 +94,8 @@ describe('sliceImpl', () => {
         return (e as Error).message;
       }
     };
-    expect(err('15:i=1,j=2')).toMatch(/'j' is a sequential loop/);
     expect(err('12:j=1')).toMatch(/outermost first, par i, par j; a slice names the first of them/);
+    expect(err('12:i=1,j=2,k=0')).toMatch(/it names i, j, k/);
     expect(err('11:i=1')).toMatch(/no assignment at line 11/);
     expect(parseSlice('12:i=-1')).toBeNull();
     expect(parseSlice('12')).toBeNull();
@@ -100,23 +103,35 @@ describe('sliceImpl', () => {
   });
 
   it('does what the whole program does in the iteration (random programs)', () => {
-    // A random prefix, then a par loop on its own line: the slice of iteration k runs the prefix
-    // and `let v0 = k in body`. When the whole run is derivable, every slice is too; every cell a
-    // slice changes (against the prefix alone) holds the whole run's final value, and every cell
-    // the whole run changes is changed so by some slice. When a slice fails, the whole run fails.
+    // A random prefix, then a loop on its own line. The slice of iteration k of a par loop runs
+    // the prefix and `let v0 = k in body`: when the whole run is derivable, every slice is too;
+    // every cell a slice changes (against the prefix alone) holds the whole run's final value, and
+    // every cell the whole run changes is changed so by some slice; when a slice fails, the whole
+    // run fails. The slice of iteration k of a for loop is the program with the loop cut to k + 1
+    // iterations.
     const arb = fc.tuple(
       fc.boolean(),
       cmdArb({ vars: [], locals: [], depth: 2 }),
+      fc.constantFrom('par', 'for'),
       fc.integer({ min: 1, max: 3 }),
       cmdArb({ vars: ['v0'], locals: [], depth: 2 }),
       fc.integer({ min: 0, max: 5 }),
     );
     fc.assert(
-      fc.property(arb, ([init, prefix, n, body, seed]) => {
+      fc.property(arb, ([init, prefix, kind, n, body, seed]) => {
         const head = `${RANDOM_HEADER}${init ? '  y[0] := 0; y[1] := 0; y[2] := 0; z[] := 0;\n' : ''}  ${prefix};\n`;
         const line = head.split('\n').length;
-        const ci = impl(`${head}  par v0 < ${n} do ${body}\n}\n`);
+        const ci = impl(`${head}  ${kind} v0 < ${n} do ${body}\n}\n`);
         const whole = runImpl(ci, params({}), { seed });
+        const sliceAt = (k: number): ReturnType<typeof runImpl> => runImpl(ci, params({}), { seed, slice: { line, iteration: [['v0', BigInt(k)]] } });
+        const same = (a: ReturnType<typeof runImpl>, b: ReturnType<typeof runImpl>): void => {
+          expect(a.result.ok).toBe(b.result.ok);
+          if (a.result.ok) expect(dump(a.memory)).toEqual(dump(b.memory));
+        };
+        if (kind === 'for') {
+          for (let k = 0; k < n; k++) same(sliceAt(k), runImpl(impl(`${head}  for v0 < ${k + 1} do ${body}\n}\n`), params({}), { seed }));
+          return;
+        }
         const before = dump(runImpl(impl(`${head}  skip\n}\n`), params({}), { seed }).memory);
         const changed = (m: ReturnType<typeof dump>): Map<string, unknown> => {
           const out = new Map<string, unknown>();
@@ -124,11 +139,8 @@ describe('sliceImpl', () => {
           return out;
         };
         const slices = [...Array(n).keys()].map((k) => {
-          const r = runImpl(ci, params({}), { seed, slice: { line, iteration: [['v0', BigInt(k)]] } });
-          // The slice is the prefix and the iteration's body with v0 bound to k.
-          const text = runImpl(impl(`${head}  let v0 = ${k} in ${body}\n}\n`), params({}), { seed });
-          expect(r.result.ok).toBe(text.result.ok);
-          if (r.result.ok) expect(dump(r.memory)).toEqual(dump(text.memory));
+          const r = sliceAt(k);
+          same(r, runImpl(impl(`${head}  let v0 = ${k} in ${body}\n}\n`), params({}), { seed }));
           return r;
         });
         if (slices.some((r) => !r.result.ok)) expect(whole.result.ok).toBe(false);
@@ -146,7 +158,7 @@ describe('sliceImpl', () => {
         }
         for (const [cell, v] of w) expect(bySlices.get(cell)).toEqual(v);
       }),
-      { numRuns: 300 },
+      { numRuns: 400 },
     );
   });
 });
