@@ -93,7 +93,8 @@ export function summarizeReplays(rows: readonly Row[], checks: readonly ReplayCh
     byClass.set(k, [ok + (c.ok ? 1 : 0), all + 1]);
   }
   const classes = [...byClass].sort().map(([k, [ok, all]]) => `${k} ${ok}/${all}`).join(', ');
-  const other = checks.filter((c) => c.ok && c.shows !== c.row.class).length;
+  // A value-mismatch is shown by the wrong value itself, as an output or an annotation.
+  const other = checks.filter((c) => c.ok && c.shows !== c.row.class && c.row.class !== 'value-mismatch').length;
   const otherText = other > 0 ? `; ${other} of them show another fault first, as their verdict says` : '';
   const none = invalid.filter((r) => r.replay === null);
   const noneBy = new Map<string, number>();

@@ -317,7 +317,7 @@ function confirmRun(ci: CheckedImpl, params: ReadonlyMap<string, bigint>, shows:
   return replayRun(ci, params, REPLAY_INPUTS[0]!, { ...budget, slice }, source);
 }
 
-/** The obligations whose instance one iteration of the par loops around them shows. */
+/** The obligations whose instance a slice of the loops around them shows. */
 const SLICED: ReadonlySet<ObligationKind> = new Set(['value', 'write-bounds', 'read-bounds', 'read-defined', 'rw-race', 'ww-race']);
 
 /**
@@ -356,8 +356,9 @@ function sliceOf(ci: CheckedImpl, p: PendingObligation, model: ReadonlyMap<strin
  * A concrete run showing an exact refutation. Presburger refutations (bounds, definedness, races,
  * outputs never written) do not depend on values: any input shows them once the parameters are
  * right, so the least parameter values under which the refutation holds are run. A refutation of
- * a value obligation is tried at the solver's parameters with the replay inputs. Null when no
- * run could be made or none showed it; the refutation stands (it is exact), without a replay.
+ * a value obligation is run at the solver's parameters with its input values. A program too large
+ * to run whole at those parameters runs the slice of the refuted instance. Null when no run could
+ * be made or none showed it; the refutation stands (it is exact), without a replay.
  */
 async function confirm(ci: CheckedImpl, p: PendingObligation, model: ReadonlyMap<string, string>, modelText: string, timeoutMs: number, sourceName: (v: string) => string): Promise<Replay | null> {
   const params = ci.spec.params;
