@@ -122,6 +122,9 @@ export const REPLAY_INPUTS: readonly ReplayInput[] = [
   { family: 'spread', seed: 6 },
 ];
 
+/** The runs tried before any value query (proofs/verify.ts step 1½): one input of each family. */
+export const EARLY_INPUTS: readonly ReplayInput[] = [REPLAY_INPUTS[0]!, REPLAY_INPUTS[3]!, REPLAY_INPUTS[5]!];
+
 /** The verdict class of a run-time error kind (semantics/errors.ts). */
 export const RUN_CLASS: Record<string, string> = { race: 'race', 'out-of-bounds': 'out-of-bounds', uninitialized: 'uninitialized-read' };
 

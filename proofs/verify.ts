@@ -13,7 +13,7 @@ import { simplify } from '../core/presburger/simplify.ts';
 import { failureClass, type Obligation, type ObligationKind } from './obligation.ts';
 import { type EvaluationLog, type Feasibility, type PendingObligation, SymbolicEvaluator, UnsupportedConstruct } from './symbolic.ts';
 import { declarations, formulaToSmt } from '../core/presburger/smtlib.ts';
-import { REPLAY_INPUTS, replay, type ReplayFinding, replayRun, smallParameters } from './replay.ts';
+import { EARLY_INPUTS, REPLAY_INPUTS, replay, type ReplayFinding, replayRun, smallParameters } from './replay.ts';
 import { type InputFamily, overrideText } from '../semantics/inputs.ts';
 import { type InputSource, seededInputs } from '../semantics/model.ts';
 import { type Value, wrapInt } from '../semantics/values.ts';
@@ -487,7 +487,7 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
    * Runs at small parameters (the model's first, when it gives them all) on the replay inputs:
    * the invalid verdict of the first run that shows a wrong result, else null.
    */
-  const searchRuns = async (s: Slot, modelOutput: string, tried = new Set<string>(), context = s.p.context): Promise<VerifyResult | null> => {
+  const searchRuns = async (s: Slot, modelOutput: string, tried = new Set<string>(), context = s.p.context, quick = false): Promise<VerifyResult | null> => {
     const model = modelValues(modelOutput);
     const prefer = new Map<string, bigint>();
     for (const p of ci.spec.params) {
@@ -495,13 +495,13 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
       if (v !== undefined && /^-?\d+$/.test(v)) prefer.set(p, BigInt(v));
     }
     const r0 = performance.now();
-    const candidates = (await smallParameters(ci, 6, prefer.size === ci.spec.params.length ? prefer : null, context, true)).filter((m) => {
+    const candidates = (await smallParameters(ci, quick ? 2 : 6, prefer.size === ci.spec.params.length ? prefer : null, context, !quick)).filter((m) => {
       const key = ci.spec.params.map((p) => m.get(p)).join(',');
       if (tried.has(key)) return false;
       tried.add(key);
       return true;
     });
-    const found = await replay(ci, candidates, REPLAY_INPUTS);
+    const found = await replay(ci, candidates, quick ? EARLY_INPUTS : REPLAY_INPUTS);
     replayMs += performance.now() - r0;
     if (found === null) return null;
     // The obligation of the assignment the run shows wrong, when it is unproved; else s's.
@@ -585,6 +585,26 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
     const race = firstRefuted.p.kind === 'read-defined' ? slots.find((s) => s.p.kind === 'rw-race' && s.answer.status === 'sat' && s.p.body?.has(firstRefuted.p.id)) : undefined;
     return refutedBy(race ?? firstRefuted);
   }
+  // (1½) A few concrete runs (the two least parameter tuples of the assumptions alone, one input
+  // of each family) before any value query. A wrong program usually shows there in milliseconds,
+  // where each of its value obligations that neither Z3 decides costs 1.5 solver budgets:
+  // sqsgemm_ab_init_annotation took 50 s before its replay, 2 s now. A right program pays a few
+  // small runs. The run's finding names the value obligation of the line it shows wrong, or the
+  // first output obligation for wrong outputs. Step (3) still runs its whole search. Not under
+  // `--float real`: its verdicts are about reals, which a run is not.
+  const firstValue = slots.find((s) => s.p.usesValues);
+  if (firstValue && float !== 'real') {
+    const early = await searchRuns(slots.find((s) => s.p.kind === 'output-value') ?? firstValue, '', new Set(), [], true);
+    if (early !== null && early.class !== 'annotation-mismatch') return early;
+    if (early !== null) {
+      // Right outputs and a wrong annotation on these few runs: the whole search of step (3), at
+      // small parameters of that assignment's context and of the assumptions, may still show
+      // wrong outputs (reversed_element_f32 does at N = 4 with spread inputs), which wins.
+      const at = slots.find((s) => s.p.usesValues && s.o.line === early.counterexample?.line) ?? firstValue;
+      const tried = new Set<string>();
+      return (await searchRuns(at, '', tried)) ?? (await searchRuns(at, '', tried, [])) ?? early;
+    }
+  }
   // (2) Values, cheap encoding — after pruning the heap cases that contradict their context. The
   // obligations are independent: their queries go to the solver pool together, in waves that
   // keep everything else in a fixed order (proofs/waves.ts).
@@ -594,9 +614,9 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
   });
   // (3) Replay the first unproved value obligation concretely: at the small parameters of its
   // context, then at those of the assumptions alone (each parameter tuple run once). The first may
-  // all be too large to run: sqsgemm_ab_init_annotation's first unproved obligation is in the
-  // branch taken from N = 512 on, and the same wrong annotation in the branch of small sizes
-  // shows at N = 32.
+  // all be too large to run:
+  // sqsgemm_ab_init_annotation's first unproved obligation is in the branch taken from N = 512 on,
+  // and the same wrong annotation in the branch of small sizes shows at N = 32.
   const unproved = slots.find((s) => s.p.usesValues && s.answer.status !== 'unsat');
   if (unproved) {
     const tried = new Set<string>();

@@ -33,6 +33,22 @@ describe('verify on the corpus', () => {
   });
 });
 
+describe('runs before value queries', () => {
+  it('show a wrong annotation at the least parameters before any value obligation is asked', async () => {
+    // sqsgemm_ab_init_annotation: its first value obligations, in the branch for N >= 512,
+    // neither Z3 decides (15 s each); the same wrong annotation shows in a run at M = N = K = 32.
+    const file = 'corpus/halide/sqsgemm.sched';
+    const prog = await checkProgramFull(parseProgram(file, readFileSync(file, 'utf8')));
+    const r = await verifyImpl(prog.impls.find((i) => i.impl.name === 'sqsgemm_ab_init_annotation')!);
+    expect([r.verdict, r.class]).toEqual(['invalid', 'annotation-mismatch']);
+    expect(r.counterexample?.values).toEqual({ M: '32', N: '32', K: '32' });
+    expect(r.replay?.params).toEqual({ M: '32', N: '32', K: '32' });
+    const values = r.outcomes.filter((o) => o.obligation.kind === 'value');
+    expect(values.length).toBeGreaterThan(0);
+    expect(values.every((o) => o.status === 'unknown' && o.reason === 'not yet decided')).toBe(true);
+  }, 120_000);
+});
+
 describe('certificate bundles', () => {
   const file = 'corpus/thesis/ch5-matmul.sched';
   const load = async () => {
