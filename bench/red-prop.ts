@@ -43,7 +43,7 @@ for (const c of cases) {
   const z0 = z3Stats().calls;
   const h0 = z3Stats().remembered;
   a = performance.now();
-  const v = remember ? await withRememberedAnswers(() => verifyImpl(ci, { timeoutMs })) : await verifyImpl(ci, { timeoutMs });
+  const v = remember ? await withRememberedAnswers(() => verifyImpl(ci, { timeoutMs, runsFirst: false })) : await verifyImpl(ci, { timeoutMs, runsFirst: false });
   verdictLines.push(`${v.verdict} ${v.class ?? '-'} ${JSON.stringify(c.src)}`);
   t.verify += performance.now() - a;
   t.calls += z3Stats().calls - z0;

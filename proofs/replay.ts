@@ -31,6 +31,8 @@ export interface ReplayFinding {
   readonly detail: string;
   /** The run was a slice (`sched run --slice`, semantics/slice.ts), as its text. */
   readonly slice?: string;
+  /** For wrong outputs: the output array of the first cell that differs. */
+  readonly array?: string;
 }
 
 /**
@@ -180,7 +182,7 @@ export function replayRun(ci: CheckedImpl, params: ReadonlyMap<string, bigint>, 
   }
   if (rep.outcome === 'mismatch') {
     const m = rep.mismatches[0]!;
-    return { ...found, class: 'output-mismatch', line: 0, col: 0, detail: `${m.array}[${m.index.join(', ')}] = ${JSON.stringify(m.actual)}, the spec gives ${JSON.stringify(m.expected)} (${rep.mismatchCount} cell${rep.mismatchCount === 1 ? ' differs' : 's differ'})` };
+    return { ...found, class: 'output-mismatch', line: 0, col: 0, array: m.array, detail: `${m.array}[${m.index.join(', ')}] = ${JSON.stringify(m.actual)}, the spec gives ${JSON.stringify(m.expected)} (${rep.mismatchCount} cell${rep.mismatchCount === 1 ? ' differs' : 's differ'})` };
   }
   // Outputs right: check every annotation against the value actually written.
   const a = res.annotations;

@@ -101,6 +101,13 @@ export interface VerifyOptions {
   readonly float?: FloatMode;
   readonly timeoutMs?: number;
   readonly log?: EvaluationLog;
+  /**
+   * Step (1½): a few concrete runs before any value query (default true). False leaves the
+   * symbolic rules to decide alone: the soundness properties of chapters 5 and 7 verify so, since
+   * a run at small parameters would otherwise mask a wrong rule that a kernel too large to run
+   * depends on.
+   */
+  readonly runsFirst?: boolean;
 }
 
 /** Z3-only options, prepended in-process (certificates stay solver-neutral). */
@@ -504,8 +511,14 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
     const found = await replay(ci, candidates, quick ? EARLY_INPUTS : REPLAY_INPUTS);
     replayMs += performance.now() - r0;
     if (found === null) return null;
-    // The obligation of the assignment the run shows wrong, when it is unproved; else s's.
-    const o = found.line ? (slots.find((x) => x.p.usesValues && x.answer.status !== 'unsat' && x.o.line === found.line)?.o ?? s.o) : s.o;
+    // The obligation of the assignment the run shows wrong, when it is unproved; before any
+    // value query (quick), for wrong outputs, the first value written to that output array; else
+    // s's.
+    const writes = (x: Slot): boolean => {
+      const at = x.p.kind === 'value' ? commandAt(ci, x.o.line) : null;
+      return at !== null && at.cmd.kind === 'assign' && at.cmd.array === found.array;
+    };
+    const o = found.line ? (slots.find((x) => x.p.usesValues && x.answer.status !== 'unsat' && x.o.line === found.line)?.o ?? s.o) : quick && found.array ? (slots.find(writes)?.o ?? s.o) : s.o;
     return done({
       verdict: 'invalid',
       class: found.class,
@@ -593,7 +606,7 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
   // first output obligation for wrong outputs. Step (3) still runs its whole search. Not under
   // `--float real`: its verdicts are about reals, which a run is not.
   const firstValue = slots.find((s) => s.p.usesValues);
-  if (firstValue && float !== 'real') {
+  if (firstValue && float !== 'real' && opts.runsFirst !== false) {
     const early = await searchRuns(slots.find((s) => s.p.kind === 'output-value') ?? firstValue, '', new Set(), [], true);
     if (early !== null && early.class !== 'annotation-mismatch') return early;
     if (early !== null) {

@@ -223,7 +223,7 @@ function soundness(id: string, name: string, ciRuns: number, arb: () => fc.Arbit
     arb: () => fc.tuple(arb(), fc.integer()),
     check: async ([c, seed], stats: Stats) => {
       const ci = compile(c.src);
-      const v = await verifyImpl(ci, { timeoutMs: VERIFY_TIMEOUT_MS });
+      const v = await verifyImpl(ci, { timeoutMs: VERIFY_TIMEOUT_MS, runsFirst: false });
       const rs = runs(ci, seed, 4, false);
       const bad = rs.find((x) => x.r.report.outcome !== 'match');
       stats.note(`verdict ${v.verdict}`);

@@ -149,7 +149,7 @@ async function checkReduction(c: ReductionCase, stats: Stats): Promise<void> {
   // Speed only: the verdict logic is the same whichever Z3 answers, and a remembered answer is
   // the one asking again would give (smt/z3.ts).
   preferNativeSolver();
-  const v = await withRememberedAnswers(() => verifyImpl(ci, { timeoutMs: 4000 }));
+  const v = await withRememberedAnswers(() => verifyImpl(ci, { timeoutMs: 4000, runsFirst: false }));
   const bad = failingRun(ci);
   stats.note(`${c.mutations.length ? 'mutant' : 'correct'}: ${v.verdict}${bad ? ', a run fails' : ', runs match'}`);
   if (v.verdict === 'valid' && bad !== null) falsified(`verifyImpl says valid but the run with ${bad} fails:\n${c.src}`);
