@@ -22,11 +22,13 @@ import { type VerifyOptions, verifyImpl, type VerifyResult } from '../proofs/ver
 import { explore as exploreStates, type ExploreResult, smallSetup } from '../semantics/explore.ts';
 import type { InputFamily } from '../semantics/inputs.ts';
 import { runImpl, type RunReport, type RunResult, specModel } from '../semantics/run.ts';
+import { parseSlice, type Slice, SliceError, sliceImpl } from '../semantics/slice.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 
 export type { Program, CheckedProgram, CheckedImpl, VerifyResult, VerifyOptions, RunReport, RunResult, ExploreResult, InterfaceReport, RecheckRow, SolverName, InputFamily };
 export type { Replay, Counterexample, Verdict } from '../proofs/verify.ts';
 export { SchedInputError, type Diagnostic, formatDiagnostic } from '../core/diagnostics.ts';
+export { SliceError } from '../semantics/slice.ts';
 export { printProgram } from '../core/printer.ts';
 
 /** Parameter values, by name: `{ N: 4 }` or a map of bigints. */
@@ -61,11 +63,26 @@ export interface RunOptions {
   /** Record the big-step derivation tree (`result.derivation`). */
   readonly derivation?: boolean;
   readonly maxSteps?: number;
+  /** Check every assignment against its annotation (`result.annotations`). */
+  readonly checkAnnotations?: boolean;
+  /**
+   * `'LINE:x=v,…'`: run only that instance of the loops around the assignment at LINE, as
+   * `sched run --slice` (outputs not compared: outcome `sliced`). A malformed or ill-fitting
+   * slice throws a SliceError.
+   */
+  readonly slice?: string;
 }
 
 /** A big-step run on seeded inputs, compared with the spec on the same inputs. */
 export function run(impl: CheckedImpl, params: Params, opts: RunOptions = {}): RunResult {
-  return runImpl(impl, paramMap(params), { seed: opts.seed ?? 0, family: opts.inputs, derivation: opts.derivation, maxSteps: opts.maxSteps });
+  let slice: Slice | undefined;
+  if (opts.slice !== undefined) {
+    const s = parseSlice(opts.slice);
+    if (s === null) throw new SliceError(`slice: needs LINE:x=v,…, got '${opts.slice}'`);
+    sliceImpl(impl, s); // throws when it does not fit the program
+    slice = s;
+  }
+  return runImpl(impl, paramMap(params), { seed: opts.seed ?? 0, family: opts.inputs, derivation: opts.derivation, maxSteps: opts.maxSteps, checkAnnotations: opts.checkAnnotations, slice });
 }
 
 /** Exhaustive small-step exploration (with partial-order reduction unless `por: false`). */

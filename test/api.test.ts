@@ -30,7 +30,7 @@ impl bad of inc { input a: i32[N] = A; output c: i32[N] = C; for i < N do c[i] {
 describe('library API (import from "sched")', () => {
   it('checks, runs, explores and verifies from a plain ES module', () => {
     writeFileSync(join(project, 'use.mjs'), `
-import { check, run, explore, verify, shutdown, SchedInputError } from 'sched';
+import { check, run, explore, verify, shutdown, SchedInputError, SliceError } from 'sched';
 const prog = await check(${JSON.stringify(SOURCE)}, 'inc.sched');
 const out = {};
 for (const impl of prog.impls) {
@@ -38,16 +38,22 @@ for (const impl of prog.impls) {
   out[impl.impl.name] = { verdict: r.verdict, class: r.class, replay: r.replay && r.replay.params };
   out[impl.impl.name].run = run(impl, { N: 3 }).report.outcome;
   out[impl.impl.name].explore = explore(impl, { N: 2 }).outcome;
+  // Iteration 1 of the loop of line 3 or 4 (iteration 0 first: a for loop), its annotations checked.
+  const line = impl.impl.pos.line;
+  const s = run(impl, { N: 3 }, { slice: line + ':i=1', checkAnnotations: true });
+  out[impl.impl.name].slice = [s.report.outcome, s.report.writes, s.annotations ? s.annotations.line : null];
 }
+try { run(prog.impls[0], { N: 3 }, { slice: '3:j=1' }); } catch (e) { out.sliceError = e instanceof SliceError ? e.message : 'other'; }
 try { await check('spec s {', 'broken.sched'); } catch (e) { out.error = e instanceof SchedInputError ? e.diagnostics[0].file + ':' + e.diagnostics[0].line : 'other'; }
 await shutdown();
 console.log(JSON.stringify(out));
 `);
     const r = spawnSync(process.execPath, ['use.mjs'], { cwd: project, encoding: 'utf8', timeout: 120_000 });
     expect(r.stderr).toBe('');
-    const out = JSON.parse(r.stdout) as Record<string, { verdict: string; class: string | null; run: string; explore: string; replay: Record<string, string> | null }> & { error: string };
-    expect(out['good']).toMatchObject({ verdict: 'valid', run: 'match', explore: 'deterministic' });
-    expect(out['bad']).toMatchObject({ verdict: 'invalid', class: 'output-mismatch', run: 'mismatch' });
+    const out = JSON.parse(r.stdout) as Record<string, { verdict: string; class: string | null; run: string; explore: string; replay: Record<string, string> | null; slice: unknown[] }> & { error: string; sliceError: string };
+    expect(out['good']).toMatchObject({ verdict: 'valid', run: 'match', explore: 'deterministic', slice: ['sliced', 2, null] });
+    expect(out['bad']).toMatchObject({ verdict: 'invalid', class: 'output-mismatch', run: 'mismatch', slice: ['sliced', 2, 4] });
+    expect(out['sliceError']).toMatch(/the loops around line 3 of impl 'good' are, outermost first, for i/);
     expect(out['bad']!.replay).not.toBeNull();
     expect(out.error).toBe('broken.sched:1');
   }, 120_000);
