@@ -39,8 +39,9 @@ export interface ReplayFinding {
  * Small parameter values satisfying the assumptions (spec and impl) and `context` (the facts of
  * a failed obligation: loop bounds, branch conditions — so that the failing assignment runs),
  * smallest sums first; with `perParameter`, then one more per parameter (that one grown alone).
+ * With `fits`, none but the solver's preferred values when the least ones do not fit.
  */
-export async function smallParameters(ci: CheckedImpl, count: number, prefer: Map<string, bigint> | null, context: readonly Formula[] = [], perParameter = false): Promise<Map<string, bigint>[]> {
+export async function smallParameters(ci: CheckedImpl, count: number, prefer: Map<string, bigint> | null, context: readonly Formula[] = [], perParameter = false, fits?: (m: ReadonlyMap<string, bigint>) => boolean): Promise<Map<string, bigint>[]> {
   const params = ci.spec.params;
   const facts = [...[...ci.spec.spec.assumes, ...ci.impl.assumes].map((a) => formulaOf(a)), ...context];
   const out: Map<string, bigint>[] = [];
@@ -84,6 +85,9 @@ export async function smallParameters(ci: CheckedImpl, count: number, prefer: Ma
   // split of K by 4 that is wrong only from K = 5 on: which parameter a model of a larger sum
   // grows is the solver's choice, and two Z3 versions choose differently).
   const least = await model('');
+  // `fits` says whether a run at these values could be afforded: when even the least cannot
+  // (sizes fixed at 1024), the larger models are not asked for.
+  if (least !== null && fits !== undefined && !fits(least)) return out;
   if (least !== null) {
     push(least);
     if (params.length > 0) {

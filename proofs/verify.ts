@@ -13,7 +13,7 @@ import { simplify } from '../core/presburger/simplify.ts';
 import { failureClass, type Obligation, type ObligationKind } from './obligation.ts';
 import { type EvaluationLog, type Feasibility, type PendingObligation, SymbolicEvaluator, UnsupportedConstruct } from './symbolic.ts';
 import { declarations, formulaToSmt } from '../core/presburger/smtlib.ts';
-import { EARLY_INPUTS, REPLAY_INPUTS, replay, type ReplayFinding, replayRun, smallParameters } from './replay.ts';
+import { EARLY_INPUTS, REPLAY_INPUTS, replay, type ReplayFinding, replayRun, SMALL_RUN, smallParameters } from './replay.ts';
 import { type InputFamily, overrideText } from '../semantics/inputs.ts';
 import { type InputSource, seededInputs } from '../semantics/model.ts';
 import { type Value, wrapInt } from '../semantics/values.ts';
@@ -502,7 +502,9 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
       if (v !== undefined && /^-?\d+$/.test(v)) prefer.set(p, BigInt(v));
     }
     const r0 = performance.now();
-    const candidates = (await smallParameters(ci, quick ? 2 : 6, prefer.size === ci.spec.params.length ? prefer : null, context, !quick)).filter((m) => {
+    // Before any value query (quick), a run known to be too large is not worth a second model.
+    const fits = quick ? (m: ReadonlyMap<string, bigint>): boolean => (stepCount(ci, m) ?? 0n) <= BigInt(SMALL_RUN.maxSteps) : undefined;
+    const candidates = (await smallParameters(ci, quick ? 2 : 6, prefer.size === ci.spec.params.length ? prefer : null, context, !quick, fits)).filter((m) => {
       const key = ci.spec.params.map((p) => m.get(p)).join(',');
       if (tried.has(key)) return false;
       tried.add(key);
