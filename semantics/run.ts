@@ -241,14 +241,26 @@ export function initialMemory(ci: CheckedImpl, params: ReadonlyMap<string, Int>,
   const f = prog.frame(params, file);
   const space = new Space(opts.maxCells ?? DEFAULT_MAX_CELLS);
   const arrays = new Map<string, ArrayRef>();
-  for (const g of prog.globals) {
-    const dims = g.dims.map((d) => {
+  const shapes = prog.globals.map((g) =>
+    g.dims.map((d) => {
       const n = asCount(d(f), 0x7fffffff);
       if (n === null) throw new SchedInputError([diag(file, g.decl.pos, 'io', `array '${g.decl.name}' is too large for these parameters`, 'dimensions below 2^31', 'a larger dimension')]);
       return n;
-    });
+    }),
+  );
+  const overCap = (g: (typeof prog.globals)[number], dims: readonly number[]): SchedInputError =>
+    new SchedInputError([diag(file, g.decl.pos, 'io', `array '${g.decl.name}[${dims.join(', ')}]' exceeds the memory cap of ${space.maxCells} cells`, 'smaller parameters (or a larger --max-cells)', `${dims.reduce((a, b) => a * b, 1)} cells`)]);
+  // The cap is checked for all arrays before any input is filled: filling two inputs of 2 million
+  // cells only to find the third array over the cap took seconds (a replay's too-large check).
+  let total = 0;
+  for (const [k, g] of prog.globals.entries()) {
+    total += shapes[k]!.reduce((a, b) => a * b, 1);
+    if (!Number.isSafeInteger(total) || total > space.maxCells) throw overCap(g, shapes[k]!);
+  }
+  for (const [gi, g] of prog.globals.entries()) {
+    const dims = shapes[gi]!;
     const ref = space.alloc(g.decl.name, g.decl.elem, dims, true, g.decl.pos, 0);
-    if (ref === null) throw new SchedInputError([diag(file, g.decl.pos, 'io', `array '${g.decl.name}[${dims.join(', ')}]' exceeds the memory cap of ${space.maxCells} cells`, 'smaller parameters (or a larger --max-cells)', `${dims.reduce((a, b) => a * b, 1)} cells`)]);
+    if (ref === null) throw overCap(g, dims);
     ref.cells = Cells.empty(g.decl.elem, ref.size);
     f[g.slot] = ref;
     arrays.set(g.decl.name, ref);

@@ -3,8 +3,10 @@
 // in a fresh process. The pairs are random: signedness-dependent operations (casts, comparisons,
 // min, Euclidean / and %) over tensors X, Y and a scratch array t whose types change between the
 // two specs, and a last step that is right or wrong depending on how t's value was understood.
-// Sizes are fixed and large (N = 1,100,000) so that no concrete replay can rescue a wrong proof:
-// the verdict rests on the proof alone.
+// Sizes are fixed and large (N = 2,100,000) so that no concrete run can rescue a wrong proof: the
+// verdict rests on the proof alone. (A refutation's confirmation may run a program whose static
+// step count is at most 4 million, about 1.4 million iterations of this loop; each such run would
+// only cost time here.)
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -66,7 +68,7 @@ function last(k: Case): string {
 function source(name: string, k: Case): string {
   return `spec ${name} {
   param N;
-  assume N == 1100000;
+  assume N == 2100000;
   input X(i): ${k.x};
   input Y(i): ${k.x};
   output C(i): ${k.c} = ${expr(k, 'X(i)', 'Y(i)')} where 0 <= i && i < N;
