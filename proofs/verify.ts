@@ -57,7 +57,7 @@ export interface Replay {
   readonly shows: string;
   /** The run reads conditional stores as `if (c) store` (`sched run --conditional-stores`). */
   readonly conditionalStores?: boolean;
-  /** The run is one iteration of the par loops around an assignment (`sched run --slice`). */
+  /** The run is one instance of the loops around an assignment (`sched run --slice`), as its text. */
   readonly slice?: string;
 }
 
