@@ -22,7 +22,7 @@ import { type VerifyOptions, verifyImpl, type VerifyResult } from '../proofs/ver
 import { explore as exploreStates, type ExploreResult, smallSetup } from '../semantics/explore.ts';
 import type { InputFamily } from '../semantics/inputs.ts';
 import { runImpl, type RunReport, type RunResult, specModel } from '../semantics/run.ts';
-import { parseSlice, type Slice, SliceError, sliceImpl } from '../semantics/slice.ts';
+import { parseSlice, type Slice, SliceError } from '../semantics/slice.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 
 export type { Program, CheckedProgram, CheckedImpl, VerifyResult, VerifyOptions, RunReport, RunResult, ExploreResult, InterfaceReport, RecheckRow, SolverName, InputFamily };
@@ -79,8 +79,7 @@ export function run(impl: CheckedImpl, params: Params, opts: RunOptions = {}): R
   if (opts.slice !== undefined) {
     const s = parseSlice(opts.slice);
     if (s === null) throw new SliceError(`slice: needs LINE:x=v,…, got '${opts.slice}'`);
-    sliceImpl(impl, s); // throws when it does not fit the program
-    slice = s;
+    slice = s; // runImpl throws a SliceError when it does not fit the program
   }
   return runImpl(impl, paramMap(params), { seed: opts.seed ?? 0, family: opts.inputs, derivation: opts.derivation, maxSteps: opts.maxSteps, checkAnnotations: opts.checkAnnotations, slice });
 }

@@ -529,6 +529,14 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
       replay: replayOf(found),
     }, slots);
   };
+  /**
+   * Step (3)'s search for a slot: small parameters of its context (the solver's model first),
+   * then of the assumptions alone when the context says more; each parameter tuple run once.
+   */
+  const wholeSearch = async (s: Slot, modelOutput: string): Promise<VerifyResult | null> => {
+    const tried = new Set<string>();
+    return (await searchRuns(s, modelOutput, tried)) ?? (s.p.context.length > 0 ? await searchRuns(s, '', tried, []) : null);
+  };
   const refutedBy = async (s: Slot): Promise<VerifyResult> => {
     const withModel = await checkSat(s.o.script, { timeoutMs, model: true });
     const model = modelValues(withModel.output);
@@ -616,8 +624,7 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
       // small parameters of that assignment's context and of the assumptions, may still show
       // wrong outputs (reversed_element_f32 does at N = 4 with spread inputs), which wins.
       const at = slots.find((s) => s.p.usesValues && s.o.line === early.counterexample?.line) ?? firstValue;
-      const tried = new Set<string>();
-      return (await searchRuns(at, '', tried)) ?? (await searchRuns(at, '', tried, [])) ?? early;
+      return (await wholeSearch(at, '')) ?? early;
     }
   }
   // (2) Values, cheap encoding — after pruning the heap cases that contradict their context. The
@@ -634,8 +641,7 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
   // and the same wrong annotation in the branch of small sizes shows at N = 32.
   const unproved = slots.find((s) => s.p.usesValues && s.answer.status !== 'unsat');
   if (unproved) {
-    const tried = new Set<string>();
-    const found = (await searchRuns(unproved, unproved.answer.output, tried)) ?? (unproved.p.context.length > 0 ? await searchRuns(unproved, '', tried, []) : null);
+    const found = await wholeSearch(unproved, unproved.answer.output);
     if (found !== null) return found;
   }
   // (4) The full encoding for what the cheap one could not prove.

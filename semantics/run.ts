@@ -331,10 +331,11 @@ export function runImpl(ci: CheckedImpl, params: ParamValues, opts: RunImplOptio
   const t0 = performance.now();
   const file = opts.file ?? ci.impl.name;
   const ps = checkParams(ci.spec, params, file);
+  // A slice that does not fit the program throws its SliceError before any memory is filled.
+  const run = opts.slice ? sliceImpl(ci, opts.slice) : ci;
   const model = opts.model ?? specModel(ci, ps, { seed: opts.seed, family: opts.family, inputs: opts.inputs, file });
   const { frame, space, arrays } = initialMemory(ci, ps, model, { maxCells: opts.maxCells, file });
   const initial = snapshot(arrays, true);
-  const run = opts.slice ? sliceImpl(ci, opts.slice) : ci;
   const prog = implProgram(run);
   const checker = opts.checkAnnotations ? new AnnotationChecker(ci, model) : null;
   const result = execute(prog.big, frame, space, checker ? { ...opts, watchAssignments: checker.visit } : opts, () => {

@@ -9,8 +9,8 @@ import { formatRunError, type RunError, runError } from '../../semantics/errors.
 import { familyInputs, INPUT_FAMILIES, type InputFamily, type InputOverride, parseOverride, parseOverrideValue, withOverrides } from '../../semantics/inputs.ts';
 import { checkInterface } from '../../proofs/interface.ts';
 import { didYouMean } from '../suggest.ts';
-import { checkParams, runImpl, type RunReport, specModel } from '../../semantics/run.ts';
-import { parseSlice, SliceError, sliceImpl } from '../../semantics/slice.ts';
+import { checkParams, runImpl, type RunReport, type RunResult, specModel } from '../../semantics/run.ts';
+import { parseSlice, SliceError } from '../../semantics/slice.ts';
 import type { SpecModel } from '../../semantics/model.ts';
 import { expandFiles, type OptionSpec, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
@@ -274,15 +274,13 @@ export const runCommand: Command = {
         const given = overridesOption(args, ci);
         const inputs = given.length > 0 ? withOverrides(familyInputs(family, seed), given) : undefined;
         const model = inputs ? undefined : models.get(l.file, ci, params, seed, family);
-        if (slice !== undefined) {
-          try {
-            sliceImpl(ci, slice);
-          } catch (e) {
-            if (e instanceof SliceError) throw new UsageError(e.message);
-            throw e;
-          }
+        let r: RunResult;
+        try {
+          r = runImpl(ci, params, { seed, family, inputs, model, file: l.file, omega: args.flags.has('omega'), tolerance, maxSteps, maxCells, derivation: derivFile !== undefined, checkAnnotations: annotations, conditionalStores, slice });
+        } catch (e) {
+          if (e instanceof SliceError) throw new UsageError(e.message);
+          throw e;
         }
-        const r = runImpl(ci, params, { seed, family, inputs, model, file: l.file, omega: args.flags.has('omega'), tolerance, maxSteps, maxCells, derivation: derivFile !== undefined, checkAnnotations: annotations, conditionalStores, slice });
         let report: RunReport = given.length > 0 ? { ...r.report, seed: seedJson(seed), inputs: `${family}, ${given.length} given` } : r.report;
         if (annotations && (report.outcome === 'match' || report.outcome === 'sliced')) {
           const a = r.annotations;
