@@ -22,10 +22,11 @@ import { printExpr } from '../core/printer.ts';
 import type { CheckedImpl } from '../core/typecheck.ts';
 import { type AffineEnv, formulaOf, termOf } from './affine.ts';
 import {
-  domainSet, EMPTY_HEAP, EMPTY_SET, inDomain, iterUnionSet, iterUpdate, declaredHeap, norm, renameHeapVar,
-  patternWrite, restrict, restrictSet, setWithoutArray, setWrite, singleRead, singleWrite, substHeap, substSet, unionHeaps, unionSets,
+  domainSet, EMPTY_HEAP, inDomain, iterUpdate, declaredHeap, norm, renameHeapVar,
+  patternWrite, restrict, setWrite, singleWrite, substHeap, unionHeaps,
   update, withoutArray,
 } from './heap.ts';
+import { ReadSet } from './read-set.ts';
 import { HOLE_PREFIX, TemplateTable } from './template.ts';
 import type { Obligation, ObligationKind } from './obligation.ts';
 import { renameBinders } from './rename.ts';
@@ -55,7 +56,7 @@ interface ArrayShape {
 /** ⟨Δh; R⟩. */
 interface SymResult {
   readonly dh: PRel;
-  readonly reads: PSet;
+  readonly reads: ReadSet;
 }
 
 /** An obligation before its script is rendered for a float mode. */
@@ -195,8 +196,9 @@ export class SymbolicEvaluator {
     return `vc${String(++this.counter).padStart(3, '0')}`;
   }
 
-  private say(depth: number, text: string): void {
-    this.log?.(depth, text);
+  /** A trace line; `text` is only built when there is a trace (printing heaps is not free). */
+  private say(depth: number, text: () => string): void {
+    if (this.log) this.log(depth, text());
   }
 
   // -- obligations ------------------------------------------------------------------------------
@@ -294,10 +296,10 @@ export class SymbolicEvaluator {
       for (const [v, shown] of cond.shown) this.sourceName.set(v, shown);
       this.validity('interface', cond.rule, { pos: { line: cond.line, col: cond.col } }, cond.description, { ...g0, vars: [...cond.shown.keys()] }, cond.goal);
     }
-    this.say(0, `input heap: ${printRel(h0, { thesis: true })}`);
+    this.say(0, () => `input heap: ${printRel(h0, { thesis: true })}`);
     const res = this.evalCmd(this.body, h0, g0, 0);
     const hFinal = update(h0, res.dh);
-    this.say(0, `final heap: ${printRel(hFinal, { thesis: true })}`);
+    this.say(0, () => `final heap: ${printRel(hFinal, { thesis: true })}`);
     this.checkOutputs(hFinal, g0);
   }
 
@@ -410,7 +412,7 @@ export class SymbolicEvaluator {
     const gk: Gamma = { ...g, vars: [...g.vars, ...ks] };
     const liveKey = this.templates.decompose(ghostLiteral(true), this.env).template.key;
     const where = `the combination of partial accumulators written to ${name}[…] at line ${c.pos.line}`;
-    let readSet: PSet = EMPTY_SET;
+    let readSet = ReadSet.EMPTY;
     const lives: Formula[] = [];
     for (const rd of leaves) {
       const rs = g.arrays.get(rd.name)!;
@@ -424,14 +426,14 @@ export class SymbolicEvaluator {
       this.completionCheck(rd.name, at, h, notPart, rd, `${where}, when a term is not a partial accumulator,`);
       this.valueObligation({ ...c, annot: this.neutralOf(info), rhs: rd }, h, notPart, rd, [rd], { rule: 'RED-COMBINE', description: `${where} reads the neutral element of ${info.def.op} when a term is not a partial accumulator of ${tensor}(…)` });
       lives.push(live);
-      readSet = unionSets(readSet, singleRead(rd.name, at));
+      readSet = readSet.union(ReadSet.read(rd.name, at));
     }
     const overlaps = lives.flatMap((a, i) => lives.slice(i + 1).map((b) => and(a, b)));
     this.validity('reduction', 'RED-COMBINE', c, `${where}: no position is in two of the partial accumulators`, gk, not(orAll(overlaps)));
     this.validity('reduction', 'RED-COMBINE', c, `${where}: the partial accumulators hold exactly the domain of ${tensor}(…)`, gk, iff(orAll(lives), inReductionDomain(info, cT, kT)));
     this.inOrder.set(tensor, 'transferred');
     const dh = this.propheticOf(c, g, h);
-    this.say(depth, `<= S-Assign(${name}) combining partial accumulators: Δh ← ${printRel(dh, { thesis: true })}`);
+    this.say(depth, () => `<= S-Assign(${name}) combining partial accumulators: Δh ← ${printRel(dh, { thesis: true })}`);
     return { dh, reads: readSet };
   }
 
@@ -529,7 +531,7 @@ export class SymbolicEvaluator {
     const src = a.at === null ? (a.elem as ArrayRead) : null;
     const mine = this.markerTemplate(r.kind, r.tensor);
     const continuing = norm(holds(h, c.array, loc, mine, r.cT));
-    let readSet: PSet = EMPTY_SET;
+    let readSet = ReadSet.EMPTY;
     for (const [k, rd] of reads.entries()) {
       const rs = g.arrays.get(rd.name);
       if (!rs) throw new Error(`internal: array ${rd.name} not in Γ`);
@@ -540,7 +542,7 @@ export class SymbolicEvaluator {
       // it starts from); a transfer's source is read as a partial accumulator, not as a value.
       if (k === 0) this.completionCheck(rd.name, at, h, { ...g, facts: [...g.facts, norm(not(continuing))] }, rd, `the first accumulation into ${name}[…] at line ${c.pos.line}`);
       else if (!(src !== null && k === 1)) this.completionCheck(rd.name, at, h, g, rd, `the read of ${this.source(rd.name)}[…] at line ${rd.pos.line}`);
-      readSet = unionSets(readSet, singleRead(rd.name, at));
+      readSet = readSet.union(ReadSet.read(rd.name, at));
     }
     const where = `the accumulation into ${name}[…] at line ${c.pos.line}`;
     if (a.op !== r.info.def.op) this.validity('reduction', 'RED-OPERATOR', c, `${where} uses the operator of ${r.tensor}'s reduction`, g, FALSE);
@@ -591,7 +593,7 @@ export class SymbolicEvaluator {
       this.validity('reduction', 'RED-ONCE', c, `${where} moves no position already accumulated into the cell`, gk, not(and(actual, holds(h, ghost, [...loc, ...r.cT, ...kT], liveKey, []))));
     }
     const dh = this.propheticOf(c, g, h);
-    this.say(depth, `<= S-OpAssign(${name}): Δh ← ${printRel(dh, { thesis: true })}; R ← ${printSet(readSet, { thesis: true })}`);
+    this.say(depth, () => `<= S-OpAssign(${name}): Δh ← ${printRel(dh, { thesis: true })}; R ← ${printSet(readSet.all(), { thesis: true })}`);
     return { dh, reads: readSet };
   }
 
@@ -612,7 +614,7 @@ export class SymbolicEvaluator {
   evalCmd(c: Cmd, h: PRel, g: Gamma, depth: number): SymResult {
     switch (c.kind) {
       case 'skip':
-        return { dh: EMPTY_HEAP, reads: EMPTY_SET }; // S-SKIP
+        return { dh: EMPTY_HEAP, reads: ReadSet.EMPTY }; // S-SKIP
       case 'seq':
         return this.sSeq(c.cmds, h, g, depth);
       case 'assign':
@@ -633,11 +635,11 @@ export class SymbolicEvaluator {
   /** S-SEQ, folded over a sequence. */
   private sSeq(cmds: readonly Cmd[], h: PRel, g: Gamma, depth: number): SymResult {
     let dh: PRel = EMPTY_HEAP;
-    let reads: PSet = EMPTY_SET;
+    let reads = ReadSet.EMPTY;
     for (const c of cmds) {
       const r = this.evalCmd(c, update(h, dh), g, depth);
       dh = update(dh, r.dh);
-      reads = unionSets(reads, r.reads);
+      reads = reads.union(r.reads);
     }
     return { dh, reads };
   }
@@ -645,13 +647,13 @@ export class SymbolicEvaluator {
   /** S-IF: both branches under their condition; results restricted and joined. */
   private sIf(c: Extract<Cmd, { kind: 'if' }>, h: PRel, g: Gamma, depth: number): SymResult {
     const b = norm(formulaOf(c.cond, this.env));
-    this.say(depth, `=> S-If: Γ ← Γ, ${printFormula(b, { thesis: true })}`);
+    this.say(depth, () => `=> S-If: Γ ← Γ, ${printFormula(b, { thesis: true })}`);
     const r1 = this.evalCmd(c.then, h, { ...g, facts: [...g.facts, b] }, depth + 1);
     const nb = norm(not(b));
-    const r2 = c.else ? this.evalCmd(c.else, h, { ...g, facts: [...g.facts, nb] }, depth + 1) : { dh: EMPTY_HEAP, reads: EMPTY_SET };
+    const r2 = c.else ? this.evalCmd(c.else, h, { ...g, facts: [...g.facts, nb] }, depth + 1) : { dh: EMPTY_HEAP, reads: ReadSet.EMPTY };
     return {
       dh: unionHeaps(restrict(r1.dh, b), restrict(r2.dh, nb)),
-      reads: unionSets(restrictSet(r1.reads, b), restrictSet(r2.reads, nb)),
+      reads: r1.reads.restrict(b).union(r2.reads.restrict(nb)),
     };
   }
 
@@ -659,19 +661,19 @@ export class SymbolicEvaluator {
   private sLet(c: Extract<Cmd, { kind: 'let' }>, h: PRel, g: Gamma, depth: number): SymResult {
     if (c.value.ty?.kind === 'cond') throw new UnsupportedConstruct(`line ${c.pos.line}: 'let ${this.source(c.name)}' binds a condition; the verifier supports index lets only`);
     const v = termOf(c.value, this.env);
-    this.say(depth, `=> S-Let(${this.source(c.name)}): Γ ← Γ, ${this.source(c.name)} = ${printFormula(eqT(variable(c.name), v))}`);
+    this.say(depth, () => `=> S-Let(${this.source(c.name)}): Γ ← Γ, ${this.source(c.name)} = ${printFormula(eqT(variable(c.name), v))}`);
     const r = this.evalCmd(c.body, h, { ...g, facts: [...g.facts, eqT(variable(c.name), v)], vars: [...g.vars, c.name] }, depth + 1);
-    return { dh: substHeap(r.dh, c.name, v), reads: substSet(r.reads, c.name, v) };
+    return { dh: substHeap(r.dh, c.name, v), reads: r.reads.subst(c.name, v) };
   }
 
   /** S-ALLOCATE: a fresh array (unique name after renaming), erased from Δh and R on exit. */
   private sAllocate(c: Extract<Cmd, { kind: 'allocate' }>, h: PRel, g: Gamma, depth: number): SymResult {
-    this.say(depth, `=> S-Allocate(${this.source(c.name)})`);
+    this.say(depth, () => `=> S-Allocate(${this.source(c.name)})`);
     const g2 = this.withAllocation(g, c);
     const r = this.evalCmd(c.body, withoutArray(h, c.name), g2, depth + 1);
     let dh = withoutArray(r.dh, c.name);
     for (const t of this.accumulated.get(c.name) ?? []) dh = withoutArray(dh, ghostName(c.name, t));
-    return { dh, reads: setWithoutArray(r.reads, c.name) };
+    return { dh, reads: r.reads.without(c.name) };
   }
 
   private loopFacts(g: Gamma, x: string, bound: Term): Gamma {
@@ -685,11 +687,11 @@ export class SymbolicEvaluator {
     const z = fresh(this.source(c.var));
     const before = iterUpdate(renameHeapVar(dhBody, c.var, z), z, constant(0n), variable(c.var));
     const hIn = update(h, before);
-    this.say(depth, `=> S-SeqLoop(${this.source(c.var)}): Γ ← Γ, 0 ≤ ${this.source(c.var)} < ${printTermText(bound)}; h ← h ▷ ${printRel(before, { thesis: true })}`);
+    this.say(depth, () => `=> S-SeqLoop(${this.source(c.var)}): Γ ← Γ, 0 ≤ ${this.source(c.var)} < ${printTermText(bound)}; h ← h ▷ ${printRel(before, { thesis: true })}`);
     const r = this.evalCmd(c.body, hIn, this.loopFacts(g, c.var, bound), depth + 1);
     const dh = iterUpdate(dhBody, c.var, constant(0n), bound);
-    const reads = iterUnionSet(r.reads, c.var, constant(0n), bound);
-    this.say(depth, `<= S-SeqLoop(${this.source(c.var)}): Δh ← ${printRel(dh, { thesis: true })}`);
+    const reads = r.reads.iterUnion(c.var, constant(0n), bound);
+    this.say(depth, () => `<= S-SeqLoop(${this.source(c.var)}): Δh ← ${printRel(dh, { thesis: true })}`);
     return { dh, reads };
   }
 
@@ -697,7 +699,7 @@ export class SymbolicEvaluator {
   private sParLoop(c: Loop, h: PRel, g: Gamma, depth: number): SymResult {
     const bound = termOf(c.bound, this.env);
     const gi = this.loopFacts(g, c.var, bound);
-    this.say(depth, `=> S-ParLoop(${this.source(c.var)}): Γ ← Γ, 0 ≤ ${this.source(c.var)} < ${printTermText(bound)}`);
+    this.say(depth, () => `=> S-ParLoop(${this.source(c.var)}): Γ ← Γ, 0 ≤ ${this.source(c.var)} < ${printTermText(bound)}`);
     const first = this.obligations.length;
     const r = this.evalCmd(c.body, h, gi, depth + 1);
     const body = new Set(this.obligations.slice(first).map((o) => o.id));
@@ -710,8 +712,9 @@ export class SymbolicEvaluator {
     // rw-safe: no location written by iteration x is read by iteration y ≠ x.
     const writes = domainSet(r.dh);
     const conflicts: Formula[] = [];
+    const readsOfWritten = r.reads.on(new Set(writes.pieces.map((w) => w.tuple.name)));
     for (const w of writes.pieces) {
-      for (const rd of r.reads.pieces) {
+      for (const rd of readsOfWritten.pieces) {
         if (w.tuple.name !== rd.tuple.name || tupleVars(w.tuple).length !== tupleVars(rd.tuple).length) continue;
         const loc = tupleVars(w.tuple).map((v) => fresh(v));
         const wf = substFormula(w.guard, new Map(tupleVars(w.tuple).map((v, k) => [v, variable(loc[k]!)] as const)));
@@ -724,8 +727,8 @@ export class SymbolicEvaluator {
     // two written values must be equal in every model of the spec (conflicts-ok).
     this.wwCovered(c, r.dh, g, x, y, two);
     const dh = iterUpdate(r.dh, x, constant(0n), bound);
-    const reads = iterUnionSet(r.reads, x, constant(0n), bound);
-    this.say(depth, `<= S-ParLoop(${this.source(x)}): Δh ← ${printRel(dh, { thesis: true })}`);
+    const reads = r.reads.iterUnion(x, constant(0n), bound);
+    this.say(depth, () => `<= S-ParLoop(${this.source(x)}): Δh ← ${printRel(dh, { thesis: true })}`);
     return { dh, reads };
   }
 
@@ -787,7 +790,7 @@ export class SymbolicEvaluator {
     this.validity('write-bounds', 'S-ASSIGN', c, `the write to ${name}[…] at line ${c.pos.line} is inside the array`, g, inBox(loc, shape.dims));
     const rhs = inlineLets(c.rhs);
     const reads = collectReads(rhs);
-    let readSet: PSet = EMPTY_SET;
+    let readSet = ReadSet.EMPTY;
     for (const r of reads) {
       const rs = g.arrays.get(r.name);
       if (!rs) throw new Error(`internal: array ${r.name} not in Γ`);
@@ -796,7 +799,7 @@ export class SymbolicEvaluator {
       // Γ ⊢ reads(e) ⊆ dom(h)
       this.validity('read-defined', 'S-ASSIGN', r, `the read of ${this.source(r.name)}[…] at line ${r.pos.line} finds a value (written earlier or an input)`, g, norm(inDomain(h, r.name, at)));
       this.completionCheck(r.name, at, h, g, r, `the read of ${this.source(r.name)}[…] at line ${r.pos.line}`);
-      readSet = unionSets(readSet, singleRead(r.name, at));
+      readSet = readSet.union(ReadSet.read(r.name, at));
     }
     const dh = this.propheticOf(c, g);
     const prepared = this.valueObligation(c, h, g, rhs, reads);
@@ -804,11 +807,11 @@ export class SymbolicEvaluator {
       // As Fig. 5.5: the value of each read in h, then the constraint C, Δh and R.
       reads.forEach((r, k) => {
         const alts = prepared[k]!.alternatives.map((a) => `${showTemplate(this.templates, a.template, a.holes)}${a.cond.kind === 'true' ? '' : ` if ${printFormula(a.cond, { thesis: true })}`}`);
-        this.say(depth, `<= S-Assign: ⟦${printExpr(r)}⟧_h = ${alts.length ? alts.join(' | ') : '(undefined)'}`);
+        this.say(depth, () => `<= S-Assign: ⟦${printExpr(r)}⟧_h = ${alts.length ? alts.join(' | ') : '(undefined)'}`);
       });
-      this.say(depth, `<= S-Assign(${name}): C ← { ${printExpr(rhs)} = ${printExpr(c.annot!)} }`);
+      this.say(depth, () => `<= S-Assign(${name}): C ← { ${printExpr(rhs)} = ${printExpr(c.annot!)} }`);
     }
-    this.say(depth, `<= S-Assign(${name}): Δh ← ${printRel(dh, { thesis: true })}; R ← ${printSet(readSet, { thesis: true })}`);
+    this.say(depth, () => `<= S-Assign(${name}): Δh ← ${printRel(dh, { thesis: true })}; R ← ${printSet(readSet.all(), { thesis: true })}`);
     return { dh, reads: readSet };
   }
 

@@ -103,16 +103,14 @@ function sortKey(x: Formula, y: Formula): number {
   return x.key < y.key ? -1 : x.key > y.key ? 1 : 0;
 }
 
-const negKeys = new WeakMap<Formula, string>();
-
-function negKeyOfLiteral(f: Formula): string | null {
-  if (f.kind !== 'ge') return null;
-  let k = negKeys.get(f);
-  if (k === undefined) {
-    k = mkGe(addConst(neg(f.t), -1n)).key;
-    negKeys.set(f, k);
-  }
-  return k;
+/**
+ * The key of ¬(t ≥ 0), that is of −t − 1 ≥ 0, built from t's parts (as mkGe(addConst(neg(t), −1))
+ * would key it) without building the term: junctions ask it of every literal.
+ */
+function negKeyOfGe(t: Term): string {
+  let s = '≥(';
+  for (const [a, k] of t.parts) s += `${-k}*${a.key}+`;
+  return `${s}${-t.c - 1n})`;
 }
 
 function junction(kind: 'and' | 'or', fs: readonly Formula[]): Formula {
@@ -131,10 +129,10 @@ function junction(kind: 'and' | 'or', fs: readonly Formula[]): Formula {
     seen.set(f.key, f);
   }
   if (seen.size === 0) return unit;
-  // A literal next to its own negation.
+  // A literal next to its own negation. Of two complementary `≥` literals one has a positive
+  // leading coefficient and the other a negative one: looking from the positive side finds them.
   for (const f of seen.values()) {
-    const nk = negKeyOfLiteral(f);
-    if (nk !== null && seen.has(nk)) return zero;
+    if (f.kind === 'ge' && f.t.parts.length > 0 && f.t.parts[0]![1] > 0n && seen.has(negKeyOfGe(f.t))) return zero;
   }
   const args = [...seen.values()].sort(sortKey);
   if (args.length === 1) return args[0]!;

@@ -59,7 +59,9 @@ const MEMO_LIMIT = 20_000;
 export function simplify(f: Formula, opts: SimplifyOptions = {}): Formula {
   if (f.kind === 'true' || f.kind === 'false') return f;
   const rankKey = opts.rank ? [...opts.rank].map(([v, r]) => `${v}:${r}`).join(',') : '';
-  const mkey = `${rankKey}|${f.key}`;
+  // Without a rank the formula's own key (flat, its hash cached by the engine) is the memo key;
+  // a ranked key starts with a variable name and a colon, which no formula key does.
+  const mkey = rankKey === '' ? f.key : `${rankKey}|${f.key}`;
   const hit = memo.get(mkey);
   if (hit) return hit;
   const user = opts.rank;
@@ -70,13 +72,17 @@ export function simplify(f: Formula, opts: SimplifyOptions = {}): Formula {
     depth: 0,
   };
   let cur: Formula = f;
+  let fixed = false;
   for (let i = 0; i < 6; i++) {
     const next = simp(cur, ctx);
-    if (next.key === cur.key) break;
+    if (next.key === cur.key) { fixed = true; break; }
     cur = next;
   }
   if (memo.size > MEMO_LIMIT) memo.clear();
   memo.set(mkey, cur);
+  // A fixpoint simplifies to itself: norm's second simplify (after an elimination that changed
+  // nothing) is then a hit.
+  if (fixed && cur !== f) memo.set(rankKey === '' ? cur.key : `${rankKey}|${cur.key}`, cur);
   return cur;
 }
 

@@ -82,17 +82,11 @@ export function scale(t: Term, k: bigint): Term {
   return linear([[t, k]]);
 }
 
-const negCache = new WeakMap<Term, Term>();
-
+// Not memoised: a WeakMap of terms cost more (in lookups and in the collector's ephemeron work)
+// than the negations it saved.
 export function neg(t: Term): Term {
-  let r = negCache.get(t);
-  if (!r) {
-    const parts = t.parts.map(([a, k]) => [a, -k] as const);
-    r = { parts, c: -t.c, key: termKey(parts, -t.c) };
-    negCache.set(t, r);
-    negCache.set(r, t);
-  }
-  return r;
+  const parts = t.parts.map(([a, k]) => [a, -k] as const);
+  return { parts, c: -t.c, key: termKey(parts, -t.c) };
 }
 
 export function addConst(t: Term, k: bigint): Term {
