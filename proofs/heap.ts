@@ -60,6 +60,13 @@ function joinDoms(a: PRel, b: PRel, fa: Formula = TRUE, fb: Formula = TRUE): Dom
   for (const name of new Set([...da.keys(), ...db.keys()])) {
     const x = da.get(name);
     const y = db.get(name);
+    // A domain on one side only, unrestricted, is the joined domain as it is (h ▷ Δh when Δh
+    // writes other arrays): renaming and normalising it again would give it back.
+    const one = x === undefined ? (fb === TRUE ? y : undefined) : y === undefined && fa === TRUE ? x : undefined;
+    if (one !== undefined) {
+      out.set(name, one);
+      continue;
+    }
     const vars = (x ?? y)!.vars.map((v) => fresh(v));
     const at = vars.map(variable);
     const f = norm(orAll([...(x ? [and(domAt(x, at), fa)] : []), ...(y ? [and(domAt(y, at), fb)] : [])]));
