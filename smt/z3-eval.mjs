@@ -2,7 +2,11 @@
 // the solver process (smt/z3-server.mjs) and a browser page (the playground's Z3 placement
 // measurement, web/bench/). Plain JavaScript, so that it loads without a TypeScript loader.
 
-/** `run(script, timeoutMs)` → {output, ms, timedOut} over an initialised z3-solver `api`. */
+/**
+ * `run(script, timeoutMs, options?)` → {output, ms, timedOut} over an initialised z3-solver `api`.
+ * `options` (SMT-LIB set-option lines) replace the default `(set-option :timeout timeoutMs)`: a
+ * resource limit (smt/limits.ts); `timeoutMs` stays the wall-clock bound of the interruption.
+ */
 export function scriptRunner(api) {
   const { Z3 } = api;
   const encoder = new TextEncoder();
@@ -22,7 +26,7 @@ export function scriptRunner(api) {
     }
   }
 
-  return async function run(script, timeoutMs) {
+  return async function run(script, timeoutMs, options) {
     const cfg = Z3.mk_config();
     const ctx = Z3.mk_context_rc(cfg);
     Z3.del_config(cfg);
@@ -35,7 +39,7 @@ export function scriptRunner(api) {
     }, timeoutMs + 250);
     let output = '';
     try {
-      output = await evalScript(ctx, `(set-option :timeout ${timeoutMs})\n${script}`);
+      output = await evalScript(ctx, `${options ?? `(set-option :timeout ${timeoutMs})`}\n${script}`);
     } catch (e) {
       output = `(error "${String(e?.message ?? e).replace(/"/g, "'")}")`;
     } finally {

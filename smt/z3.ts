@@ -13,6 +13,7 @@
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { type Build, limitOptions, reasonSuffix, solverLimits, splitReason, wallMs } from './limits.ts';
 
 export type SatStatus = 'sat' | 'unsat' | 'unknown';
 
@@ -37,6 +38,15 @@ interface Reply {
   readonly timedOut: boolean;
   /** Set when the solver process ended before answering. */
   readonly crashed?: string;
+  /** Under a resource limit (smt/limits.ts): the last check-sat was unknown because it ran out. */
+  readonly limitReached?: boolean;
+}
+
+/** A reply's output with the reason asked under a resource limit taken out of it. */
+function withReason(r: Reply, timeoutMs: number): Reply {
+  if (solverLimits() !== 'rlimit' || r.crashed || r.timedOut) return r;
+  const { output, limitReached } = splitReason(r.output, r.ms, timeoutMs);
+  return { ...r, output, limitReached };
 }
 
 const SERVER = fileURLToPath(new URL('./z3-server.mjs', import.meta.url));
@@ -133,14 +143,14 @@ class SolverProcess {
         this.waiting.delete(id);
         this.stop();
         resolve({ output: '', ms: performance.now() - t0, timedOut: true });
-      }, timeoutMs + 15_000);
+      }, wallMs(timeoutMs) + 15_000);
       hard.unref();
       this.waiting.set(id, (r) => {
         clearTimeout(hard);
-        resolve(r);
+        resolve(withReason(r, timeoutMs));
       });
       c.channel?.ref();
-      c.send({ id, script, timeoutMs });
+      c.send({ id, script: script + reasonSuffix(), timeoutMs: wallMs(timeoutMs), options: limitOptions(timeoutMs, 'wasm') });
     });
   }
 
@@ -223,16 +233,18 @@ class NativeSolver {
         this.pending = null;
         this.stop();
         resolve({ output: '', ms: performance.now() - t0, timedOut: true });
-      }, timeoutMs + 15_000);
+      }, wallMs(timeoutMs) + 15_000);
       this.pending = {
         marker,
         resolve: (output) => {
           clearTimeout(hard);
           const ms = performance.now() - t0;
-          resolve(output === null ? { output: '', ms, timedOut: false, crashed: 'the z3 command ended' } : { output, ms, timedOut: false });
+          resolve(output === null ? { output: '', ms, timedOut: false, crashed: 'the z3 command ended' } : withReason({ output, ms, timedOut: false }, timeoutMs));
         },
       };
-      c.stdin!.write(`(reset)\n(set-option :smt.mbqi true)\n(set-option :timeout ${timeoutMs})\n${script}\n(echo "${marker}")\n`);
+      // The process is long-lived: a resource limit of an earlier query is lifted explicitly.
+      const limit = solverLimits() === 'time' ? `(set-option :rlimit 0)\n${limitOptions(timeoutMs, 'native')}` : limitOptions(timeoutMs, 'native');
+      c.stdin!.write(`(reset)\n(set-option :smt.mbqi true)\n${limit}\n${script}${reasonSuffix()}\n(echo "${marker}")\n`);
     });
   }
 
@@ -464,7 +476,7 @@ function errorOf(output: string): string | null {
 
 async function runNow(script: string, timeoutMs: number, route: Route = 'fallback'): Promise<SolverAnswer> {
   if (!remembering) return runSolver(script, timeoutMs, route);
-  const key = `${solverName()}${secondDepth > 0 ? ' (second)' : ''} ${timeoutMs}\n${script}`;
+  const key = `${solverName()}${secondDepth > 0 ? ' (second)' : ''} ${solverLimits()} ${timeoutMs}\n${script}`;
   const hit = remembered.get(key);
   if (hit !== undefined) {
     rememberedHits++;
@@ -489,7 +501,7 @@ async function runSolver(script: string, timeoutMs: number, route: Route): Promi
   if (r.crashed) return { status: 'unknown', output, ms, reason: r.crashed };
   const err = errorOf(output);
   const st = firstStatus(output);
-  if (timedOut) return { status: 'unknown', output, ms, reason: `timeout after ${timeoutMs} ms` };
+  if (timedOut) return { status: 'unknown', output, ms, reason: `timeout after ${wallMs(timeoutMs)} ms` };
   if (st === null) return { status: 'unknown', output, ms, reason: err ? `solver error: ${err}` : 'no answer' };
   if (err !== null && st !== 'unknown') {
     // An error anywhere in the script makes the answer untrustworthy: never report it.
@@ -498,7 +510,9 @@ async function runSolver(script: string, timeoutMs: number, route: Route): Promi
   let reason: string | null = null;
   if (st === 'unknown') {
     const m = /:reason-unknown\s+"?([^")]*)"?/.exec(output);
-    reason = m ? m[1]!.trim() : ms >= timeoutMs ? `timeout after ${timeoutMs} ms` : 'solver answered unknown';
+    // Under a resource limit the reason never depends on how long the query took.
+    if (r.limitReached) reason = `timeout: Z3's resource limit for a budget of ${timeoutMs} ms ran out (SCHED_SOLVER_LIMIT=rlimit)`;
+    else reason = m ? m[1]!.trim() : solverLimits() === 'time' && ms >= timeoutMs ? `timeout after ${timeoutMs} ms` : 'solver answered unknown';
   }
   return { status: st, output, ms, reason };
 }
@@ -548,10 +562,13 @@ export async function checkSatBatch(scripts: readonly string[], opts: RunOptions
 
 async function batchOn(scripts: readonly string[], timeoutMs: number, route: Route): Promise<SolverAnswer[]> {
   if (scripts.length === 0) return [];
+  // Which build answers (a resource limit is per build): a `fallback` batch is asked only outside
+  // the auto mode, or as a second opinion (the WASM build, see `ask`).
+  const build: Build = route === 'native' || (route === 'fallback' && currentMode() === 'z3' && secondDepth === 0) ? 'native' : 'wasm';
   const body = scripts
     .map((sc) => {
       const clean = sc.replace(/^\(set-logic [^)]*\)\s*$/gm, '').replace(/^\(set-info :status [a-z]+\)\s*$/gm, '');
-      return `(push 1)\n(set-option :timeout ${timeoutMs})\n${clean}\n(check-sat)\n(pop 1)\n(echo "${MARK}")`;
+      return `(push 1)\n${limitOptions(timeoutMs, build)}\n${clean}\n(check-sat)\n(pop 1)\n(echo "${MARK}")`;
     })
     .join('\n');
   const all = await runNow(`(set-logic ALL)\n${body}`, timeoutMs * scripts.length, route);

@@ -74,5 +74,12 @@ describe('fuzz shards', () => {
     expect(r.status).toBe(3);
     expect(r.stderr).toMatch(/another run/);
     expect(sched(['fuzz', '--shard', '5/4']).stderr).toMatch(/--shard needs K\/N/);
+    // The same cases under wall-clock solver limits are another run (smt/limits.ts).
+    const timed = join(dir, 'timed.jsonl');
+    sched(['fuzz', '--profile', 'smoke', '--seed', '5', '--iterations', '1', '--inject', 'off-by-one-tail', '--no-verify', '--no-shrink', '--limits', 'time', '--log', timed, '--repro', join(dir, 'repro-timed')]);
+    const t = sched(['fuzz', '--merge', join(dir, 'all.jsonl'), timed]);
+    expect(t.status).toBe(3);
+    expect(t.stderr).toMatch(/another run .*"limits":"time"/);
+    expect(sched(['fuzz', '--limits', 'wall']).stderr).toMatch(/--limits must be rlimit or time/);
   }, 300_000);
 });

@@ -14,6 +14,8 @@ import { parseFormula, parseTerm } from '../core/presburger/parse.ts';
 import { formulaToSmt, smtToFormula } from '../core/presburger/smtlib.ts';
 import { parseSExprs } from '../smt/sexpr.ts';
 import type { Formula } from '../core/presburger/types.ts';
+import { FALSE, TRUE, and, ge, not, or } from '../core/presburger/formula.ts';
+import { linear, negKey } from '../core/presburger/term.ts';
 
 const VARS = ['x', 'y', 'N'];
 const ENVS = grid(['x', 'y'], -3n, 3n).flatMap((e) => [-2n, 0n, 1n, 3n].map((n) => new Map(e).set('N', n)));
@@ -53,6 +55,17 @@ describe('terms', () => {
     fc.assert(fc.property(arbTerm(VARS, 3), (raw) => {
       const t = toTerm(raw);
       expect(parseTerm(printTerm(t)).key).toBe(t.key);
+    }), { numRuns: RUNS });
+  });
+  it("negKey is the key of −t + d, and a junction of a literal with its negation folds", () => {
+    fc.assert(fc.property(arbTerm(VARS, 3), fc.bigInt(-5n, 5n), (raw, d) => {
+      const t = toTerm(raw);
+      expect(negKey(t, d)).toBe(linear([[t, -1n]], d).key);
+      // A `≥` literal whose negation is one too: the junction must see the pair.
+      const l = ge(t);
+      if (l.kind !== 'ge' || not(l).kind !== 'ge') return;
+      expect(and(l, not(l))).toBe(FALSE);
+      expect(or(not(l), l)).toBe(TRUE);
     }), { numRuns: RUNS });
   });
 });

@@ -28,7 +28,7 @@ function newest(path: string): number {
  */
 export function browserEngines(): Pick<BuildOptions, 'define' | 'plugins'> {
   return {
-    define: { global: 'globalThis', 'process.env.SCHED_DEBUG': 'undefined', 'process.env.SCHED_SOLVER': 'undefined', 'process.env.SCHED_JOBS': 'undefined', 'process.env.SCHED_Z3_TRACE': 'undefined', 'process.env.SCHED_Z3_TRACE_SCRIPTS': 'undefined' },
+    define: { global: 'globalThis', 'process.env.SCHED_DEBUG': 'undefined', 'process.env.SCHED_SOLVER': 'undefined', 'process.env.SCHED_JOBS': 'undefined', 'process.env.SCHED_SOLVER_LIMIT': 'undefined', 'process.env.SCHED_Z3_TRACE': 'undefined', 'process.env.SCHED_Z3_TRACE_SCRIPTS': 'undefined' },
     plugins: [{
       name: 'z3-on-the-page',
       setup(b) {

@@ -15,6 +15,8 @@ import { intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_OK, JSON_OPTION } from '../command.ts';
 import { toJson } from '../io.ts';
 import { mergeLogs, type MergedSummary, type RunInfo } from '../../proofs/fuzz/logstats.ts';
+import { parseLimits, setSolverLimits } from '../../smt/limits.ts';
+import { solverIdentity } from '../../smt/identity.ts';
 
 function progressLine(r: CaseRecord, s: FuzzSummary, total: number): string {
   const rate = s.iterations > 0 ? `${(s.ms / 1000 / s.iterations).toFixed(2)} s/case` : '';
@@ -57,7 +59,7 @@ export function shardOption(v: string | undefined): { k: number; n: number } | u
 export const fuzzCommand: Command = {
   name: 'fuzz',
   summary: 'Differential fuzzing of a scheduling compiler: verifier vs. big-step runs vs. small-step exploration.',
-  usage: 'sched fuzz [--iterations K] [--seed S] [--start I] [--shard K/N] [--compiler CMD] [--inject BUG] [--profile smoke|full] [--log FILE] [--json] | --merge LOG… | --replay DIR | --list-bugs',
+  usage: 'sched fuzz [--iterations K] [--seed S] [--start I] [--shard K/N] [--compiler CMD] [--inject BUG] [--profile smoke|full] [--limits rlimit|time] [--log FILE] [--json] | --merge LOG… | --replay DIR | --list-bugs',
   options: [
     { name: 'iterations', value: true, metavar: 'K', help: 'number of cases (default 100)' },
     { name: 'seed', value: true, metavar: 'S', help: 'seed of the whole run (default 0); case i is reproducible from (S, i)' },
@@ -68,6 +70,7 @@ export const fuzzCommand: Command = {
     { name: 'inject', value: true, metavar: 'BUG', help: 'inject a known bug into the reference compiler (see --list-bugs)' },
     { name: 'profile', value: true, metavar: 'P', help: 'smoke (1-D, small) or full (default)' },
     { name: 'timeout-ms', value: true, metavar: 'T', help: `per-query solver budget of the verifier (default ${DEFAULT_ORACLES.timeoutMs})` },
+    { name: 'limits', value: true, metavar: 'L', help: 'how that budget is enforced: rlimit (default: as a count of Z3 steps, so that verdicts do not depend on the load or the host, and shards merge into the unsplit run) or time (wall clock)' },
     { name: 'runs', value: true, metavar: 'R', help: `random parameter sets for big-step runs (default ${DEFAULT_ORACLES.runs})` },
     { name: 'max-param', value: true, metavar: 'P', help: `parameters are drawn from [0, P] (default ${DEFAULT_ORACLES.maxParam})` },
     { name: 'explore-states', value: true, metavar: 'K', help: `state budget of the small-step exploration (default ${DEFAULT_ORACLES.exploreStates})` },
@@ -110,6 +113,10 @@ export const fuzzCommand: Command = {
     if (inject !== undefined && !isBugName(inject)) throw new UsageError(`unknown bug '${inject}' (see --list-bugs)`);
     const cmd = single(args, 'compiler');
     if (cmd !== undefined && inject !== undefined) throw new UsageError('--inject applies to the reference compiler, not to --compiler');
+    // Before a bundle's replay too: it verifies the case again.
+    const limits = single(args, 'limits') ?? 'rlimit';
+    if (parseLimits(limits) === null) throw new UsageError(`--limits must be rlimit or time, got '${limits}'`);
+    setSolverLimits(parseLimits(limits)!);
     const replayDir = single(args, 'replay');
     if (replayDir !== undefined) {
       const { meta, evaluation } = await replayBundle(replayDir, (m) => (m.compiler.startsWith('reference') ? referenceCompiler(m.inject ?? undefined) : compilerNamed(m.compiler)));
@@ -136,7 +143,9 @@ export const fuzzCommand: Command = {
     const progress = !json && process.stderr.isTTY === true;
     const log = single(args, 'log');
     const shard = shardOption(single(args, 'shard'));
-    const run: RunInfo = { seed, profile, compiler: compiler.name, inject: inject ?? null };
+    const timeoutMs = intOption(args, 'timeout-ms', DEFAULT_ORACLES.timeoutMs, 1);
+    // A shard of another budget, or answered by other Z3 builds, is another run: merging refuses it.
+    const run: RunInfo = { seed, profile, compiler: compiler.name, inject: inject ?? null, limits, timeoutMs, solver: solverIdentity() };
     const summary = await fuzz({
       iterations,
       start: intOption(args, 'start', 0, 0),
@@ -146,7 +155,7 @@ export const fuzzCommand: Command = {
       compiler,
       injected: inject ?? null,
       oracles: {
-        timeoutMs: intOption(args, 'timeout-ms', DEFAULT_ORACLES.timeoutMs, 1),
+        timeoutMs,
         runs: intOption(args, 'runs', DEFAULT_ORACLES.runs, 0),
         maxParam: intOption(args, 'max-param', DEFAULT_ORACLES.maxParam, 1),
         exploreStates: intOption(args, 'explore-states', DEFAULT_ORACLES.exploreStates, 1),

@@ -4,7 +4,7 @@
 
 import type { Formula, Literal, Term } from './types.ts';
 import { emod, floorDiv, gcd, modInverse } from './bigint.ts';
-import { addConst, contentOf, divExact, linear, modT, neg, sub, termFromParts, without } from './term.ts';
+import { addConst, contentOf, divExact, linear, modT, neg, negKey, sub, termFromParts, without } from './term.ts';
 import { formulaVars } from './vars.ts';
 
 export const TRUE: Formula = { kind: 'true', key: 'T' };
@@ -103,16 +103,6 @@ function sortKey(x: Formula, y: Formula): number {
   return x.key < y.key ? -1 : x.key > y.key ? 1 : 0;
 }
 
-/**
- * The key of ¬(t ≥ 0), that is of −t − 1 ≥ 0, built from t's parts (as mkGe(addConst(neg(t), −1))
- * would key it) without building the term: junctions ask it of every literal.
- */
-function negKeyOfGe(t: Term): string {
-  let s = '≥(';
-  for (const [a, k] of t.parts) s += `${-k}*${a.key}+`;
-  return `${s}${-t.c - 1n})`;
-}
-
 function junction(kind: 'and' | 'or', fs: readonly Formula[]): Formula {
   const unit = kind === 'and' ? TRUE : FALSE;
   const zero = kind === 'and' ? FALSE : TRUE;
@@ -129,10 +119,11 @@ function junction(kind: 'and' | 'or', fs: readonly Formula[]): Formula {
     seen.set(f.key, f);
   }
   if (seen.size === 0) return unit;
-  // A literal next to its own negation. Of two complementary `≥` literals one has a positive
-  // leading coefficient and the other a negative one: looking from the positive side finds them.
+  // A literal next to its own negation (¬(t ≥ 0) is −t − 1 ≥ 0, whose key is built from t's
+  // parts, not as a term). Of two complementary `≥` literals one has a positive leading
+  // coefficient and the other a negative one: looking from the positive side finds them.
   for (const f of seen.values()) {
-    if (f.kind === 'ge' && f.t.parts.length > 0 && f.t.parts[0]![1] > 0n && seen.has(negKeyOfGe(f.t))) return zero;
+    if (f.kind === 'ge' && f.t.parts.length > 0 && f.t.parts[0]![1] > 0n && seen.has(`≥${negKey(f.t, -1n)}`)) return zero;
   }
   const args = [...seen.values()].sort(sortKey);
   if (args.length === 1) return args[0]!;

@@ -10,7 +10,7 @@ import type { Atom, Formula, Literal, Term } from './types.ts';
 import {
   FALSE, TRUE, and, andAll, conjuncts, eq, eqT, exists, ge, isLiteral, not, orAll, relit,
 } from './formula.ts';
-import { addConst, atomTerm, constant, linearPart, maxT, minT, neg, sub, variable, without } from './term.ts';
+import { addConst, atomTerm, constant, linearPart, maxT, minT, neg, negKey, sub, variable, without } from './term.ts';
 import { type Bounds, type Interval, FULL, intervalOf, meet, unitVar } from './interval.ts';
 import { emod, floorDiv, gcd } from './bigint.ts';
 import { mapAtoms, substFormula, substTerm } from './subst.ts';
@@ -260,7 +260,7 @@ function combineBounds(items: Formula[]): Formula[] | null {
       if (g1.c - e.c < 0n) return null;
       ges.delete(k);
     }
-    const nk = neg(e.lin).key;
+    const nk = negKey(e.lin);
     const g2 = ges.get(nk);
     if (g2) {
       // −lin + c2 ≥ 0 with lin = −c: c + c2 ≥ 0.
@@ -272,7 +272,7 @@ function combineBounds(items: Formula[]): Formula[] | null {
   const done = new Set<string>();
   for (const [k, g] of ges) {
     if (done.has(k)) continue;
-    const nk = neg(g.lin).key;
+    const nk = negKey(g.lin);
     const o = ges.get(nk);
     if (o && !done.has(nk)) {
       // −c ≤ lin ≤ c'.
@@ -340,9 +340,9 @@ function simpOr(args: readonly Formula[], ctx: Ctx): Formula {
     } else rest.push(f);
   }
   for (const [k, g] of ges) {
-    const o = ges.get(neg(g.lin).key);
+    const o = ges.get(negKey(g.lin));
     // lin ≥ −c ∨ lin ≤ c' covers everything when c' ≥ −c − 1.
-    if (o && o.c >= -g.c - 1n && k !== neg(g.lin).key) return TRUE;
+    if (o && o.c >= -g.c - 1n && k !== negKey(g.lin)) return TRUE;
   }
   // An equality just below or above a bound extends it; one inside it is absorbed.
   const keptRest: Formula[] = [];
@@ -351,7 +351,7 @@ function simpOr(args: readonly Formula[], ctx: Ctx): Formula {
       const lin = linearPart(f.t);
       const v = -f.t.c; // lin = v
       const up = ges.get(lin.key); // lin ≥ −c
-      const dn = ges.get(neg(lin).key); // lin ≤ c
+      const dn = ges.get(negKey(lin)); // lin ≤ c
       if (up && v >= -up.c) continue;
       if (dn && v <= dn.c) continue;
       if (up && v === -up.c - 1n) { up.c += 1n; continue; }

@@ -89,6 +89,13 @@ export function neg(t: Term): Term {
   return { parts, c: -t.c, key: termKey(parts, -t.c) };
 }
 
+/** The key of −t + d (neg(t)'s key when d = 0), without building the term. */
+export function negKey(t: Term, d = 0n): string {
+  let s = '(';
+  for (const [a, k] of t.parts) s += `${-k}*${a.key}+`;
+  return `${s}${d - t.c})`;
+}
+
 export function addConst(t: Term, k: bigint): Term {
   if (k === 0n) return t;
   return { parts: t.parts, c: t.c + k, key: termKey(t.parts, t.c + k) };

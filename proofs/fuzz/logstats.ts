@@ -19,6 +19,11 @@ export interface RunInfo {
   readonly profile: string;
   readonly compiler: string;
   readonly inject: string | null;
+  /** How the solver budget was enforced (smt/limits.ts), the budget, and the Z3 builds that
+   *  answered (smt/identity.ts); absent in older logs. */
+  readonly limits?: string;
+  readonly timeoutMs?: number;
+  readonly solver?: string;
 }
 
 /** A `--log` line: the case record plus running totals (older logs lack the verifier fields and
@@ -149,8 +154,9 @@ export function summarise(files: readonly string[], markdown = false): LogSummar
  * `sched fuzz --json`, recomputed from the cases, so that a run split into shards (`--shard K/N`,
  * `--start`) and merged gives the summary of the same run unsplit. Times are the only part that
  * depends on the split (`ms`: the cases' own times added; `msPerCase`). The logs must be of one
- * run (same seed, profile, compiler, injected bug) and may not log one case twice with different
- * outcomes; a case logged twice alike (a resumed run) counts once.
+ * run (same seed, profile, compiler, injected bug, solver limits and budget, Z3 builds) and may
+ * not log one case twice with different outcomes; a case logged twice alike (a resumed run)
+ * counts once.
  */
 export type MergedSummary = Omit<FuzzSummary, 'start' | 'firstDetection'> & {
   readonly firstDetection: { case: number; oracles: Oracle[] } | null;

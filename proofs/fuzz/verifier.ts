@@ -6,6 +6,7 @@
 
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { solverLimits } from '../../smt/limits.ts';
 
 export interface WorkerVerdict {
   readonly verdict: 'valid' | 'invalid' | 'unknown';
@@ -40,7 +41,9 @@ let nextId = 1;
 let stderrTail = '';
 
 function start(heapMb: number): ChildProcess {
-  const w = fork(WORKER, [], { execArgv: [...(COMPILED ? [] : ['--import', 'tsx']), `--max-old-space-size=${heapMb}`], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  // The worker enforces solver budgets as this process does (smt/limits.ts).
+  const env = { ...process.env, SCHED_SOLVER_LIMIT: solverLimits() };
+  const w = fork(WORKER, [], { execArgv: [...(COMPILED ? [] : ['--import', 'tsx']), `--max-old-space-size=${heapMb}`], stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env });
   stderrTail = '';
   w.stderr?.on('data', (d: Buffer) => {
     stderrTail = (stderrTail + d.toString()).slice(-2000);

@@ -17,7 +17,7 @@ globalThis.setTimeout = ((f: () => void, ms?: number) => {
 }) as unknown as typeof setTimeout;
 
 type Listener = (m: unknown) => void;
-type Run = (script: string, timeoutMs: number) => Promise<{ output: string; ms: number; timedOut: boolean }>;
+type Run = (script: string, timeoutMs: number, options?: string) => Promise<{ output: string; ms: number; timedOut: boolean }>;
 
 let runner: Promise<Run> | null = null;
 
@@ -47,9 +47,9 @@ class BrowserChild {
   private emit(event: string, m: unknown): void {
     for (const f of [...(this.listeners.get(event) ?? [])]) f(m);
   }
-  send(msg: { id: number; script: string; timeoutMs: number }): boolean {
+  send(msg: { id: number; script: string; timeoutMs: number; options?: string }): boolean {
     this.chain = this.chain.then(async () => {
-      const r = await (await runner!)(msg.script, msg.timeoutMs);
+      const r = await (await runner!)(msg.script, msg.timeoutMs, msg.options);
       this.emit('message', { id: msg.id, ...r });
     });
     return true;

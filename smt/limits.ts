@@ -1,0 +1,84 @@
+// How a query's budget is enforced (SCHED_SOLVER_LIMIT, `sched fuzz --limits`).
+//
+// `time` (the default): Z3's wall-clock `:timeout`. Near the limit an answer then depends on the
+// machine's load: a fuzz case that one run decides in 4.8 s is `unknown` in a shard running beside
+// another (docs/campaigns.md measured it).
+// `rlimit`: Z3's resource limit, a count of its own steps. The same script with the same Z3 build
+// gets the same answer on any host at any load, which is what a campaign split across processes
+// or machines needs for its merged summary to be the unsplit run's. The budget in milliseconds is
+// turned into a count by a rate per build, measured on the 2-core machine (README, Performance:
+// "Deterministic solver budgets"); the wall clock then bounds a query only at WALL_FACTOR times its
+// budget, a safety net that a calibrated query does not reach.
+
+export type SolverLimits = 'time' | 'rlimit';
+export type Build = 'native' | 'wasm';
+
+/**
+ * Resource units per millisecond of budget. Measured on the 2-core machine (2026-11-27) over the
+ * queries of five corpus files (ieee, casts, verifier_incompleteness, harris, unsharp) that took
+ * 40 ms or more, each alone with `(get-info :all-statistics)`: the decided ones counted 1,100–3,900
+ * units per ms with Debian's z3 4.8.12 and 760–970 with z3-solver's WASM build; those that ran into
+ * a 20 s limit, 1,000–2,200 and 500–850. The rates chosen sit in the upper part of the decided
+ * ones: a query decided within its time budget is decided within its resource limit, and a hopeless
+ * one runs at most a few times its budget before it answers `unknown`.
+ */
+export const RLIMIT_PER_MS: Readonly<Record<Build, number>> = { native: 3000, wasm: 800 };
+
+/** Under a resource limit, the wall-clock limit is this many times the budget. */
+export const WALL_FACTOR = 10;
+
+let limits: SolverLimits = parseLimits(process.env.SCHED_SOLVER_LIMIT) ?? 'time';
+
+export function parseLimits(v: string | undefined): SolverLimits | null {
+  return v === 'time' || v === 'rlimit' ? v : null;
+}
+
+export function solverLimits(): SolverLimits {
+  return limits;
+}
+
+/** For this process; a child process (the fuzzer's verifier) is given SCHED_SOLVER_LIMIT. */
+export function setSolverLimits(l: SolverLimits): void {
+  limits = l;
+}
+
+/** The resource limit standing for a budget of `timeoutMs` on a build. */
+export function rlimitOf(timeoutMs: number, build: Build): number {
+  return Math.max(1, Math.round(timeoutMs * RLIMIT_PER_MS[build]));
+}
+
+/** How long the wall clock lets a query with this budget run. */
+export function wallMs(timeoutMs: number): number {
+  return limits === 'rlimit' ? timeoutMs * WALL_FACTOR : timeoutMs;
+}
+
+/** The options that set a query's budget, for the SMT-LIB script. */
+export function limitOptions(timeoutMs: number, build: Build): string {
+  if (limits === 'time') return `(set-option :timeout ${timeoutMs})`;
+  return `(set-option :timeout ${wallMs(timeoutMs)})\n(set-option :rlimit ${rlimitOf(timeoutMs, build)})`;
+}
+
+const REASON_MARK = 'sched-reason-unknown';
+
+/**
+ * What to append to a script under a resource limit: why its last `check-sat` was unknown, after
+ * a marker, so that an exhausted limit is told from the solver giving up (the wall clock cannot
+ * tell them apart any more) and is taken out of the script's output.
+ */
+export function reasonSuffix(): string {
+  return limits === 'rlimit' ? `\n(echo "${REASON_MARK}")\n(get-info :reason-unknown)` : '';
+}
+
+/**
+ * The script's own output, and whether the resource limit ran out (see reasonSuffix): z3 4.8.12
+ * says "max. resource limit exceeded", z3-solver's newer build "canceled", which is also what
+ * its wall-clock limit says: `ms` tells them apart (the wall clock stops a query only at
+ * WALL_FACTOR times its budget).
+ */
+export function splitReason(output: string, ms: number, timeoutMs: number): { output: string; limitReached: boolean } {
+  const k = output.lastIndexOf(REASON_MARK);
+  if (k < 0) return { output, limitReached: false };
+  const tail = output.slice(k + REASON_MARK.length);
+  const limitReached = /resource limit/.test(tail) || (/canceled/.test(tail) && ms < wallMs(timeoutMs));
+  return { output: output.slice(0, k).replace(/\r?\n$/, ''), limitReached };
+}

@@ -1,0 +1,73 @@
+// smt/limits.ts: a solver budget enforced as Z3's resource limit (SCHED_SOLVER_LIMIT=rlimit, the
+// default of `sched fuzz`) instead of the wall clock. What it must give: the same answer whatever
+// the load, the reason of an exhausted limit (an `unknown` is a timeout, never "the solver gave
+// up", and never decided by how long the query took), outputs free of the reason it asks for,
+// and decided queries answered as under a time limit.
+
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { RLIMIT_PER_MS, limitOptions, rlimitOf, setSolverLimits, solverLimits, splitReason, wallMs } from '../smt/limits.ts';
+import { checkSat, checkSatBatch, shutdownZ3 } from '../smt/z3.ts';
+
+afterAll(() => shutdownZ3());
+afterEach(() => setSolverLimits('time'));
+
+// x³ + y³ + z³ = 33 with bounded x, y, z: nonlinear, far beyond a 100 ms budget.
+const HARD = '(declare-const x Int)\n(declare-const y Int)\n(declare-const z Int)\n(assert (= (+ (* x x x) (* y y y) (* z z z)) 33))\n(assert (< (- 0 100000) x 100000))\n(assert (< (- 0 100000) y 100000))\n(assert (< (- 0 100000) z 100000))';
+const SAT = '(declare-const y Int)\n(assert (> y 3))\n(assert (< y 5))';
+const UNSAT = '(declare-const y Int)\n(assert (> y 3))\n(assert (< y 4))';
+
+describe('resource limits', () => {
+  it('are calibrated for both builds, and bound the wall clock only as a safety net', () => {
+    expect(RLIMIT_PER_MS.native).toBeGreaterThan(0);
+    expect(RLIMIT_PER_MS.wasm).toBeGreaterThan(0);
+    setSolverLimits('rlimit');
+    expect(rlimitOf(5000, 'native')).toBe(Math.round(5000 * RLIMIT_PER_MS.native));
+    expect(limitOptions(5000, 'wasm')).toBe(`(set-option :timeout ${wallMs(5000)})\n(set-option :rlimit ${rlimitOf(5000, 'wasm')})`);
+    expect(wallMs(5000)).toBeGreaterThan(5000);
+    setSolverLimits('time');
+    expect(limitOptions(5000, 'wasm')).toBe('(set-option :timeout 5000)');
+    expect(wallMs(5000)).toBe(5000);
+  });
+
+  it('an exhausted limit is a timeout, whatever the time taken, and the same every time', async () => {
+    setSolverLimits('rlimit');
+    expect(solverLimits()).toBe('rlimit');
+    const a = await checkSat(HARD, { timeoutMs: 100 });
+    const b = await checkSat(HARD, { timeoutMs: 100 });
+    for (const r of [a, b]) {
+      expect(r.status).toBe('unknown');
+      expect(r.reason).toMatch(/^timeout: Z3's resource limit for a budget of 100 ms ran out/);
+      expect(r.output).not.toMatch(/sched-reason|reason-unknown/);
+    }
+  }, 60_000);
+
+  it('decided queries answer as under a time limit, alone and in batches, with their models', async () => {
+    const under = async (): Promise<unknown> => {
+      const sat = await checkSat(SAT, { model: true });
+      const unsat = await checkSat(UNSAT);
+      const batch = await checkSatBatch([SAT, UNSAT, SAT]);
+      return { sat: [sat.status, sat.reason, /define-fun y/.test(sat.output), sat.output.includes('sched-reason')], unsat: [unsat.status, unsat.reason, unsat.output.trim()], batch: batch.map((r) => [r.status, r.reason]) };
+    };
+    const time = await under();
+    setSolverLimits('rlimit');
+    expect(await under()).toEqual(time);
+    expect(time).toEqual({ sat: ['sat', null, true, false], unsat: ['unsat', null, 'unsat'], batch: [['sat', null], ['unsat', null], ['sat', null]] });
+  }, 60_000);
+
+  it('a batch scope that exhausts its limit answers unknown, the others are decided', async () => {
+    setSolverLimits('rlimit');
+    const rs = await checkSatBatch([UNSAT, HARD, SAT], { timeoutMs: 100 });
+    expect(rs.map((r) => r.status)).toEqual(['unsat', 'unknown', 'sat']);
+  }, 60_000);
+
+  it('splitReason takes the asked reason out of the output, and reads both builds\' wording', () => {
+    setSolverLimits('rlimit');
+    expect(splitReason('unknown\nsched-reason-unknown\n(:reason-unknown "max. resource limit exceeded")\n', 10, 100)).toEqual({ output: 'unknown', limitReached: true });
+    // z3-solver's build says "canceled", as it does past its wall-clock limit (10 times the budget).
+    expect(splitReason('unknown\nsched-reason-unknown\n(:reason-unknown "canceled")', 90, 100)).toEqual({ output: 'unknown', limitReached: true });
+    expect(splitReason('unknown\nsched-reason-unknown\n(:reason-unknown "canceled")', wallMs(100), 100).limitReached).toBe(false);
+    expect(splitReason('unknown\nsched-reason-unknown\n(:reason-unknown "(incomplete (theory arithmetic))")', 10, 100).limitReached).toBe(false);
+    expect(splitReason('sat\nsched-reason-unknown\n(:reason-unknown "")', 10, 100)).toEqual({ output: 'sat', limitReached: false });
+    expect(splitReason('unsat', 10, 100)).toEqual({ output: 'unsat', limitReached: false });
+  });
+});
