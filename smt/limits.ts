@@ -1,8 +1,8 @@
 // How a query's budget is enforced (SCHED_SOLVER_LIMIT, `sched fuzz --limits`).
 //
 // `time` (the default): Z3's wall-clock `:timeout`. Near the limit an answer then depends on the
-// machine's load: a fuzz case that one run decides in 4.8 s is `unknown` in a shard running beside
-// another (docs/campaigns.md measured it).
+// machine's load: a fuzz case decided within its budget in one run was `unknown` in a shard
+// running beside another (docs/campaigns.md).
 // `rlimit`: Z3's resource limit, a count of its own steps. The same script with the same Z3 build
 // gets the same answer on any host at any load, which is what a campaign split across processes
 // or machines needs for its merged summary to be the unsplit run's. The budget in milliseconds is
@@ -71,14 +71,12 @@ export function reasonSuffix(): string {
 
 /**
  * The script's own output, and whether the resource limit ran out (see reasonSuffix): z3 4.8.12
- * says "max. resource limit exceeded", z3-solver's newer build "canceled", which is also what
- * its wall-clock limit says: `ms` tells them apart (the wall clock stops a query only at
- * WALL_FACTOR times its budget).
+ * says "max. resource limit exceeded", z3-solver's newer build "canceled" (its own `:timeout`
+ * says "timeout"; an interruption by the host's timer is a timed-out reply, not read here).
  */
-export function splitReason(output: string, ms: number, timeoutMs: number): { output: string; limitReached: boolean } {
+export function splitReason(output: string): { output: string; limitReached: boolean } {
   const k = output.lastIndexOf(REASON_MARK);
   if (k < 0) return { output, limitReached: false };
   const tail = output.slice(k + REASON_MARK.length);
-  const limitReached = /resource limit/.test(tail) || (/canceled/.test(tail) && ms < wallMs(timeoutMs));
-  return { output: output.slice(0, k).replace(/\r?\n$/, ''), limitReached };
+  return { output: output.slice(0, k).replace(/\r?\n$/, ''), limitReached: /resource limit|canceled/.test(tail) };
 }

@@ -43,9 +43,9 @@ interface Reply {
 }
 
 /** A reply's output with the reason asked under a resource limit taken out of it. */
-function withReason(r: Reply, timeoutMs: number): Reply {
+function withReason(r: Reply): Reply {
   if (solverLimits() !== 'rlimit' || r.crashed || r.timedOut) return r;
-  const { output, limitReached } = splitReason(r.output, r.ms, timeoutMs);
+  const { output, limitReached } = splitReason(r.output);
   return { ...r, output, limitReached };
 }
 
@@ -147,7 +147,7 @@ class SolverProcess {
       hard.unref();
       this.waiting.set(id, (r) => {
         clearTimeout(hard);
-        resolve(withReason(r, timeoutMs));
+        resolve(withReason(r));
       });
       c.channel?.ref();
       c.send({ id, script: script + reasonSuffix(), timeoutMs: wallMs(timeoutMs), options: limitOptions(timeoutMs, 'wasm') });
@@ -239,7 +239,7 @@ class NativeSolver {
         resolve: (output) => {
           clearTimeout(hard);
           const ms = performance.now() - t0;
-          resolve(output === null ? { output: '', ms, timedOut: false, crashed: 'the z3 command ended' } : withReason({ output, ms, timedOut: false }, timeoutMs));
+          resolve(output === null ? { output: '', ms, timedOut: false, crashed: 'the z3 command ended' } : withReason({ output, ms, timedOut: false }));
         },
       };
       // The process is long-lived: a resource limit of an earlier query is lifted explicitly.

@@ -75,7 +75,7 @@ export const fuzzCommand: Command = {
     { name: 'max-param', value: true, metavar: 'P', help: `parameters are drawn from [0, P] (default ${DEFAULT_ORACLES.maxParam})` },
     { name: 'explore-states', value: true, metavar: 'K', help: `state budget of the small-step exploration (default ${DEFAULT_ORACLES.exploreStates})` },
     { name: 'no-verify', value: false, help: 'skip the verifier (concrete oracles only)' },
-    { name: 'verify-budget-ms', value: true, metavar: 'T', help: 'wall-clock budget of one verification, in a worker process (default 180000)' },
+    { name: 'verify-budget-ms', value: true, metavar: 'T', help: 'budget of one verification, in a worker process (default 180000): CPU time of the worker and its solvers under --limits rlimit (on Linux), wall-clock time under --limits time' },
     { name: 'repro', value: true, metavar: 'DIR', help: 'where to write bundles (default repro/)' },
     { name: 'no-shrink', value: false, help: 'write bundles without shrinking them first' },
     { name: 'shrink-ms', value: true, metavar: 'T', help: 'time budget for shrinking one case (default 120000)' },

@@ -6,7 +6,8 @@
 
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { solverLimits } from '../../smt/limits.ts';
+import { solverLimits, WALL_FACTOR } from '../../smt/limits.ts';
+import { treeCpuMs } from './cpu-time.ts';
 
 export interface WorkerVerdict {
   readonly verdict: 'valid' | 'invalid' | 'unknown';
@@ -26,7 +27,8 @@ interface Request {
 type Reply = { readonly id: number; readonly result: WorkerVerdict } | { readonly id: number; readonly error: string };
 
 export interface VerifierOptions {
-  /** Wall-clock budget of one verification (default 180 s). */
+  /** Budget of one verification (default 180 s): CPU time of the worker and its solvers under
+   *  resource limits (smt/limits.ts), else wall-clock time. */
   readonly budgetMs?: number;
   /** Heap limit of the worker in MB (default 2048). */
   readonly heapMb?: number;
@@ -69,6 +71,7 @@ export function verifyInWorker(text: string, timeoutMs: number, opts: VerifierOp
   return new Promise((resolve) => {
     const done = (r: WorkerVerdict): void => {
       clearTimeout(timer);
+      clearInterval(poll);
       w.off('message', onMessage);
       w.off('exit', onExit);
       resolve(r);
@@ -84,10 +87,19 @@ export function verifyInWorker(text: string, timeoutMs: number, opts: VerifierOp
       const oom = /heap out of memory|Allocation failed/.test(stderrTail);
       done(unknown('crash', `the verifier process died (${oom ? 'out of memory' : signal ?? `exit ${code}`})`));
     };
-    const timer = setTimeout(() => {
+    // Under resource limits the budget is CPU time, the worker's and its solvers' (load does not
+    // change it), checked every second; the wall clock stops the request only at WALL_FACTOR
+    // times the budget. Under time limits, or without /proc, it is wall-clock time.
+    const cpu0 = solverLimits() === 'rlimit' && w.pid !== undefined ? treeCpuMs(w.pid) : null;
+    const over = (what: string): void => {
       stop();
-      done(unknown('budget', `no verdict within ${Math.round(budget / 1000)} s`));
-    }, budget);
+      done(unknown('budget', `no verdict within ${Math.round(budget / 1000)} s${what}`));
+    };
+    const timer = setTimeout(() => over(cpu0 === null ? '' : ' (wall clock, 10 times the CPU budget)'), cpu0 === null ? budget : budget * WALL_FACTOR);
+    const poll = cpu0 === null ? undefined : setInterval(() => {
+      const used = w.pid === undefined ? null : treeCpuMs(w.pid);
+      if (used !== null && used - cpu0 >= budget) over(' of CPU time');
+    }, 1000);
     w.on('message', onMessage);
     w.on('exit', onExit);
     const req: Request = { id, text, timeoutMs };
