@@ -95,7 +95,7 @@ export function verifyInWorker(text: string, timeoutMs: number, opts: VerifierOp
       stop();
       done(unknown('budget', `no verdict within ${Math.round(budget / 1000)} s${what}`));
     };
-    const timer = setTimeout(() => over(cpu0 === null ? '' : ' (wall clock, 10 times the CPU budget)'), cpu0 === null ? budget : budget * WALL_FACTOR);
+    const timer = setTimeout(() => over(cpu0 === null ? '' : ` (wall clock, ${WALL_FACTOR} times the CPU budget)`), cpu0 === null ? budget : budget * WALL_FACTOR);
     const poll = cpu0 === null ? undefined : setInterval(() => {
       const used = w.pid === undefined ? null : treeCpuMs(w.pid);
       if (used !== null && used - cpu0 >= budget) over(' of CPU time');
