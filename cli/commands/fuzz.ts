@@ -70,7 +70,7 @@ export const fuzzCommand: Command = {
     { name: 'inject', value: true, metavar: 'BUG', help: 'inject a known bug into the reference compiler (see --list-bugs)' },
     { name: 'profile', value: true, metavar: 'P', help: 'smoke (1-D, small) or full (default)' },
     { name: 'timeout-ms', value: true, metavar: 'T', help: `per-query solver budget of the verifier (default ${DEFAULT_ORACLES.timeoutMs})` },
-    { name: 'limits', value: true, metavar: 'L', help: 'how that budget is enforced: rlimit (default: as a count of Z3 steps, so that verdicts do not depend on the load or the host, and shards merge into the unsplit run) or time (wall clock)' },
+    { name: 'limits', value: true, metavar: 'L', help: 'how that budget is enforced: rlimit (default: as a count of Z3 steps, so that a query\'s answer does not depend on the load or the host; --verify-budget-ms then counts CPU time) or time (wall clock)' },
     { name: 'runs', value: true, metavar: 'R', help: `random parameter sets for big-step runs (default ${DEFAULT_ORACLES.runs})` },
     { name: 'max-param', value: true, metavar: 'P', help: `parameters are drawn from [0, P] (default ${DEFAULT_ORACLES.maxParam})` },
     { name: 'explore-states', value: true, metavar: 'K', help: `state budget of the small-step exploration (default ${DEFAULT_ORACLES.exploreStates})` },
