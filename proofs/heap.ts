@@ -62,9 +62,12 @@ function joinDoms(a: PRel, b: PRel, fa: Formula = TRUE, fb: Formula = TRUE): Dom
     const y = db.get(name);
     // A domain on one side only, unrestricted, is the joined domain as it is (h ▷ Δh when Δh
     // writes other arrays): renaming and normalising it again would give it back.
-    const one = x === undefined ? (fb === TRUE ? y : undefined) : y === undefined && fa === TRUE ? x : undefined;
-    if (one !== undefined) {
-      out.set(name, one);
+    if (x !== undefined && y === undefined && fa === TRUE) {
+      out.set(name, x);
+      continue;
+    }
+    if (x === undefined && y !== undefined && fb === TRUE) {
+      out.set(name, y);
       continue;
     }
     const vars = (x ?? y)!.vars.map((v) => fresh(v));
@@ -105,7 +108,6 @@ function mapDeps(p: RelPiece, q: RelPiece, f: (d: ReadonlySet<string>) => Readon
   const d = depsOf(p);
   return withDeps(q, d === 'unknown' ? 'unknown' : f(d));
 }
-export const EMPTY_SET: PSet = { kind: 'set', pieces: [] };
 
 /** Milliseconds spent in `norm` (the Presburger work of the symbolic evaluation), for benchmarks. */
 export const presburgerClock = { ms: 0 };
@@ -225,19 +227,11 @@ export function unionHeaps(a: PRel, b: PRel): PRel {
   return tracked([...a.pieces, ...b.pieces], joinDoms(a, b));
 }
 
-export function unionSets(a: PSet, b: PSet): PSet {
-  return { kind: 'set', pieces: [...a.pieces, ...b.pieces] };
-}
-
-/** Δh \ a and R \ a (S-ALLOCATE: a local array is erased when its scope ends). */
+/** Δh \ a (S-ALLOCATE: a local array is erased when its scope ends; R \ a is ReadSet.without). */
 export function withoutArray(h: PRel, a: string): PRel {
   const ds = domains.get(h);
   const rest = ds ? new Map([...ds].filter(([n]) => n !== a)) : null;
   return tracked(h.pieces.filter((p) => p.dom.name !== a), rest);
-}
-
-export function setWithoutArray(s: PSet, a: string): PSet {
-  return { kind: 'set', pieces: s.pieces.filter((p) => p.tuple.name !== a) };
 }
 
 /** Substitute a free variable (S-LET: x := ι once the scope of x ends). */

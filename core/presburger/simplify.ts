@@ -61,7 +61,8 @@ export function simplify(f: Formula, opts: SimplifyOptions = {}): Formula {
   const rankKey = opts.rank ? [...opts.rank].map(([v, r]) => `${v}:${r}`).join(',') : '';
   // Without a rank the formula's own key (flat, its hash cached by the engine) is the memo key;
   // a ranked key starts with a variable name and a colon, which no formula key does.
-  const mkey = rankKey === '' ? f.key : `${rankKey}|${f.key}`;
+  const memoKey = (g: Formula): string => (rankKey === '' ? g.key : `${rankKey}|${g.key}`);
+  const mkey = memoKey(f);
   const hit = memo.get(mkey);
   if (hit) return hit;
   const user = opts.rank;
@@ -82,7 +83,7 @@ export function simplify(f: Formula, opts: SimplifyOptions = {}): Formula {
   memo.set(mkey, cur);
   // A fixpoint simplifies to itself: norm's second simplify (after an elimination that changed
   // nothing) is then a hit.
-  if (fixed && cur !== f) memo.set(rankKey === '' ? cur.key : `${rankKey}|${cur.key}`, cur);
+  if (fixed && cur !== f) memo.set(memoKey(cur), cur);
   return cur;
 }
 
