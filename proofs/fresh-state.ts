@@ -4,11 +4,13 @@
 // process verified before, and what makes the bundle's elimination log exactly this
 // verification's (a cache hit would not log again).
 
+import { clearDecisionCache } from '../core/presburger/decide.ts';
 import { clearEliminationLog } from '../core/presburger/elimlog.ts';
 import { resetFreshNames } from '../core/presburger/names.ts';
 import { clearEliminationCache } from '../core/presburger/qe.ts';
 import { clearSimplifyMemo } from '../core/presburger/simplify.ts';
 import { clearZ3QeCache } from '../core/presburger/z3qe.ts';
+import { clearAnswerCache } from './verify.ts';
 
 export function startFromScratch(): void {
   clearSimplifyMemo();
@@ -16,4 +18,14 @@ export function startFromScratch(): void {
   clearZ3QeCache();
   clearEliminationLog();
   resetFreshNames();
+}
+
+/**
+ * Also forget the solver answers kept across verifications, for the fuzzer's verifier: the
+ * queries a case asks, and so the solver work it is charged (smt/z3.ts, Work), must not depend on
+ * the cases that worker verified before it (another shard sees others).
+ */
+export function forgetSolverAnswers(): void {
+  clearAnswerCache();
+  clearDecisionCache();
 }

@@ -152,6 +152,11 @@ async function discharge(o: Obligation, timeoutMs: number): Promise<SolverAnswer
 const answerCache = new Map<string, SolverAnswer>();
 const CACHE_LIMIT = 50_000;
 
+/** Forget the cached answers (proofs/fresh-state.ts). */
+export function clearAnswerCache(): void {
+  answerCache.clear();
+}
+
 const PROVED_BY_SIMPLIFIER: SolverAnswer = { status: 'unsat', output: 'unsat', ms: 0, reason: null };
 
 /**

@@ -63,20 +63,32 @@ const REASON_MARK = 'sched-reason-unknown';
 /**
  * What to append to a script under a resource limit: why its last `check-sat` was unknown, after
  * a marker, so that an exhausted limit is told from the solver giving up (the wall clock cannot
- * tell them apart any more) and is taken out of the script's output.
+ * tell them apart any more), and how many resource units the whole script used (`:rlimit`, which
+ * starts from zero in each fresh context or after `(reset)`). Both are taken out of the output.
  */
-export function reasonSuffix(): string {
-  return limits === 'rlimit' ? `\n(echo "${REASON_MARK}")\n(get-info :reason-unknown)` : '';
+export function limitSuffix(): string {
+  return limits === 'rlimit' ? `\n(echo "${REASON_MARK}")\n(get-info :reason-unknown)\n(get-info :rlimit)` : '';
 }
 
 /**
- * The script's own output, and whether the resource limit ran out (see reasonSuffix): z3 4.8.12
- * says "max. resource limit exceeded", z3-solver's newer build "canceled" (its own `:timeout`
- * says "timeout"; an interruption by the host's timer is a timed-out reply, not read here).
+ * The script's own output; whether the resource limit ran out (see limitSuffix): z3 4.8.12 says
+ * "max. resource limit exceeded", z3-solver's newer build "canceled" (its own `:timeout` says
+ * "timeout"; an interruption by the host's timer is a timed-out reply, not read here); and the
+ * resource units the script used, or null when the output does not say.
  */
-export function splitReason(output: string): { output: string; limitReached: boolean } {
+export function splitLimitInfo(output: string): { output: string; limitReached: boolean; units: number | null } {
   const k = output.lastIndexOf(REASON_MARK);
-  if (k < 0) return { output, limitReached: false };
+  if (k < 0) return { output, limitReached: false, units: null };
   const tail = output.slice(k + REASON_MARK.length);
-  return { output: output.slice(0, k).replace(/\r?\n$/, ''), limitReached: /resource limit|canceled/.test(tail) };
+  const m = /\(:rlimit\s+(\d+)\)/.exec(tail);
+  return { output: output.slice(0, k).replace(/\r?\n$/, ''), limitReached: /resource limit|canceled/.test(tail), units: m ? Number(m[1]) : null };
+}
+
+/**
+ * Solver work in milliseconds of budget: resource units over the build's rate. A function of the
+ * script and the Z3 build only (never of the load), so that a sum of it over a verification's
+ * queries is a budget that every run of the same case spends alike (the fuzzer's per-case budget).
+ */
+export function unitsToWorkMs(units: number, build: Build): number {
+  return units / RLIMIT_PER_MS[build];
 }

@@ -13,7 +13,7 @@
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { type Build, limitOptions, reasonSuffix, solverLimits, splitReason, wallMs } from './limits.ts';
+import { type Build, limitOptions, limitSuffix, solverLimits, splitLimitInfo, unitsToWorkMs, wallMs } from './limits.ts';
 
 export type SatStatus = 'sat' | 'unsat' | 'unknown';
 
@@ -40,13 +40,39 @@ interface Reply {
   readonly crashed?: string;
   /** Under a resource limit (smt/limits.ts): the last check-sat was unknown because it ran out. */
   readonly limitReached?: boolean;
+  /** Under a resource limit, the work the script cost: see Work. */
+  readonly work?: Work;
 }
 
-/** A reply's output with the reason asked under a resource limit taken out of it. */
-function withReason(r: Reply): Reply {
-  if (solverLimits() !== 'rlimit' || r.crashed || r.timedOut) return r;
-  const { output, limitReached } = splitReason(r.output);
-  return { ...r, output, limitReached };
+/**
+ * What a query cost under a resource limit: the units it used on each build, and the budgets of
+ * queries that crashed or ran into the wall clock (which say nothing of their units). Integers,
+ * summed exactly: a verification's total is a function of the queries it asked (see workMs).
+ */
+export interface Work {
+  readonly native: number;
+  readonly wasm: number;
+  readonly chargedMs: number;
+}
+
+const NO_WORK: Work = { native: 0, wasm: 0, chargedMs: 0 };
+
+function addWork(a: Work, b: Work | undefined): Work {
+  return b === undefined ? a : { native: a.native + b.native, wasm: a.wasm + b.wasm, chargedMs: a.chargedMs + b.chargedMs };
+}
+
+/** Work in milliseconds of solver budget (units over each build's rate, smt/limits.ts). */
+export function workMs(w: Work): number {
+  return unitsToWorkMs(w.native, 'native') + unitsToWorkMs(w.wasm, 'wasm') + w.chargedMs;
+}
+
+/** A reply's output with what was asked under a resource limit (see limitSuffix) taken out. */
+function withLimitInfo(r: Reply, build: Build, timeoutMs: number): Reply {
+  if (solverLimits() !== 'rlimit') return r;
+  if (r.crashed || r.timedOut) return { ...r, work: { ...NO_WORK, chargedMs: timeoutMs } };
+  const { output, limitReached, units } = splitLimitInfo(r.output);
+  const work = units === null ? { ...NO_WORK, chargedMs: timeoutMs } : { ...NO_WORK, [build]: units };
+  return { ...r, output, limitReached, work };
 }
 
 const SERVER = fileURLToPath(new URL('./z3-server.mjs', import.meta.url));
@@ -129,6 +155,10 @@ class SolverProcess {
   }
 
   async ask(script: string, timeoutMs: number): Promise<Reply> {
+    return withLimitInfo(await this.send(script, timeoutMs), 'wasm', timeoutMs);
+  }
+
+  private async send(script: string, timeoutMs: number): Promise<Reply> {
     const t0 = performance.now();
     try {
       await this.start();
@@ -147,10 +177,10 @@ class SolverProcess {
       hard.unref();
       this.waiting.set(id, (r) => {
         clearTimeout(hard);
-        resolve(withReason(r));
+        resolve(r);
       });
       c.channel?.ref();
-      c.send({ id, script: script + reasonSuffix(), timeoutMs: wallMs(timeoutMs), options: limitOptions(timeoutMs, 'wasm') });
+      c.send({ id, script: script + limitSuffix(), timeoutMs: wallMs(timeoutMs), options: limitOptions(timeoutMs, 'wasm') });
     });
   }
 
@@ -224,7 +254,11 @@ class NativeSolver {
     c?.kill('SIGKILL');
   }
 
-  ask(script: string, timeoutMs: number): Promise<Reply> {
+  async ask(script: string, timeoutMs: number): Promise<Reply> {
+    return withLimitInfo(await this.send(script, timeoutMs), 'native', timeoutMs);
+  }
+
+  private send(script: string, timeoutMs: number): Promise<Reply> {
     const t0 = performance.now();
     const c = this.start();
     const marker = `sched-native-end-${nextId++}`;
@@ -239,12 +273,12 @@ class NativeSolver {
         resolve: (output) => {
           clearTimeout(hard);
           const ms = performance.now() - t0;
-          resolve(output === null ? { output: '', ms, timedOut: false, crashed: 'the z3 command ended' } : withReason({ output, ms, timedOut: false }));
+          resolve(output === null ? { output: '', ms, timedOut: false, crashed: 'the z3 command ended' } : { output, ms, timedOut: false });
         },
       };
       // The process is long-lived: a resource limit of an earlier query is lifted explicitly.
       const limit = solverLimits() === 'time' ? `(set-option :rlimit 0)\n${limitOptions(timeoutMs, 'native')}` : limitOptions(timeoutMs, 'native');
-      c.stdin!.write(`(reset)\n(set-option :smt.mbqi true)\n${limit}\n${script}${reasonSuffix()}\n(echo "${marker}")\n`);
+      c.stdin!.write(`(reset)\n(set-option :smt.mbqi true)\n${limit}\n${script}${limitSuffix()}\n(echo "${marker}")\n`);
     });
   }
 
@@ -289,7 +323,7 @@ class FallbackSolver {
     const first = await this.native.ask(script, Math.max(1, Math.round(timeoutMs / 2)));
     if (decided(first)) return first;
     const second = await this.wasm.ask(script, timeoutMs);
-    return { ...second, ms: first.ms + second.ms };
+    return { ...second, ms: first.ms + second.ms, work: addWork(first.work ?? NO_WORK, second.work) };
   }
 
   async shutdown(): Promise<void> {
@@ -392,6 +426,7 @@ export async function withRememberedAnswers<T>(f: () => Promise<T>): Promise<T> 
 let nextId = 0;
 let calls = 0;
 let totalMs = 0;
+let totalWork = NO_WORK;
 
 /**
  * The solver pool: up to `jobs` processes answer queries concurrently, in the order they were
@@ -495,6 +530,7 @@ async function runSolver(script: string, timeoutMs: number, route: Route): Promi
   const r = await ask(script, timeoutMs, route);
   calls++;
   totalMs += r.ms;
+  totalWork = addWork(totalWork, r.work);
   // Profiling aid: one line per query (time, size, scopes, first answer) on stderr.
   if (TRACE) process.stderr.write(`z3: ${r.ms.toFixed(0)} ms, ${script.length} chars, ${script.split('(push 1)').length - 1} scopes, ${firstStatus(r.output) ?? '-'}${process.env.SCHED_Z3_TRACE_SCRIPTS ? `\n${script}\n` : ''}\n`);
   const { output, ms, timedOut } = r;
@@ -585,10 +621,11 @@ async function batchOn(scripts: readonly string[], timeoutMs: number, route: Rou
   });
 }
 
-/** Calls and total solver milliseconds since start (for `--stats` and benchmarks), and the
- *  queries answered from remembered answers (`rememberAnswers`) instead. */
-export function z3Stats(): { calls: number; ms: number; remembered: number } {
-  return { calls, ms: totalMs, remembered: rememberedHits };
+/** Calls and total solver milliseconds since start (for `--stats` and benchmarks), the queries
+ *  answered from remembered answers (`rememberAnswers`) instead, and the solver work since start
+ *  under a resource limit (Work; none under time limits). */
+export function z3Stats(): { calls: number; ms: number; remembered: number; work: Work } {
+  return { calls, ms: totalMs, remembered: rememberedHits, work: totalWork };
 }
 
 /** Stop the solver processes once every query is answered (the toolkit exits by itself anyway:

@@ -5,8 +5,8 @@
 // and decided queries answered as under a time limit.
 
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { RLIMIT_PER_MS, limitOptions, rlimitOf, setSolverLimits, solverLimits, splitReason, wallMs } from '../smt/limits.ts';
-import { checkSat, checkSatBatch, shutdownZ3 } from '../smt/z3.ts';
+import { RLIMIT_PER_MS, limitOptions, rlimitOf, setSolverLimits, solverLimits, splitLimitInfo, unitsToWorkMs, wallMs } from '../smt/limits.ts';
+import { checkSat, checkSatBatch, shutdownZ3, type Work, workMs, z3Stats } from '../smt/z3.ts';
 
 afterAll(() => shutdownZ3());
 afterEach(() => setSolverLimits('time'));
@@ -60,13 +60,34 @@ describe('resource limits', () => {
     expect(rs.map((r) => r.status)).toEqual(['unsat', 'unknown', 'sat']);
   }, 60_000);
 
-  it('splitReason takes the asked reason out of the output, and reads both builds\' wording', () => {
-    expect(splitReason('unknown\nsched-reason-unknown\n(:reason-unknown "max. resource limit exceeded")\n')).toEqual({ output: 'unknown', limitReached: true });
-    expect(splitReason('unknown\nsched-reason-unknown\n(:reason-unknown "canceled")')).toEqual({ output: 'unknown', limitReached: true });
+  it('splitLimitInfo takes the asked reason and count out of the output, and reads both builds\' wording', () => {
+    expect(splitLimitInfo('unknown\nsched-reason-unknown\n(:reason-unknown "max. resource limit exceeded")\n(:rlimit 1502)\n')).toEqual({ output: 'unknown', limitReached: true, units: 1502 });
+    expect(splitLimitInfo('unknown\nsched-reason-unknown\n(:reason-unknown "canceled")')).toEqual({ output: 'unknown', limitReached: true, units: null });
     // z3-solver's own wall-clock limit, and a solver giving up, are not the resource limit.
-    expect(splitReason('unknown\nsched-reason-unknown\n(:reason-unknown "timeout")').limitReached).toBe(false);
-    expect(splitReason('unknown\nsched-reason-unknown\n(:reason-unknown "(incomplete (theory arithmetic))")').limitReached).toBe(false);
-    expect(splitReason('sat\nsched-reason-unknown\n(:reason-unknown "")')).toEqual({ output: 'sat', limitReached: false });
-    expect(splitReason('unsat')).toEqual({ output: 'unsat', limitReached: false });
+    expect(splitLimitInfo('unknown\nsched-reason-unknown\n(:reason-unknown "timeout")').limitReached).toBe(false);
+    expect(splitLimitInfo('unknown\nsched-reason-unknown\n(:reason-unknown "(incomplete (theory arithmetic))")').limitReached).toBe(false);
+    expect(splitLimitInfo('sat\nsched-reason-unknown\n(:reason-unknown "")\n(:rlimit 71)')).toEqual({ output: 'sat', limitReached: false, units: 71 });
+    expect(splitLimitInfo('unsat')).toEqual({ output: 'unsat', limitReached: false, units: null });
   });
+
+  it('counts solver work in resource units: the same for the same queries, one at a time or all at once', async () => {
+    setSolverLimits('rlimit');
+    // (No nonlinear query in a batch: z3 4.8.12's incremental nonlinear arithmetic gives up after
+    // a number of steps that varies from run to run, README, Performance.)
+    const queries = (): Promise<unknown>[] => [checkSat(SAT, { model: true }), checkSat(HARD, { timeoutMs: 300 }), checkSatBatch([SAT, UNSAT, SAT], { timeoutMs: 300 }), checkSat(HARD, { timeoutMs: 200 })];
+    const since = (w0: Work): Work => {
+      const w = z3Stats().work;
+      return { native: w.native - w0.native, wasm: w.wasm - w0.wasm, chargedMs: w.chargedMs - w0.chargedMs };
+    };
+    let w0 = z3Stats().work;
+    for (const q of queries()) await q;
+    const oneByOne = since(w0);
+    w0 = z3Stats().work;
+    // Concurrently on the pool (and twice over): waiting does not count, nor which process answers.
+    await Promise.all([...queries(), ...queries()]);
+    expect(since(w0)).toEqual({ native: 2 * oneByOne.native, wasm: 2 * oneByOne.wasm, chargedMs: 2 * oneByOne.chargedMs });
+    // Two queries that exhausted their limits count at least their budgets (units over the rate).
+    expect(workMs(oneByOne)).toBeGreaterThanOrEqual(300 + 200);
+    expect(unitsToWorkMs(RLIMIT_PER_MS.native, 'native')).toBe(1);
+  }, 60_000);
 });

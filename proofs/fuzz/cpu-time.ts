@@ -1,11 +1,12 @@
-// CPU time of a process and of every process below it (Linux /proc), so that the fuzzer's
-// per-case verification budget can count work rather than wall-clock time under resource limits
-// (smt/limits.ts): a case that takes 80 s on one core and 180 s beside another shard is then
-// judged alike. The Z3 processes of the verifier worker are its children: their time counts too,
-// and so does that of children already ended (the kernel adds a reaped child's time to its parent).
+// CPU time of one process (Linux /proc), for the fuzzer's per-case verification budget under
+// resource limits (proofs/fuzz/verifier.ts): the verifier worker's own computation (symbolic
+// evaluation, Presburger work, replay), which, unlike wall-clock time, does not grow when another
+// shard runs beside it. Its Z3 processes are not counted here (nor the time the kernel adds to a
+// parent for its reaped children): their work is counted in resource units, which do not depend
+// on the host at all.
 
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
 let tickMs: number | null = null;
 
@@ -17,46 +18,16 @@ function msPerTick(): number {
   return tickMs;
 }
 
-function stat(pid: number): { ppid: number; ticks: number } | null {
+/** Milliseconds of CPU (user and system) used by the process itself, or null without /proc. */
+export function processCpuMs(pid: number): number | null {
+  if (process.platform !== 'linux') return null;
   try {
     const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces): state, ppid, …; utime, stime,
-    // cutime, cstime are fields 14–17 of the whole line.
+    // Fields after the command name (which may hold spaces): state, ppid, …; utime and stime are
+    // fields 14 and 15 of the whole line.
     const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) };
+    return (Number(f[11]) + Number(f[12])) * msPerTick();
   } catch {
     return null;
   }
-}
-
-/** Milliseconds of CPU used by `root` and its descendants, or null where /proc is not there. */
-export function treeCpuMs(root: number): number | null {
-  if (process.platform !== 'linux') return null;
-  const info = new Map<number, { ppid: number; ticks: number }>();
-  let dirs: string[];
-  try {
-    dirs = readdirSync('/proc');
-  } catch {
-    return null;
-  }
-  for (const d of dirs) {
-    if (!/^\d+$/.test(d)) continue;
-    const s = stat(Number(d));
-    if (s !== null) info.set(Number(d), s);
-  }
-  if (!info.has(root)) return null;
-  const children = new Map<number, number[]>();
-  for (const [p, s] of info) {
-    const list = children.get(s.ppid);
-    if (list) list.push(p);
-    else children.set(s.ppid, [p]);
-  }
-  let ticks = 0;
-  const stack = [root];
-  while (stack.length > 0) {
-    const p = stack.pop()!;
-    ticks += info.get(p)!.ticks;
-    stack.push(...(children.get(p) ?? []));
-  }
-  return ticks * msPerTick();
 }

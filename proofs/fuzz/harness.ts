@@ -55,6 +55,8 @@ export interface CaseRecord {
   readonly verifyClass: string | null;
   readonly verifyReason: string | null;
   readonly verifyMs: number | null;
+  /** Solver work of the verification in ms of budget (resource limits): the same in every run. */
+  readonly verifyWorkMs?: number | null;
   /** Why the output was not cross-checked (compiler failure, undecided well-formedness check). */
   readonly compileError: string | null;
   readonly ms: number;
@@ -170,6 +172,11 @@ export async function evaluate(c: FuzzCase, compiler: Compiler, oracles: OracleO
   }
   const report = await crossCheck(ci, r.text, oracles, r.native);
   return { outcome: report.judgement, text: r.text, artifacts, compileError: null, report };
+}
+
+/** Work to the millisecond in the log (a fraction of a resource unit's worth says nothing). */
+function workOf(ms: number | null | undefined): number | null {
+  return ms === null || ms === undefined ? null : Math.round(ms);
 }
 
 function detected(e: Evaluation): Oracle[] {
@@ -369,7 +376,7 @@ export async function fuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     }
     sum.ms = Math.round(performance.now() - t0);
     sum.msPerCase = Math.round(sum.ms / sum.iterations);
-    opts.onCase?.({ index: i, seed, outcome: ev.outcome, detectedBy: det, disagreements: kinds, verdict: v ?? null, verifyClass: ev.report?.verify?.class ?? null, verifyReason: ev.report?.verify?.reason ?? null, verifyMs: ev.report?.verify?.ms ?? null, native: nat ? { compared: nat.compared, agreed: nat.compared && nat.error === null && nat.beyondTolerance === 0, cells: nat.cells, differences: nat.differences, error: nat.error } : null, compileError: ev.compileError, ms: Math.round(performance.now() - ts), bundle, redraws }, sum);
+    opts.onCase?.({ index: i, seed, outcome: ev.outcome, detectedBy: det, disagreements: kinds, verdict: v ?? null, verifyClass: ev.report?.verify?.class ?? null, verifyReason: ev.report?.verify?.reason ?? null, verifyMs: ev.report?.verify?.ms ?? null, verifyWorkMs: workOf(ev.report?.verify?.workMs), native: nat ? { compared: nat.compared, agreed: nat.compared && nat.error === null && nat.beyondTolerance === 0, cells: nat.cells, differences: nat.differences, error: nat.error } : null, compileError: ev.compileError, ms: Math.round(performance.now() - ts), bundle, redraws }, sum);
     if (opts.stopOnFirst && (det.length > 0 || kinds.length > 0)) break;
   }
   closeVerifier();

@@ -92,6 +92,8 @@ export interface VerifyReport {
   readonly reason: string | null;
   readonly params: Record<string, string> | null;
   readonly ms: number;
+  /** Solver work in ms of budget (in the worker under resource limits), else null. */
+  readonly workMs: number | null;
 }
 
 export interface RunReport {
@@ -258,14 +260,14 @@ export async function crossCheck(ci: CheckedImpl, text: string | null, opts: Ora
     let r: WorkerVerdict;
     if (opts.verifyInProcess || text === null) {
       const v = await verifyImpl(ci, { timeoutMs: opts.timeoutMs });
-      r = { verdict: v.verdict, class: v.class, reason: v.reason, values: v.counterexample?.values ?? null, ms: v.ms };
+      r = { verdict: v.verdict, class: v.class, reason: v.reason, values: v.counterexample?.values ?? null, ms: v.ms, workMs: null };
     } else r = await verifyInWorker(text, opts.timeoutMs, { budgetMs: opts.verifyBudgetMs });
     const params: Record<string, string> = {};
     for (const p of ci.spec.params) {
       const x = r.values?.[p];
       if (x !== undefined) params[p] = x;
     }
-    verify = { verdict: r.verdict, class: r.class, reason: r.reason, params: r.values ? params : null, ms: r.ms };
+    verify = { verdict: r.verdict, class: r.class, reason: r.reason, params: r.values ? params : null, ms: r.ms, workMs: r.workMs };
     if (r.verdict === 'invalid') {
       // Confirm concretely: at the counterexample (when it names every parameter), else anywhere
       // a run of ours already failed.

@@ -1,19 +1,42 @@
 // The child process of proofs/fuzz/verifier.ts: verifies the implementation of each `.sched` text
-// it is sent and replies with the verdict.
+// it is sent and replies with the verdict. Each verification starts from a clean slate (no fresh
+// names, memos or solver answers of earlier cases), so that the queries it asks, and the solver
+// work it is charged, are those of its case alone; that work is reported as it grows.
 
 import { checkSource } from '../../core/check.ts';
+import { type Work, workMs, z3Stats } from '../../smt/z3.ts';
+import { forgetSolverAnswers, startFromScratch } from '../fresh-state.ts';
 import { verifyImpl } from '../verify.ts';
 import type { WorkerVerdict } from './verifier.ts';
 
+/** How often the work done so far is reported (the parent stops a case past its budget). */
+const PROGRESS_MS = 250;
+
+function since(w0: Work): number {
+  const w = z3Stats().work;
+  return workMs({ native: w.native - w0.native, wasm: w.wasm - w0.wasm, chargedMs: w.chargedMs - w0.chargedMs });
+}
+
 process.on('message', async (m: { id: number; text: string; timeoutMs: number }) => {
+  startFromScratch();
+  forgetSolverAnswers();
+  const w0 = z3Stats().work;
+  let reported = 0;
+  const progress = setInterval(() => {
+    const work = since(w0);
+    if (work !== reported) process.send?.({ id: m.id, work });
+    reported = work;
+  }, PROGRESS_MS);
   try {
     const ci = (await checkSource('case.sched', m.text)).impls[0];
     if (ci === undefined) throw new Error('no implementation');
     const r = await verifyImpl(ci, { timeoutMs: m.timeoutMs });
-    const result: WorkerVerdict = { verdict: r.verdict, class: r.class, reason: r.reason, values: r.counterexample?.values ?? null, ms: r.ms };
+    const result: WorkerVerdict = { verdict: r.verdict, class: r.class, reason: r.reason, values: r.counterexample?.values ?? null, ms: r.ms, workMs: since(w0) };
     process.send?.({ id: m.id, result });
   } catch (e) {
     process.send?.({ id: m.id, error: (e as Error).stack ?? String(e) });
+  } finally {
+    clearInterval(progress);
   }
 });
 process.on('disconnect', () => process.exit(0));

@@ -1,13 +1,18 @@
 // The verify oracle in a child process: a generated program can make the symbolic evaluator
 // exhaust memory or run for minutes (exponential Presburger formulas), which must not take the
-// fuzzer down. One long-lived worker holds the solver; a request that exceeds its time budget,
-// or a worker that dies (out of memory), gives an `unknown` verdict of class `budget` / `crash`,
-// and the next request starts a fresh worker.
+// fuzzer down. One long-lived worker holds the solver; a request that exceeds its budget, or a
+// worker that dies (out of memory), gives an `unknown` verdict of class `budget` / `crash`, and
+// the next request starts a fresh worker.
+//
+// Under resource limits (smt/limits.ts) the budget is counted so that every run of a case spends
+// it alike, whatever the load and however the campaign is split: the solver's work in resource
+// units (smt/z3.ts, Work), and the worker's own CPU time. A case is judged over its budget from
+// the work it reports, as it goes and with its verdict, never from when the verdict came.
 
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { solverLimits, WALL_FACTOR } from '../../smt/limits.ts';
-import { treeCpuMs } from './cpu-time.ts';
+import { processCpuMs } from './cpu-time.ts';
 
 export interface WorkerVerdict {
   readonly verdict: 'valid' | 'invalid' | 'unknown';
@@ -16,6 +21,8 @@ export interface WorkerVerdict {
   /** The counterexample's values (parameters and loop variables), if any. */
   readonly values: Record<string, string> | null;
   readonly ms: number;
+  /** Solver work of the verification in ms of budget (resource limits only), if it was reported. */
+  readonly workMs: number | null;
 }
 
 interface Request {
@@ -24,12 +31,15 @@ interface Request {
   readonly timeoutMs: number;
 }
 
-type Reply = { readonly id: number; readonly result: WorkerVerdict } | { readonly id: number; readonly error: string };
+type Reply = { readonly id: number; readonly result: WorkerVerdict } | { readonly id: number; readonly error: string } | { readonly id: number; readonly work: number };
 
 export interface VerifierOptions {
-  /** Budget of one verification (default 180 s): CPU time of the worker and its solvers under
-   *  resource limits (smt/limits.ts), else wall-clock time. */
+  /** Budget of one verification (default 180 s): under resource limits (smt/limits.ts), solver
+   *  work (ms of budget in Z3 resource units) and, apart, CPU time of the worker itself; else
+   *  wall-clock time. */
   readonly budgetMs?: number;
+  /** Budget of the worker's own CPU time under resource limits (default: budgetMs). */
+  readonly cpuBudgetMs?: number;
   /** Heap limit of the worker in MB (default 2048). */
   readonly heapMb?: number;
 }
@@ -64,6 +74,7 @@ function stop(): void {
 /** Verify the (single) implementation of a `.sched` text in the worker. */
 export function verifyInWorker(text: string, timeoutMs: number, opts: VerifierOptions = {}): Promise<WorkerVerdict> {
   const budget = opts.budgetMs ?? 180_000;
+  const cpuBudget = opts.cpuBudgetMs ?? budget;
   worker ??= start(opts.heapMb ?? 2048);
   const w = worker;
   const id = nextId++;
@@ -76,10 +87,18 @@ export function verifyInWorker(text: string, timeoutMs: number, opts: VerifierOp
       w.off('exit', onExit);
       resolve(r);
     };
-    const unknown = (cls: string, reason: string): WorkerVerdict => ({ verdict: 'unknown', class: cls, reason, values: null, ms: performance.now() - t0 });
+    const unknown = (cls: string, reason: string, workMs: number | null = null): WorkerVerdict => ({ verdict: 'unknown', class: cls, reason, values: null, ms: performance.now() - t0, workMs });
+    const rlimit = solverLimits() === 'rlimit';
+    const overWork = (workMs: number): WorkerVerdict => unknown('budget', `over the budget of ${Math.round(budget / 1000)} s of solver work (Z3 resource units)`, workMs);
     const onMessage = (m: Reply): void => {
       if (m.id !== id) return;
       if ('error' in m) done(unknown('crash', `the verifier threw: ${m.error}`));
+      else if ('work' in m) {
+        if (rlimit && m.work > budget) {
+          stop();
+          done(overWork(m.work));
+        }
+      } else if (rlimit && m.result.workMs !== null && m.result.workMs > budget) done(overWork(m.result.workMs));
       else done(m.result);
     };
     const onExit = (code: number | null, signal: string | null): void => {
@@ -87,18 +106,19 @@ export function verifyInWorker(text: string, timeoutMs: number, opts: VerifierOp
       const oom = /heap out of memory|Allocation failed/.test(stderrTail);
       done(unknown('crash', `the verifier process died (${oom ? 'out of memory' : signal ?? `exit ${code}`})`));
     };
-    // Under resource limits the budget is CPU time, the worker's and its solvers' (load does not
-    // change it), checked every second; the wall clock stops the request only at WALL_FACTOR
-    // times the budget. Under time limits, or without /proc, it is wall-clock time.
-    const cpu0 = solverLimits() === 'rlimit' && w.pid !== undefined ? treeCpuMs(w.pid) : null;
+    // Under resource limits the worker's own CPU time (its symbolic evaluation; the solvers are
+    // counted in work) is checked every second, and the wall clock stops the request only at
+    // WALL_FACTOR times the budget (and half a minute: a safety net, never the budget of a small
+    // one). Under time limits, or without /proc, the budget is wall-clock time.
+    const cpu0 = rlimit && w.pid !== undefined ? processCpuMs(w.pid) : null;
     const over = (what: string): void => {
       stop();
-      done(unknown('budget', `no verdict within ${Math.round(budget / 1000)} s${what}`));
+      done(unknown('budget', `no verdict within ${Math.round((what.includes('CPU') ? cpuBudget : budget) / 1000)} s${what}`));
     };
-    const timer = setTimeout(() => over(cpu0 === null ? '' : ` (wall clock, ${WALL_FACTOR} times the CPU budget)`), cpu0 === null ? budget : budget * WALL_FACTOR);
+    const timer = setTimeout(() => over(cpu0 === null ? '' : ` (wall clock, ${WALL_FACTOR} times the budget)`), cpu0 === null ? budget : budget * WALL_FACTOR + 30_000);
     const poll = cpu0 === null ? undefined : setInterval(() => {
-      const used = w.pid === undefined ? null : treeCpuMs(w.pid);
-      if (used !== null && used - cpu0 >= budget) over(' of CPU time');
+      const used = w.pid === undefined ? null : processCpuMs(w.pid);
+      if (used !== null && used - cpu0 >= cpuBudget) over(' of CPU time of the verifier');
     }, 1000);
     w.on('message', onMessage);
     w.on('exit', onExit);
