@@ -4,6 +4,7 @@
 // work it is charged, are those of its case alone; that work is reported as it grows.
 
 import { checkSource } from '../../core/check.ts';
+import { solverLimits } from '../../smt/limits.ts';
 import { type Work, workMs, z3Stats } from '../../smt/z3.ts';
 import { forgetSolverAnswers, startFromScratch } from '../fresh-state.ts';
 import { verifyImpl } from '../verify.ts';
@@ -20,18 +21,20 @@ function since(w0: Work): number {
 process.on('message', async (m: { id: number; text: string; timeoutMs: number }) => {
   startFromScratch();
   forgetSolverAnswers();
+  // Work is counted under resource limits only (smt/z3.ts): under time limits it is not reported.
+  const counted = solverLimits() === 'rlimit';
   const w0 = z3Stats().work;
   let reported = 0;
-  const progress = setInterval(() => {
+  const progress = counted ? setInterval(() => {
     const work = since(w0);
     if (work !== reported) process.send?.({ id: m.id, work });
     reported = work;
-  }, PROGRESS_MS);
+  }, PROGRESS_MS) : undefined;
   try {
     const ci = (await checkSource('case.sched', m.text)).impls[0];
     if (ci === undefined) throw new Error('no implementation');
     const r = await verifyImpl(ci, { timeoutMs: m.timeoutMs });
-    const result: WorkerVerdict = { verdict: r.verdict, class: r.class, reason: r.reason, values: r.counterexample?.values ?? null, ms: r.ms, workMs: since(w0) };
+    const result: WorkerVerdict = { verdict: r.verdict, class: r.class, reason: r.reason, values: r.counterexample?.values ?? null, ms: r.ms, workMs: counted ? since(w0) : null };
     process.send?.({ id: m.id, result });
   } catch (e) {
     process.send?.({ id: m.id, error: (e as Error).stack ?? String(e) });
