@@ -4,8 +4,8 @@
 // TypeScript file type-checked against the published declarations.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tempDir } from './temp-dirs.ts';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -15,7 +15,7 @@ let project = '';
 beforeAll(() => {
   // What `npm ci` runs through `prepare`; run here so the test does not depend on install order.
   execFileSync(process.execPath, [join(ROOT, 'cli/build.js')], { cwd: ROOT, stdio: 'pipe' });
-  project = mkdtempSync(join(tmpdir(), 'sched-user-'));
+  project = tempDir('sched-user-');
   mkdirSync(join(project, 'node_modules'));
   symlinkSync(ROOT, join(project, 'node_modules', 'sched'), 'dir');
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user', type: 'module', private: true }));

@@ -2,8 +2,8 @@
 // split run, a resumed case counted once, unknowns grouped by obligation kind, disagreements and
 // bugs counted, resumed segments' elapsed times added.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { tempDir } from './temp-dirs.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { summarise } from '../proofs/fuzz/logstats.ts';
@@ -14,7 +14,7 @@ function line(index: number, outcome: string, extra: Record<string, unknown> = {
 
 describe('fuzz logstats', () => {
   it('merges split logs, counts a resumed case once, groups unknowns, adds resumed segments', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'logstats-'));
+    const dir = tempDir('logstats-');
     const a = join(dir, 'a.jsonl');
     const b = join(dir, 'b.jsonl');
     // a: cases 0–2, then resumed at 2 (case 2 logged twice), totals restart.

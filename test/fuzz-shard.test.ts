@@ -3,8 +3,8 @@
 // shards run one after another here, and side by side under GNU parallel when it is installed.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
+import { tempDir } from './temp-dirs.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -29,7 +29,7 @@ function merged(logs: readonly string[]): Record<string, unknown> {
 const hasParallel = spawnSync('parallel', ['--version'], { encoding: 'utf8' }).status === 0;
 
 describe('fuzz shards', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'fuzz-shard-'));
+  const dir = tempDir('fuzz-shard-');
   let whole: Record<string, unknown> = {};
 
   it('an unsplit run: its log merges into its own summary', () => {

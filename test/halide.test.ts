@@ -6,8 +6,8 @@
 // IEEE values; conv_layer without strict_float only with floats as reals: Halide commutes max).
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { tempDir } from './temp-dirs.ts';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkSource } from '../core/check.ts';
@@ -150,7 +150,7 @@ describe.skipIf(MISSING !== null)('apps/blur through real Halide 14', () => {
   }, 300_000);
 
   it('puts an affine RDom predicate into the spec as a filter, and rejects one the driver did not record', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sched-halide-'));
+    const dir = tempDir('sched-halide-');
     const file = join(dir, 'pred.py');
     writeFileSync(file, `import halide as hl
 def pipeline():
@@ -311,7 +311,7 @@ describe.skipIf(MISSING !== null)('rfactor through real Halide 14 (apps/dot_rfac
   }, 300_000);
 
   it('other rfactor shapes verify valid: max from a non-neutral value, two preserved RVars, a Func that is not the output', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sched-halide-'));
+    const dir = tempDir('sched-halide-');
     const shapes: Record<string, string> = {
       // max over a 4-wide 2-D RDom starting from A(0, 0); r.x preserved, the lanes parallel.
       max2d: `r = hl.RDom([(0, 4), (0, A.height())], "r")
@@ -364,7 +364,7 @@ def pipeline():
   }, 300_000);
 
   it('rejects rfactor applied without the schedule hook (the spec would be the rewritten definitions)', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sched-halide-'));
+    const dir = tempDir('sched-halide-');
     const file = join(dir, 'nohook.py');
     const text = (split: boolean): string => `import halide as hl
 def pipeline():
@@ -391,7 +391,7 @@ def pipeline():
 // cases 524 and 604, were rejected with `RVar value not in scope`).
 describe.skipIf(MISSING !== null)('stages of a Func realized at one point through real Halide 14', () => {
   it('a store without loops after an RDom update is of the later stage: valid, and the JIT agrees', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sched-halide-'));
+    const dir = tempDir('sched-halide-');
     // The pure stage without a loop, then in a loop of its own (a split with GuardWithIf).
     for (const [name, pure] of [['later', ''], ['later_split', '\n    f.split(x, xo, xi, 2, hl.TailStrategy.GuardWithIf)']] as const) {
       const file = join(dir, `${name}.py`);
@@ -428,7 +428,7 @@ def pipeline():
 // fixes of #3883, #3943/#4797, #4385 and #4423 are in 14 and their pipelines verify valid.
 describe.skipIf(MISSING !== null)('known Halide bugs through real Halide 14 (compilers/halide/bugs)', () => {
   const BUGS = join(ROOT, 'compilers/halide/bugs');
-  const dir = mkdtempSync(join(tmpdir(), 'sched-halide-bugs-'));
+  const dir = tempDir('sched-halide-bugs-');
   /** A script that builds case c of a bug script's make(). */
   const variant = (bug: string, c: string): string => {
     const file = join(dir, `${bug}_${c}.py`);

@@ -3,8 +3,8 @@
 // solver pool (smt/z3.ts) and parallel verification (proofs/parallel.ts).
 
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { tempDir } from './temp-dirs.ts';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inWaves } from '../proofs/waves.ts';
@@ -14,7 +14,7 @@ import { fileEntry, STAMP, staleness } from '../cli/freshness.js';
 
 describe('dist/ freshness (cli/freshness.js)', () => {
   const tree = (): string => {
-    const root = mkdtempSync(join(tmpdir(), 'sched-fresh-'));
+    const root = tempDir('sched-fresh-');
     mkdirSync(join(root, 'dist/cli'), { recursive: true });
     mkdirSync(join(root, 'cli'));
     writeFileSync(join(root, 'cli/a.ts'), 'export const a = 1;\n');
@@ -40,7 +40,7 @@ describe('dist/ freshness (cli/freshness.js)', () => {
   });
 
   it('is stale without a stamp, with a source gone, or with an output gone', () => {
-    expect(staleness(mkdtempSync(join(tmpdir(), 'sched-fresh-')))).toMatch(/no dist\/build-stamp\.json/);
+    expect(staleness(tempDir('sched-fresh-'))).toMatch(/no dist\/build-stamp\.json/);
     const root = tree();
     writeFileSync(join(root, STAMP), JSON.stringify({ files: { 'cli/b.ts': { size: 1, mtimeMs: 0, sha256: '' } } }));
     expect(staleness(root)).toMatch(/cli\/b\.ts is gone/);
@@ -146,8 +146,8 @@ describe('solver pool and parallel verification: same answers, same bundles, sam
   const text = (out: string, certs: string): string => out.replaceAll(certs, 'CERTS').replace(/\d+ ms/g, 'T ms').replace(/· [\d.]+ s/, '· T s');
 
   it('verify --jobs 1 and --jobs 2 (worker threads): byte-identical bundles, the same output in the same order', () => {
-    const a = mkdtempSync(join(tmpdir(), 'sched-j1-'));
-    const b = mkdtempSync(join(tmpdir(), 'sched-j2-'));
+    const a = tempDir('sched-j1-');
+    const b = tempDir('sched-j2-');
     const one = verify(1, a);
     const two = verify(2, b);
     expect(two.status).toBe(one.status);
@@ -158,8 +158,8 @@ describe('solver pool and parallel verification: same answers, same bundles, sam
   }, 600_000);
 
   it('one implementation on 1 and 2 solver processes: byte-identical bundle', () => {
-    const a = mkdtempSync(join(tmpdir(), 'sched-s1-'));
-    const b = mkdtempSync(join(tmpdir(), 'sched-s2-'));
+    const a = tempDir('sched-s1-');
+    const b = tempDir('sched-s2-');
     const args = ['cli/sched.js', 'verify', 'corpus/halide/blur.sched', '--impl', 'blur_halide', '--certs'];
     const one = spawnSync(process.execPath, [...args, a, '--jobs', '1'], { encoding: 'utf8', timeout: 600_000 });
     const two = spawnSync(process.execPath, [...args, b, '--jobs', '2'], { encoding: 'utf8', timeout: 600_000 });

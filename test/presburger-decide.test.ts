@@ -23,8 +23,8 @@ import { purifyFree, purifyQuantifiers } from '../core/presburger/purify.ts';
 import { andAll, cong, eq, exists, ge, orAll } from '../core/presburger/formula.ts';
 import { add, constant, floorT, neg, sub } from '../core/presburger/term.ts';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { tempDir } from './temp-dirs.ts';
 import { join } from 'node:path';
 import { equivalenceScript } from '../core/presburger/certificate.ts';
 import { declarations, formulaToSmt } from '../core/presburger/smtlib.ts';
@@ -317,7 +317,7 @@ describe('quotient naming (purify.ts)', () => {
   // assertion (proofs/recheck.ts, withoutInstances), and only an unsat is taken from that. cvc5
   // 1.0.3 times out on the lane's direction 2 with the instances, and proves it without them.
   it.skipIf(!cvc5)('cvc5 answers the same certificates (the ones it timed out on)', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'purify-'));
+    const dir = tempDir('purify-');
     const ask = (s: string, name: string): string => {
       const file = join(dir, name);
       writeFileSync(file, s);

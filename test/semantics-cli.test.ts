@@ -3,8 +3,8 @@
 // and usage errors to exit code 3); a few run the real binary end to end.
 
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tempDir } from './temp-dirs.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostic, SchedInputError } from '../core/diagnostics.ts';
@@ -82,7 +82,7 @@ describe('sched run / step / explore', () => {
     expect((await sched(['run', 'no/such/file.sched'])).code).toBe(3);
   });
   it('run --derivation writes a derivation tree', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sched-'));
+    const dir = tempDir('sched-');
     const f = join(dir, 'd.json');
     const r = await sched(['run', 'corpus/thesis/covered_race.sched', '--impl', 'covered', '--derivation', f]);
     expect(r.code).toBe(0);
@@ -130,7 +130,7 @@ describe('sched run / step / explore', () => {
     expect(lim.code).toBe(2);
   });
   it('a file that does not type-check is an input error for every command', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sched-'));
+    const dir = tempDir('sched-');
     const f = join(dir, 'bad.sched');
     writeFileSync(f, 'spec s { output X(): i32 = 1; }\nimpl p of s { output x: i32[] = X; x[] := 1.5 }\n');
     for (const c of ['run', 'step', 'explore']) {

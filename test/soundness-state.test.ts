@@ -9,8 +9,8 @@
 // only cost time here.)
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { tempDir } from './temp-dirs.ts';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -102,7 +102,7 @@ function freshProcess(file: string): string {
 
 describe('no state shared between specs changes a verdict', () => {
   it('random pairs of specs reusing X, Y and t with other types: B after A in one process = B alone in a fresh process', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sched-state-'));
+    const dir = tempDir('sched-state-');
     let n = 0;
     let differ = 0;
     await fc.assert(

@@ -4,8 +4,8 @@
 // page may end a block early with `…`).
 
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { tempDir } from './temp-dirs.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -58,7 +58,7 @@ describe('docs/tutorial.md', () => {
   });
   for (const t of all) {
     it(`${t.section}: ${t.command}${t.tap ? ' (tap moved)' : ''}`, () => {
-      const dir = mkdtempSync(join(tmpdir(), 'tutorial-'));
+      const dir = tempDir('tutorial-');
       copyFileSync(KERNEL, join(dir, 'blur3.sched'));
       let text = readFileSync(join(dir, 'blur3.sched'), 'utf8');
       // The replay of section 5 runs the kernel broken in section 4.

@@ -2,8 +2,8 @@
 // certificate bundles: byte-identical, re-checked by the in-process Z3, tampering detected.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tempDir } from './temp-dirs.ts';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkProgramFull } from '../core/check.ts';
@@ -61,7 +61,7 @@ describe('certificate bundles', () => {
     startFromScratch();
     const r1 = await verifyImpl(ci);
     expect(r1.verdict).toBe('valid');
-    const dir = mkdtempSync(join(tmpdir(), 'sched-certs-'));
+    const dir = tempDir('sched-certs-');
     const m1 = writeBundle(join(dir, 'a'), { name: file, text: readFileSync(file, 'utf8') }, r1, eliminationLog());
     startFromScratch();
     const r2 = await verifyImpl(await load());
@@ -103,7 +103,7 @@ describe.skipIf(!HAVE_CVC5)('recheck with cvc5', () => {
     startFromScratch();
     const r = await verifyImpl(ci);
     expect(r.verdict).toBe('valid');
-    const dir = mkdtempSync(join(tmpdir(), 'sched-cvc5-'));
+    const dir = tempDir('sched-cvc5-');
     writeBundle(dir, { name: file, text }, r, eliminationLog());
     const rows = (await recheckBundle(dir, ['cvc5'], 20_000)).filter((x) => x.solver === 'cvc5');
     expect(rows.filter((x) => x.status !== 'agree').map((x) => `${x.id}: ${x.got}`)).toEqual([]);

@@ -118,5 +118,9 @@ export function halideCompiler(): Compiler {
       }
       return { ok: true, text, artifacts, native: nativeOracle(c, fc.alg) };
     },
+    close(): void {
+      if (dir !== null) rmSync(dir, { recursive: true, force: true });
+      dir = null;
+    },
   };
 }

@@ -33,6 +33,8 @@ export type CompileResult =
 export interface Compiler {
   readonly name: string;
   compile(c: FuzzCase): Promise<CompileResult>;
+  /** Release what compile() kept for the oracles (files of the last case), once the run is over. */
+  close?(): void;
 }
 
 export const SPEC_NAME = 'fz';

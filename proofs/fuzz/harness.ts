@@ -273,8 +273,13 @@ export async function replayBundle(dir: string, compilerFor: (meta: BundleMeta) 
   const sched = JSON.parse(readFileSync(join(dir, 'schedule.json'), 'utf8'));
   const meta = JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8')) as BundleMeta;
   try {
-    const evaluation = await evaluate({ alg, sched }, compilerFor(meta), meta.oracles);
-    return { meta, evaluation };
+    const compiler = compilerFor(meta);
+    try {
+      const evaluation = await evaluate({ alg, sched }, compiler, meta.oracles);
+      return { meta, evaluation };
+    } finally {
+      compiler.close?.();
+    }
   } finally {
     closeVerifier();
   }
@@ -380,6 +385,7 @@ export async function fuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     if (opts.stopOnFirst && (det.length > 0 || kinds.length > 0)) break;
   }
   closeVerifier();
+  opts.compiler.close?.();
   sum.ms = Math.round(performance.now() - t0);
   sum.msPerCase = sum.iterations ? Math.round(sum.ms / sum.iterations) : 0;
   return sum;
