@@ -76,12 +76,15 @@ export function limitSuffix(): string {
  * "timeout"; an interruption by the host's timer is a timed-out reply, not read here); and the
  * resource units the script used, or null when the output does not say.
  */
-export function splitLimitInfo(output: string): { output: string; limitReached: boolean; units: number | null } {
+export function splitLimitInfo(output: string): { output: string; limitReached: boolean; interrupted: boolean; units: number | null } {
   const k = output.lastIndexOf(REASON_MARK);
-  if (k < 0) return { output, limitReached: false, units: null };
+  if (k < 0) return { output, limitReached: false, interrupted: false, units: null };
   const tail = output.slice(k + REASON_MARK.length);
   const m = /\(:rlimit\s+(\d+)\)/.exec(tail);
-  return { output: output.slice(0, k).replace(/\r?\n$/, ''), limitReached: /resource limit|canceled/.test(tail), units: m ? Number(m[1]) : null };
+  const limitReached = /resource limit|canceled/.test(tail);
+  // Stopped by either limit, the resource limit or the wall clock (its safety net).
+  const interrupted = limitReached || /reason-unknown\s+"?timeout/.test(tail);
+  return { output: output.slice(0, k).replace(/\r?\n$/, ''), limitReached, interrupted, units: m ? Number(m[1]) : null };
 }
 
 /**

@@ -13,7 +13,7 @@
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { type Build, limitOptions, limitSuffix, solverLimits, splitLimitInfo, unitsToWorkMs, wallMs } from './limits.ts';
+import { type Build, limitOptions, limitSuffix, rlimitOf, solverLimits, splitLimitInfo, unitsToWorkMs, wallMs } from './limits.ts';
 
 export type SatStatus = 'sat' | 'unsat' | 'unknown';
 
@@ -45,33 +45,41 @@ interface Reply {
 }
 
 /**
- * What a query cost under a resource limit: the units it used on each build, and the budgets of
- * queries that crashed or ran into the wall clock (which say nothing of their units). Integers,
- * summed exactly: a verification's total is a function of the queries it asked (see workMs).
+ * What queries cost under a resource limit: the units they used on each build. Integers, summed
+ * exactly: a verification's total is a function of the queries it asked (see workMs).
  */
 export interface Work {
   readonly native: number;
   readonly wasm: number;
-  readonly chargedMs: number;
 }
 
-const NO_WORK: Work = { native: 0, wasm: 0, chargedMs: 0 };
+const NO_WORK: Work = { native: 0, wasm: 0 };
 
 function addWork(a: Work, b: Work | undefined): Work {
-  return b === undefined ? a : { native: a.native + b.native, wasm: a.wasm + b.wasm, chargedMs: a.chargedMs + b.chargedMs };
+  return b === undefined ? a : { native: a.native + b.native, wasm: a.wasm + b.wasm };
 }
 
 /** Work in milliseconds of solver budget (units over each build's rate, smt/limits.ts). */
 export function workMs(w: Work): number {
-  return unitsToWorkMs(w.native, 'native') + unitsToWorkMs(w.wasm, 'wasm') + w.chargedMs;
+  return unitsToWorkMs(w.native, 'native') + unitsToWorkMs(w.wasm, 'wasm');
 }
 
-/** A reply's output with what was asked under a resource limit (see limitSuffix) taken out. */
-function withLimitInfo(r: Reply, build: Build, timeoutMs: number): Reply {
+/**
+ * A reply's output with what was asked under a resource limit (see limitSuffix) taken out, and
+ * its work. A query of one check-sat stopped by a limit is charged its whole resource limit, and
+ * so is one that crashed or ran into the wall clock's safety net: the units used when the wall
+ * clock stopped it depend on the load (z3 4.8.12 does not even stop some nonlinear queries at
+ * either limit: they end at the hard limit, smt/z3.ts ask), and one that ran out used its limit
+ * and the step it was in. A batch's scopes are charged what they used (on a loaded machine one
+ * that reached its wall-clock net would count fewer units; calibrated budgets do not reach it).
+ */
+function withLimitInfo(r: Reply, build: Build, script: string, timeoutMs: number): Reply {
   if (solverLimits() !== 'rlimit') return r;
-  if (r.crashed || r.timedOut) return { ...r, work: { ...NO_WORK, chargedMs: timeoutMs } };
-  const { output, limitReached, units } = splitLimitInfo(r.output);
-  const work = units === null ? { ...NO_WORK, chargedMs: timeoutMs } : { ...NO_WORK, [build]: units };
+  const whole: Work = { ...NO_WORK, [build]: rlimitOf(timeoutMs, build) };
+  if (r.crashed || r.timedOut) return { ...r, work: whole };
+  const { output, limitReached, interrupted, units } = splitLimitInfo(r.output);
+  const single = script.split('(check-sat)').length === 2;
+  const work = units === null || (single && interrupted) ? whole : { ...NO_WORK, [build]: units };
   return { ...r, output, limitReached, work };
 }
 
@@ -155,7 +163,7 @@ class SolverProcess {
   }
 
   async ask(script: string, timeoutMs: number): Promise<Reply> {
-    return withLimitInfo(await this.send(script, timeoutMs), 'wasm', timeoutMs);
+    return withLimitInfo(await this.send(script, timeoutMs), 'wasm', script, timeoutMs);
   }
 
   private async send(script: string, timeoutMs: number): Promise<Reply> {
@@ -255,7 +263,7 @@ class NativeSolver {
   }
 
   async ask(script: string, timeoutMs: number): Promise<Reply> {
-    return withLimitInfo(await this.send(script, timeoutMs), 'native', timeoutMs);
+    return withLimitInfo(await this.send(script, timeoutMs), 'native', script, timeoutMs);
   }
 
   private send(script: string, timeoutMs: number): Promise<Reply> {

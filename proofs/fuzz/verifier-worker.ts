@@ -15,7 +15,7 @@ const PROGRESS_MS = 250;
 
 function since(w0: Work): number {
   const w = z3Stats().work;
-  return workMs({ native: w.native - w0.native, wasm: w.wasm - w0.wasm, chargedMs: w.chargedMs - w0.chargedMs });
+  return workMs({ native: w.native - w0.native, wasm: w.wasm - w0.wasm });
 }
 
 process.on('message', async (m: { id: number; text: string; timeoutMs: number }) => {
