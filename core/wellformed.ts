@@ -65,6 +65,11 @@ class OutOfQueries extends Error {}
 const answers = new Map<string, SatStatus>();
 const MAX_CACHED = 50_000;
 
+/** Forget the remembered answers (a fuzz case's checks must ask their own queries: proofs/fresh-state.ts). */
+export function clearWellFormedAnswers(): void {
+  answers.clear();
+}
+
 function remember(script: string, st: SatStatus): void {
   if (st === 'unknown') return;
   if (answers.size >= MAX_CACHED) answers.clear();

@@ -10,6 +10,7 @@ import { resetFreshNames } from '../core/presburger/names.ts';
 import { clearEliminationCache } from '../core/presburger/qe.ts';
 import { clearSimplifyMemo } from '../core/presburger/simplify.ts';
 import { clearZ3QeCache } from '../core/presburger/z3qe.ts';
+import { clearWellFormedAnswers } from '../core/wellformed.ts';
 import { clearAnswerCache } from './verify.ts';
 
 export function startFromScratch(): void {
@@ -21,11 +22,13 @@ export function startFromScratch(): void {
 }
 
 /**
- * Also forget the solver answers kept across verifications, for the fuzzer's verifier: the
- * queries a case asks, and so the solver work it is charged (smt/z3.ts, Work), must not depend on
- * the cases that worker verified before it (another shard sees others).
+ * Also forget the solver answers kept across verifications (and across the well-formedness checks
+ * of the sources), for the fuzzer's verifier: the queries a case asks, and so the solver work it
+ * is charged (smt/z3.ts, Work), must not depend on the cases that worker verified before it
+ * (another shard sees others).
  */
 export function forgetSolverAnswers(): void {
   clearAnswerCache();
   clearDecisionCache();
+  clearWellFormedAnswers();
 }

@@ -284,9 +284,13 @@ class NativeSolver {
           resolve(output === null ? { output: '', ms, timedOut: false, crashed: 'the z3 command ended' } : { output, ms, timedOut: false });
         },
       };
-      // The process is long-lived: a resource limit of an earlier query is lifted explicitly.
+      // The process is long-lived, and z3 4.8.12's `(reset)` keeps options and the expected status
+      // of an earlier script: a resource limit is lifted explicitly, and a `(set-info :status
+      // unsat)` of a certificate script would make every later `sat` an error ("check annotation
+      // that says unsat"), which sent the well-formedness check's batches of the next fuzz case
+      // to be asked again one query at a time.
       const limit = solverLimits() === 'time' ? `(set-option :rlimit 0)\n${limitOptions(timeoutMs, 'native')}` : limitOptions(timeoutMs, 'native');
-      c.stdin!.write(`(reset)\n(set-option :smt.mbqi true)\n${limit}\n${script}${limitSuffix()}\n(echo "${marker}")\n`);
+      c.stdin!.write(`(reset)\n(set-info :status unknown)\n(set-option :smt.mbqi true)\n${limit}\n${script}${limitSuffix()}\n(echo "${marker}")\n`);
     });
   }
 
@@ -540,7 +544,7 @@ async function runSolver(script: string, timeoutMs: number, route: Route): Promi
   totalMs += r.ms;
   totalWork = addWork(totalWork, r.work);
   // Profiling aid: one line per query (time, size, scopes, first answer) on stderr.
-  if (TRACE) process.stderr.write(`z3: ${r.ms.toFixed(0)} ms, ${script.length} chars, ${script.split('(push 1)').length - 1} scopes, ${firstStatus(r.output) ?? '-'}${process.env.SCHED_Z3_TRACE_SCRIPTS ? `\n${script}\n` : ''}\n`);
+  if (TRACE) process.stderr.write(`z3: ${r.ms.toFixed(0)} ms, ${script.length} chars, ${script.split('(push 1)').length - 1} scopes, ${firstStatus(r.output) ?? '-'}${r.work ? `, ${r.work.native} native + ${r.work.wasm} wasm units` : ''}${process.env.SCHED_Z3_TRACE_SCRIPTS ? `\n${script}\n` : ''}\n`);
   const { output, ms, timedOut } = r;
   if (r.crashed) return { status: 'unknown', output, ms, reason: r.crashed };
   const err = errorOf(output);

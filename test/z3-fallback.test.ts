@@ -5,7 +5,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkSat, checkSatBatch, nativeSolverInstalled, shutdownZ3, solverName } from '../smt/z3.ts';
+import { checkSat, checkSatBatch, nativeSolverInstalled, runZ3, setSolverJobs, shutdownZ3, solverName } from '../smt/z3.ts';
 
 afterAll(() => shutdownZ3());
 
@@ -38,5 +38,16 @@ describe.skipIf(skip !== null)('the command line first, the WASM build on what i
     const rs = await checkSatBatch([PLAIN, NEWER_ONLY(300), NEWER_ONLY(17), PLAIN]);
     expect(rs.map((r) => r.status)).toEqual(['unsat', 'unsat', 'sat', 'unsat']);
     expect(rs.every((r) => r.reason === null)).toBe(true);
+  }, 60_000);
+
+  it('a script\'s expected status does not outlive it in the long-lived command line', async () => {
+    // z3 4.8.12's (reset) keeps `(set-info :status unsat)`: every later sat of that process was an
+    // error ("check annotation that says unsat"), which the well-formedness check took for a
+    // broken batch and asked again query by query (a fuzz case's work depended on the one before).
+    setSolverJobs(1);
+    const SAT = '(declare-const y Int)\n(assert (> y 3))';
+    expect((await checkSat(`(set-info :status unsat)\n${SAT}`)).status).toBe('sat');
+    const next = await runZ3(`(push 1)\n${SAT}\n(check-sat)\n(pop 1)\n(push 1)\n${PLAIN}\n(check-sat)\n(pop 1)`);
+    expect(next.output.trim().split('\n')).toEqual(['sat', 'unsat']);
   }, 60_000);
 });
