@@ -111,14 +111,14 @@ export function verifyInWorker(text: string, timeoutMs: number, opts: VerifierOp
     // WALL_FACTOR times the budget (and half a minute: a safety net, never the budget of a small
     // one). Under time limits, or without /proc, the budget is wall-clock time.
     const cpu0 = rlimit && w.pid !== undefined ? processCpuMs(w.pid) : null;
-    const over = (what: string): void => {
+    const over = (ms: number, what: string): void => {
       stop();
-      done(unknown('budget', `no verdict within ${Math.round((what.includes('CPU') ? cpuBudget : budget) / 1000)} s${what}`));
+      done(unknown('budget', `no verdict within ${Math.round(ms / 1000)} s${what}`));
     };
-    const timer = setTimeout(() => over(cpu0 === null ? '' : ` (wall clock, ${WALL_FACTOR} times the budget)`), cpu0 === null ? budget : budget * WALL_FACTOR + 30_000);
+    const timer = setTimeout(() => over(budget, cpu0 === null ? '' : ` (wall clock, ${WALL_FACTOR} times the budget)`), cpu0 === null ? budget : budget * WALL_FACTOR + 30_000);
     const poll = cpu0 === null ? undefined : setInterval(() => {
       const used = w.pid === undefined ? null : processCpuMs(w.pid);
-      if (used !== null && used - cpu0 >= cpuBudget) over(' of CPU time of the verifier');
+      if (used !== null && used - cpu0 >= cpuBudget) over(cpuBudget, ' of CPU time of the verifier');
     }, 1000);
     w.on('message', onMessage);
     w.on('exit', onExit);
