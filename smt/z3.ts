@@ -13,7 +13,8 @@
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { type Build, limitOptions, limitSuffix, rlimitOf, solverLimits, splitLimitInfo, unitsToWorkMs, wallMs } from './limits.ts';
+import { processCpuMs } from './cpu-time.ts';
+import { type Build, CPU_FACTOR, cpuNetMs, limitOptions, limitSuffix, rlimitOf, solverLimits, splitLimitInfo, unitsToWorkMs, wallMs } from './limits.ts';
 
 export type SatStatus = 'sat' | 'unsat' | 'unknown';
 
@@ -42,6 +43,39 @@ interface Reply {
   readonly limitReached?: boolean;
   /** Under a resource limit, the work the script cost: see Work. */
   readonly work?: Work;
+  /** A timed-out reply was stopped by the CPU-time net (resource limits), not the wall clock. */
+  readonly cpuNet?: boolean;
+}
+
+/**
+ * The safety net of a query in flight on process `pid` (see smt/limits.ts): the wall clock past
+ * wallMs plus 15 s and, under resource limits, the CPU time of the process past CPU_FACTOR times
+ * the budget, which a loaded machine does not reach sooner. `fire(byCpu)` is called at most once;
+ * the returned function disarms the net.
+ */
+function safetyNet(pid: number | undefined, timeoutMs: number, fire: (byCpu: boolean) => void): () => void {
+  let poll: ReturnType<typeof setInterval> | undefined;
+  const disarm = (): void => {
+    clearTimeout(wall);
+    if (poll) clearInterval(poll);
+  };
+  const wall = setTimeout(() => {
+    disarm();
+    fire(false);
+  }, wallMs(timeoutMs) + 15_000);
+  wall.unref();
+  const c0 = solverLimits() === 'rlimit' && pid !== undefined ? processCpuMs(pid) : null;
+  if (c0 !== null) {
+    poll = setInterval(() => {
+      const c = processCpuMs(pid!);
+      if (c !== null && c - c0 > cpuNetMs(timeoutMs)) {
+        disarm();
+        fire(true);
+      }
+    }, 500);
+    poll.unref();
+  }
+  return disarm;
 }
 
 /**
@@ -176,15 +210,15 @@ class SolverProcess {
     const c = this.child!;
     const id = nextId++;
     return new Promise<Reply>((resolve) => {
-      // Past Z3's own interruption, the process is ended: a query may not hold the toolkit.
-      const hard = setTimeout(() => {
+      // Past Z3's own interruption, or past the CPU-time net, the process is ended: a query may
+      // not hold the toolkit.
+      const disarm = safetyNet(c.pid, timeoutMs, (cpuNet) => {
         this.waiting.delete(id);
         this.stop();
-        resolve({ output: '', ms: performance.now() - t0, timedOut: true });
-      }, wallMs(timeoutMs) + 15_000);
-      hard.unref();
+        resolve({ output: '', ms: performance.now() - t0, timedOut: true, cpuNet });
+      });
       this.waiting.set(id, (r) => {
-        clearTimeout(hard);
+        disarm();
         resolve(r);
       });
       c.channel?.ref();
@@ -271,15 +305,19 @@ class NativeSolver {
     const c = this.start();
     const marker = `sched-native-end-${nextId++}`;
     return new Promise<Reply>((resolve) => {
-      const hard = setTimeout(() => {
+      // A pending query keeps the toolkit alive (the process and its pipes do not).
+      const alive = setInterval(() => undefined, 60_000);
+      const disarm = safetyNet(c.pid, timeoutMs, (cpuNet) => {
+        clearInterval(alive);
         this.pending = null;
         this.stop();
-        resolve({ output: '', ms: performance.now() - t0, timedOut: true });
-      }, wallMs(timeoutMs) + 15_000);
+        resolve({ output: '', ms: performance.now() - t0, timedOut: true, cpuNet });
+      });
       this.pending = {
         marker,
         resolve: (output) => {
-          clearTimeout(hard);
+          clearInterval(alive);
+          disarm();
           const ms = performance.now() - t0;
           resolve(output === null ? { output: '', ms, timedOut: false, crashed: 'the z3 command ended' } : { output, ms, timedOut: false });
         },
@@ -549,7 +587,7 @@ async function runSolver(script: string, timeoutMs: number, route: Route): Promi
   if (r.crashed) return { status: 'unknown', output, ms, reason: r.crashed };
   const err = errorOf(output);
   const st = firstStatus(output);
-  if (timedOut) return { status: 'unknown', output, ms, reason: `timeout after ${wallMs(timeoutMs)} ms` };
+  if (timedOut) return { status: 'unknown', output, ms, reason: r.cpuNet ? `timeout: the solver used ${CPU_FACTOR} times the budget of ${timeoutMs} ms in CPU time (the safety net of SCHED_SOLVER_LIMIT=rlimit)` : `timeout after ${wallMs(timeoutMs)} ms` };
   if (st === null) return { status: 'unknown', output, ms, reason: err ? `solver error: ${err}` : 'no answer' };
   if (err !== null && st !== 'unknown') {
     // An error anywhere in the script makes the answer untrustworthy: never report it.

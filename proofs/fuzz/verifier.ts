@@ -11,8 +11,8 @@
 
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { solverLimits, WALL_FACTOR } from '../../smt/limits.ts';
-import { processCpuMs } from './cpu-time.ts';
+import { solverLimits } from '../../smt/limits.ts';
+import { processCpuMs } from '../../smt/cpu-time.ts';
 
 export interface WorkerVerdict {
   readonly verdict: 'valid' | 'invalid' | 'unknown';
@@ -47,6 +47,9 @@ export interface VerifierOptions {
 // Compiled (dist/, see cli/thread.js) or the sources through tsx: the worker in the same form.
 const COMPILED = import.meta.url.endsWith('.js');
 const WORKER = fileURLToPath(new URL(COMPILED ? './verifier-worker.js' : './verifier-worker.ts', import.meta.url));
+
+/** Under resource limits, the wall clock stops a case at this many times its budget. */
+const CASE_WALL_FACTOR = 10;
 
 let worker: ChildProcess | null = null;
 let nextId = 1;
@@ -108,14 +111,14 @@ export function verifyInWorker(text: string, timeoutMs: number, opts: VerifierOp
     };
     // Under resource limits the worker's own CPU time (its symbolic evaluation; the solvers are
     // counted in work) is checked every second, and the wall clock stops the request only at
-    // WALL_FACTOR times the budget (and half a minute: a safety net, never the budget of a small
+    // CASE_WALL_FACTOR times the budget (and half a minute: a safety net, never the budget of a small
     // one). Under time limits, or without /proc, the budget is wall-clock time.
     const cpu0 = rlimit && w.pid !== undefined ? processCpuMs(w.pid) : null;
     const over = (ms: number, what: string): void => {
       stop();
       done(unknown('budget', `no verdict within ${Math.round(ms / 1000)} s${what}`));
     };
-    const timer = setTimeout(() => over(budget, cpu0 === null ? '' : ` (wall clock, ${WALL_FACTOR} times the budget)`), cpu0 === null ? budget : budget * WALL_FACTOR + 30_000);
+    const timer = setTimeout(() => over(budget, cpu0 === null ? '' : ` (wall clock, ${CASE_WALL_FACTOR} times the budget)`), cpu0 === null ? budget : budget * CASE_WALL_FACTOR + 30_000);
     const poll = cpu0 === null ? undefined : setInterval(() => {
       const used = w.pid === undefined ? null : processCpuMs(w.pid);
       if (used !== null && used - cpu0 >= cpuBudget) over(cpuBudget, ' of CPU time of the verifier');

@@ -1,11 +1,11 @@
-// proofs/fuzz/cpu-time.ts: the CPU time of one process, which the fuzzer's verification budget
+// smt/cpu-time.ts: the CPU time of one process, which the fuzzer's verification budget
 // counts for the verifier worker itself under resource limits (proofs/fuzz/verifier.ts; its
 // solvers are counted in resource units instead). The process's own work counts, a child's does
 // not, while it runs or after it ended; a process that does not exist has none.
 
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { processCpuMs } from '../proofs/fuzz/cpu-time.ts';
+import { processCpuMs } from '../smt/cpu-time.ts';
 
 const linux = process.platform === 'linux';
 

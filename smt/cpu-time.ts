@@ -1,9 +1,9 @@
-// CPU time of one process (Linux /proc), for the fuzzer's per-case verification budget under
-// resource limits (proofs/fuzz/verifier.ts): the verifier worker's own computation (symbolic
-// evaluation, Presburger work, replay), which, unlike wall-clock time, does not grow when another
-// shard runs beside it. Its Z3 processes are not counted here (nor the time the kernel adds to a
-// parent for its reaped children): their work is counted in resource units, which do not depend
-// on the host at all.
+// CPU time of one process (Linux /proc), which, unlike wall-clock time, does not grow when other
+// work shares the machine. Under resource limits (smt/limits.ts) it is what the safety net of a
+// query measures (the Z3 process's time, smt/z3.ts), and what the fuzzer's per-case budget counts
+// of the verifier worker's own computation (proofs/fuzz/verifier.ts; its Z3 processes are not
+// counted there, nor the time the kernel adds to a parent for its reaped children: their work is
+// counted in resource units).
 
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
