@@ -22,6 +22,13 @@ function newest(path: string): number {
   return Math.max(s.mtimeMs, ...readdirSync(path).map((e) => newest(join(path, e))));
 }
 
+/** Node modules the engines import, as the page has them. */
+const SHIMS: Record<string, string> = {
+  'node-os': 'export const availableParallelism = () => 1;',
+  'node-url': 'export const fileURLToPath = (u) => String(u);',
+  'node-fs': "export const readFileSync = () => { throw new Error('no file system on the page'); };",
+};
+
 /**
  * esbuild options that bundle the engines (web/api.ts and everything below it) for a browser:
  * smt/z3.ts is kept as it is, and its solver child becomes z3-solver on the page.
@@ -36,7 +43,9 @@ export function browserEngines(): Pick<BuildOptions, 'define' | 'plugins'> {
         b.onResolve({ filter: /^node:url$/ }, () => ({ path: 'node-url', namespace: 'shim' }));
         // The solver pool sizes itself by the cores; the page has one z3-solver.
         b.onResolve({ filter: /^node:os$/ }, () => ({ path: 'node-os', namespace: 'shim' }));
-        b.onLoad({ filter: /.*/, namespace: 'shim' }, (a) => ({ contents: a.path === 'node-os' ? 'export const availableParallelism = () => 1;' : 'export const fileURLToPath = (u) => String(u);', loader: 'js' }));
+        // The CPU time of a solver process (smt/cpu-time.ts, /proc): none on the page.
+        b.onResolve({ filter: /^node:fs$/ }, () => ({ path: 'node-fs', namespace: 'shim' }));
+        b.onLoad({ filter: /.*/, namespace: 'shim' }, (a) => ({ contents: SHIMS[a.path]!, loader: 'js' }));
       },
     }],
   };
