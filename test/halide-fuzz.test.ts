@@ -15,6 +15,7 @@ import { checkSource } from '../core/check.ts';
 import { parseAlgorithmText } from '../core/lower/algorithm.ts';
 import { parseScheduleText } from '../core/lower/schedule.ts';
 import { halideCompiler } from '../compilers/halide/fuzz.ts';
+import type { Compiler } from '../proofs/fuzz/compilers.ts';
 import { halideCase, halideMissing, INSTALL_HINT, jitOracle } from '../compilers/halide/run.ts';
 import { halideScript, ScriptUnsupported } from '../compilers/halide/script.ts';
 import { type CaseRecord, caseSeed, drawCase, fuzz, replayBundle, writeBundle } from '../proofs/fuzz/harness.ts';
@@ -24,6 +25,17 @@ import { verifyImpl } from '../proofs/verify.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 
 afterAll(shutdownZ3);
+
+// Compilers made by the tests themselves, closed at the end (each keeps its last case's files).
+const made: Compiler[] = [];
+afterAll(() => {
+  for (const c of made) c.close?.();
+});
+function halide(): Compiler {
+  const c = halideCompiler();
+  made.push(c);
+  return c;
+}
 
 const ROOT = join(import.meta.dirname, '..');
 const MISSING = halideMissing();
@@ -124,7 +136,7 @@ describe.skipIf(MISSING !== null)('sched fuzz --compiler halide (real Halide 14)
   it('a one-point realization (bounding small realizations removed every loop of P) gets its stages from their order', async () => {
     // Case 22 of seed 0: P(x, y) with an update, computed at F's x, stored at F's y.
     const { c } = drawCase(recipeArb('full'), caseSeed(0, 22));
-    const r = await halideCompiler().compile(c);
+    const r = await halide().compile(c);
     if (!r.ok) throw new Error(r.error);
     expect(r.text).toMatch(/\{P_0\(/);
     expect(r.text).toMatch(/\{P_1\(/);
@@ -136,7 +148,7 @@ describe.skipIf(MISSING !== null)('sched fuzz --compiler halide (real Halide 14)
   }, 120_000);
 
   it('a broken translation: the jit oracle disagrees with big-step, and the runs find it', async () => {
-    const r = await halideCompiler().compile({ alg: ALG, sched: SCHED });
+    const r = await halide().compile({ alg: ALG, sched: SCHED });
     if (!r.ok) throw new Error(r.error);
     // Multiply the first stored value of F by 3: Halide's JIT still computes the right one.
     const broken = r.text.replace(/(out_F\[[^\]]*\] \{F_0\([^)]*\)\} := )([^;\n]+)/, '$1($2) * 3');
@@ -161,7 +173,7 @@ describe.skipIf(MISSING !== null)('sched fuzz --compiler halide (real Halide 14)
   }, 120_000);
 
   it('a bundle of a Halide case holds the script and replays through Halide', async () => {
-    const compiler = halideCompiler();
+    const compiler = halide();
     const oracles = { ...DEFAULT_ORACLES, seed: 1 };
     const { evaluate } = await import('../proofs/fuzz/harness.ts');
     const ev = await evaluate({ alg: ALG, sched: SCHED }, compiler, oracles);
