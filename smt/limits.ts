@@ -4,16 +4,17 @@
 // machine's load: a fuzz case decided within its budget in one run was `unknown` in a shard
 // running beside another (docs/campaigns.md).
 // `rlimit`: Z3's resource limit, a count of its own steps. The same script with the same Z3 build
-// gets the same answer on any host at any load, which is what a campaign split across processes
-// or machines needs for its merged summary to be the unsplit run's. The budget in milliseconds is
+// gets the same answer on any host at any load (except in z3 4.8.12's `push`/`pop` mode, whose
+// step counts vary a little from run to run: docs/campaigns.md), which is what a campaign split
+// across processes or machines needs for its merged summary to be the unsplit run's. The budget in milliseconds is
 // turned into a count by a rate per build, measured on the 2-core machine (README, Performance:
 // "Deterministic solver budgets"). A query that its limit does not stop (z3 4.8.12 misses it on
 // some nonlinear queries) is stopped by a safety net that the load does not move either: the CPU
 // time of its Z3 process past CPU_FACTOR times its budget (smt/z3.ts); the wall clock only at
 // WALL_FACTOR times. Units per millisecond vary a lot from query to query: a quantified value
 // obligation of fuzz case 664 (seed 1) counted 114 units per ms of CPU on the WASM build, a
-// seventh of its rate, and under a load of 3 on 2 cores it reached the wall-clock net of ten times
-// its budget then in one run and its answer in the other.
+// seventh of its rate; under a load of 3 on 2 cores it reached the wall-clock net (then ten
+// times its budget) in one run, and its answer in the other.
 
 export type SolverLimits = 'time' | 'rlimit';
 export type Build = 'native' | 'wasm';
