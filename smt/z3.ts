@@ -101,11 +101,11 @@ export function workMs(w: Work): number {
 /**
  * A reply's output with what was asked under a resource limit (see limitSuffix) taken out, and
  * its work. A query of one check-sat stopped by a limit is charged its whole resource limit, and
- * so is one that crashed or ran into the wall clock's safety net: the units used when the wall
+ * so is one that crashed or was stopped by its safety net (safetyNet): the units used when a
  * clock stopped it depend on the load (z3 4.8.12 does not even stop some nonlinear queries at
- * either limit: they end at the hard limit, smt/z3.ts ask), and one that ran out used its limit
- * and the step it was in. A batch's scopes are charged what they used (on a loaded machine one
- * that reached its wall-clock net would count fewer units; calibrated budgets do not reach it).
+ * either of Z3's limits: only the net ends them), and one that ran out used its limit and the
+ * step it was in. A batch's scopes are charged what they used (one that reached Z3's own
+ * wall-clock `:timeout`, thirty times its budget, would count fewer units on a loaded machine).
  */
 function withLimitInfo(r: Reply, build: Build, script: string, timeoutMs: number): Reply {
   if (solverLimits() !== 'rlimit') return r;
