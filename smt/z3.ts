@@ -51,9 +51,10 @@ interface Reply {
  * The safety net of a query in flight on process `pid` (see smt/limits.ts): the wall clock past
  * wallMs plus 15 s and, under resource limits, the CPU time of the process past CPU_FACTOR times
  * the budget, which a loaded machine does not reach sooner. `fire(byCpu)` is called at most once;
- * the returned function disarms the net.
+ * the returned function disarms the net. With `keepAlive`, the pending query keeps the toolkit
+ * alive (its wall-clock timer stays referenced).
  */
-function safetyNet(pid: number | undefined, timeoutMs: number, fire: (byCpu: boolean) => void): () => void {
+function safetyNet(pid: number | undefined, timeoutMs: number, fire: (byCpu: boolean) => void, keepAlive = false): () => void {
   let poll: ReturnType<typeof setInterval> | undefined;
   const disarm = (): void => {
     clearTimeout(wall);
@@ -63,7 +64,7 @@ function safetyNet(pid: number | undefined, timeoutMs: number, fire: (byCpu: boo
     disarm();
     fire(false);
   }, wallMs(timeoutMs) + 15_000);
-  wall.unref();
+  if (!keepAlive) wall.unref();
   const c0 = solverLimits() === 'rlimit' && pid !== undefined ? processCpuMs(pid) : null;
   if (c0 !== null) {
     poll = setInterval(() => {
@@ -91,6 +92,11 @@ const NO_WORK: Work = { native: 0, wasm: 0 };
 
 function addWork(a: Work, b: Work | undefined): Work {
   return b === undefined ? a : { native: a.native + b.native, wasm: a.wasm + b.wasm };
+}
+
+/** The work of the queries answered since `z3Stats().work` was `w0`. */
+export function workSince(w0: Work): Work {
+  return { native: totalWork.native - w0.native, wasm: totalWork.wasm - w0.wasm };
 }
 
 /** Work in milliseconds of solver budget (units over each build's rate, smt/limits.ts). */
@@ -306,17 +312,14 @@ class NativeSolver {
     const marker = `sched-native-end-${nextId++}`;
     return new Promise<Reply>((resolve) => {
       // A pending query keeps the toolkit alive (the process and its pipes do not).
-      const alive = setInterval(() => undefined, 60_000);
       const disarm = safetyNet(c.pid, timeoutMs, (cpuNet) => {
-        clearInterval(alive);
         this.pending = null;
         this.stop();
         resolve({ output: '', ms: performance.now() - t0, timedOut: true, cpuNet });
-      });
+      }, true);
       this.pending = {
         marker,
         resolve: (output) => {
-          clearInterval(alive);
           disarm();
           const ms = performance.now() - t0;
           resolve(output === null ? { output: '', ms, timedOut: false, crashed: 'the z3 command ended' } : { output, ms, timedOut: false });

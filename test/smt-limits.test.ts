@@ -6,7 +6,7 @@
 
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { RLIMIT_PER_MS, limitOptions, rlimitOf, setSolverLimits, solverLimits, splitLimitInfo, unitsToWorkMs, wallMs } from '../smt/limits.ts';
-import { checkSat, checkSatBatch, shutdownZ3, type Work, workMs, z3Stats } from '../smt/z3.ts';
+import { checkSat, checkSatBatch, shutdownZ3, workMs, workSince, z3Stats } from '../smt/z3.ts';
 
 afterAll(() => shutdownZ3());
 afterEach(() => setSolverLimits('time'));
@@ -88,17 +88,13 @@ describe('resource limits', () => {
     // that one at its limits, and its incremental nonlinear arithmetic gives up after a number of
     // steps that varies from run to run, README, Performance.)
     const queries = (): Promise<unknown>[] => [checkSat(SAT, { model: true }), checkSat(PIGEONS, { timeoutMs: 60 }), checkSatBatch([SAT, UNSAT, SAT], { timeoutMs: 300 }), checkSat(PIGEONS, { timeoutMs: 40 })];
-    const since = (w0: Work): Work => {
-      const w = z3Stats().work;
-      return { native: w.native - w0.native, wasm: w.wasm - w0.wasm };
-    };
     let w0 = z3Stats().work;
     for (const q of queries()) await q;
-    const oneByOne = since(w0);
+    const oneByOne = workSince(w0);
     w0 = z3Stats().work;
     // Concurrently on the pool (and twice over): waiting does not count, nor which process answers.
     await Promise.all([...queries(), ...queries()]);
-    expect(since(w0)).toEqual({ native: 2 * oneByOne.native, wasm: 2 * oneByOne.wasm });
+    expect(workSince(w0)).toEqual({ native: 2 * oneByOne.native, wasm: 2 * oneByOne.wasm });
     // The two that exhausted their limits count at least their budgets (units over the rate).
     expect(workMs(oneByOne)).toBeGreaterThanOrEqual(60 + 40);
     expect(unitsToWorkMs(RLIMIT_PER_MS.native, 'native')).toBe(1);

@@ -5,7 +5,7 @@
 
 import { checkSource } from '../../core/check.ts';
 import { solverLimits } from '../../smt/limits.ts';
-import { type Work, workMs, z3Stats } from '../../smt/z3.ts';
+import { type Work, workMs, workSince, z3Stats } from '../../smt/z3.ts';
 import { forgetSolverAnswers, startFromScratch } from '../fresh-state.ts';
 import { verifyImpl } from '../verify.ts';
 import type { WorkerVerdict } from './verifier.ts';
@@ -14,8 +14,7 @@ import type { WorkerVerdict } from './verifier.ts';
 const PROGRESS_MS = 250;
 
 function since(w0: Work): number {
-  const w = z3Stats().work;
-  return workMs({ native: w.native - w0.native, wasm: w.wasm - w0.wasm });
+  return workMs(workSince(w0));
 }
 
 process.on('message', async (m: { id: number; text: string; timeoutMs: number }) => {
