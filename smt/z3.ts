@@ -575,9 +575,18 @@ function noModelAfterAnswer(output: string, at: number, message: string): boolea
   return last === 'unsat' || last === 'unknown';
 }
 
+/**
+ * Who answers a query asked now (the solver, the second one inside withSecondSolver, the kind of
+ * limit): a script's answer is the same each time for the same answerer, which is what a cache of
+ * answers must be keyed by (the second solver picks other models, on purpose).
+ */
+export function answererKey(): string {
+  return `${solverName()}${secondDepth > 0 ? ' (second)' : ''} ${solverLimits()}`;
+}
+
 async function runNow(script: string, timeoutMs: number, route: Route = 'fallback'): Promise<SolverAnswer> {
   if (!remembering) return runSolver(script, timeoutMs, route);
-  const key = `${solverName()}${secondDepth > 0 ? ' (second)' : ''} ${solverLimits()} ${timeoutMs}\n${script}`;
+  const key = `${answererKey()} ${timeoutMs}\n${script}`;
   const hit = remembered.get(key);
   if (hit !== undefined) {
     rememberedHits++;
