@@ -12,7 +12,7 @@ import { clearSimplifyMemo } from '../core/presburger/simplify.ts';
 import { clearZ3QeCache } from '../core/presburger/z3qe.ts';
 import { clearWellFormedAnswers } from '../core/wellformed.ts';
 import { clearAnswerCache } from './verify.ts';
-import { clearModelAnswers } from './replay.ts';
+import { forgetRememberedAnswers } from '../smt/z3.ts';
 
 export function startFromScratch(): void {
   clearSimplifyMemo();
@@ -30,7 +30,7 @@ export function startFromScratch(): void {
  */
 export function forgetSolverAnswers(): void {
   clearAnswerCache();
-  clearModelAnswers();
+  forgetRememberedAnswers();
   clearDecisionCache();
   clearWellFormedAnswers();
 }

@@ -14,7 +14,7 @@ import { andAll, geT, leT } from '../core/presburger/formula.ts';
 import { constant, variable } from '../core/presburger/term.ts';
 import { formulaVars } from '../core/presburger/vars.ts';
 import type { Formula } from '../core/presburger/types.ts';
-import { answererKey, checkSat, type SolverAnswer } from '../smt/z3.ts';
+import { checkSat } from '../smt/z3.ts';
 import { runImpl } from '../semantics/run.ts';
 import { type Slice, sliceText } from '../semantics/slice.ts';
 import type { InputFamily } from '../semantics/inputs.ts';
@@ -33,20 +33,6 @@ export interface ReplayFinding {
   readonly slice?: string;
   /** For wrong outputs: the output array of the first cell that differs. */
   readonly array?: string;
-}
-
-/**
- * Models of small parameters already found, by script: a verification asks for the same ones
- * several times (the early runs, the search after a refutation, the confirmation of a model), and
- * so do the impls of one spec. A script's answer is the same each time for the same answerer (a
- * fresh context; keyed by answererKey: the second solver picks other models); an undecided one
- * is asked again. Forgotten with the other answers (proofs/fresh-state.ts).
- */
-const modelAnswers = new Map<string, SolverAnswer>();
-const MODEL_ANSWERS_LIMIT = 10_000;
-
-export function clearModelAnswers(): void {
-  modelAnswers.clear();
 }
 
 /**
@@ -80,13 +66,9 @@ export async function smallParameters(ci: CheckedImpl, count: number, prefer: Ma
   const base = [...decl, ...[...facts, ...bounds].map((f) => `(assert ${formulaToSmt(f)})`)].join('\n');
   const sum = params.length === 0 ? '0' : params.length === 1 ? smtSymbol(params[0]!) : `(+ ${params.map(smtSymbol).join(' ')})`;
   const model = async (extra: string): Promise<Map<string, bigint> | null> => {
-    const script = `${base}\n${extra}\n(minimize ${sum})`;
-    const key = `${answererKey()}\n${script}`;
-    const r = modelAnswers.get(key) ?? (await checkSat(script, { timeoutMs: 5000, model: true }));
-    if (r.status !== 'unknown') {
-      if (modelAnswers.size > MODEL_ANSWERS_LIMIT) modelAnswers.clear();
-      modelAnswers.set(key, r);
-    }
+    // Remembered: a verification asks for the same models several times (the early runs, the
+    // search after a refutation, the confirmation of a model), and so do the impls of one spec.
+    const r = await checkSat(`${base}\n${extra}\n(minimize ${sum})`, { timeoutMs: 5000, model: true, remember: true });
     if (r.status !== 'sat') return null;
     const m = new Map<string, bigint>();
     for (const p of params) {

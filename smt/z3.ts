@@ -31,6 +31,9 @@ export interface SolverAnswer {
 export interface RunOptions {
   /** Wall-clock budget; the call is interrupted and answers `unknown` past it. */
   readonly timeoutMs?: number;
+  /** This query's answer is remembered (as inside withRememberedAnswers): its caller asks the
+   *  same script again and again. */
+  readonly remember?: boolean;
 }
 
 interface Reply {
@@ -465,6 +468,11 @@ let remembering = false;
 let rememberedHits = 0;
 const REMEMBER_LIMIT = 50_000;
 
+/** Forget the remembered answers (a fuzz case asks its own queries: proofs/fresh-state.ts). */
+export function forgetRememberedAnswers(): void {
+  remembered.clear();
+}
+
 /** Runs `f` with remembered answers (kept for the next such call). */
 export async function withRememberedAnswers<T>(f: () => Promise<T>): Promise<T> {
   const outer = remembering;
@@ -575,18 +583,10 @@ function noModelAfterAnswer(output: string, at: number, message: string): boolea
   return last === 'unsat' || last === 'unknown';
 }
 
-/**
- * Who answers a query asked now (the solver, the second one inside withSecondSolver, the kind of
- * limit): a script's answer is the same each time for the same answerer, which is what a cache of
- * answers must be keyed by (the second solver picks other models, on purpose).
- */
-export function answererKey(): string {
-  return `${solverName()}${secondDepth > 0 ? ' (second)' : ''} ${solverLimits()}`;
-}
-
-async function runNow(script: string, timeoutMs: number, route: Route = 'fallback'): Promise<SolverAnswer> {
-  if (!remembering) return runSolver(script, timeoutMs, route);
-  const key = `${answererKey()} ${timeoutMs}\n${script}`;
+async function runNow(script: string, timeoutMs: number, route: Route = 'fallback', remember = false): Promise<SolverAnswer> {
+  if (!remembering && !remember) return runSolver(script, timeoutMs, route);
+  // Keyed by who answers too: the second solver picks other models, on purpose.
+  const key = `${solverName()}${secondDepth > 0 ? ' (second)' : ''} ${solverLimits()} ${timeoutMs}\n${script}`;
   const hit = remembered.get(key);
   if (hit !== undefined) {
     rememberedHits++;
@@ -633,7 +633,7 @@ async function runSolver(script: string, timeoutMs: number, route: Route): Promi
  * calls queued before it.
  */
 export function runZ3(script: string, opts: RunOptions = {}): Promise<SolverAnswer> {
-  return runNow(script, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  return runNow(script, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'fallback', opts.remember === true);
 }
 
 /**
