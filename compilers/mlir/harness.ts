@@ -1,0 +1,290 @@
+// The execution harness: the kernel's signature read from mlir-opt's generic printing, and a
+// `@__sched_main` that calls the kernel once on given inputs and prints every memref argument's
+// final contents (then its guard-zone check) and every scalar result, each cell as one i64 line
+// (floats bitcast: exact). Each memref argument lives in the middle of a larger byte buffer
+// filled with a canary (memref.view gives it an identity layout there), so an out-of-bounds write
+// by the kernel is seen as changed guard bytes instead of silently corrupting another buffer.
+
+import { bitWidth, type ElemType, denseHex, isElemType } from './cells.ts';
+
+export interface MemrefType {
+  readonly kind: 'memref';
+  readonly text: string;
+  readonly elem: ElemType;
+  /** null for a dynamic (`?`) dimension. */
+  readonly shape: readonly (number | null)[];
+}
+
+export interface ScalarType {
+  readonly kind: 'scalar';
+  readonly text: string;
+  readonly elem: ElemType;
+}
+
+export type ArgType = MemrefType | ScalarType;
+
+export interface Signature {
+  readonly name: string;
+  readonly args: readonly ArgType[];
+  readonly results: readonly ScalarType[];
+}
+
+/** The kernel cannot be run by the harness (its signature, or the sizes given for it). */
+export class HarnessError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HarnessError';
+  }
+}
+
+/** Split S at top-level commas (nesting by <>, (), [], {}; `->` is not a bracket). */
+export function splitTopLevel(s: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (c === '-' && s[i + 1] === '>') {
+      i++;
+      continue;
+    }
+    if ('<([{'.includes(c)) depth++;
+    else if ('>)]}'.includes(c)) depth--;
+    else if (c === ',' && depth === 0) {
+      out.push(s.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  const last = s.slice(start).trim();
+  if (last !== '' || out.length > 0) out.push(last);
+  return out;
+}
+
+/** The index just after the bracket that closes the one at S[open]. */
+function closeOf(s: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < s.length; i++) {
+    const c = s[i]!;
+    if (c === '-' && s[i + 1] === '>') {
+      i++;
+      continue;
+    }
+    if ('<([{'.includes(c)) depth++;
+    else if ('>)]}'.includes(c)) {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+/** One argument or result type; HarnessError for what the harness cannot allocate or print. */
+export function parseArgType(text: string, what: string): ArgType {
+  const t = text.trim();
+  if (isElemType(t)) return { kind: 'scalar', text: t, elem: t };
+  const m = /^memref<(.*)>$/s.exec(t);
+  if (!m) throw new HarnessError(`${what} has type ${t}: the harness supports memrefs of f32, f64, i8, i16, i32, i64, index and scalars of those types`);
+  const parts = splitTopLevel(m[1]!);
+  const dimsElem = parts[0]!;
+  const dm = /^((?:(?:\d+|\?)x)*)([a-z0-9]+)$/.exec(dimsElem);
+  if (!dm || !isElemType(dm[2]!)) throw new HarnessError(`${what} has type ${t}: elements of type ${dm?.[2] ?? dimsElem} are not supported (f32, f64, i8, i16, i32, i64, index)`);
+  const shape = dm[1]!.split('x').filter((d) => d !== '').map((d) => (d === '?' ? null : Number(d)));
+  for (const extra of parts.slice(1)) {
+    // A strided layout is reached by memref.cast from the identity layout (mlir-opt checks the cast);
+    // another memory space or an affine-map layout has no buffer the harness could make.
+    if (!/^strided<.*>$/s.test(extra) && extra !== '0') throw new HarnessError(`${what} has type ${t}: the layout or memory space '${extra}' is not supported (identity or strided layouts in the default memory space)`);
+  }
+  return { kind: 'memref', text: t, elem: dm[2] as ElemType, shape };
+}
+
+/** Parse a function type `(A, B) -> R` / `(A) -> (R, S)`. */
+export function parseFunctionType(text: string, name: string): { args: ArgType[]; results: ScalarType[] } {
+  const t = text.trim();
+  if (!t.startsWith('(')) throw new HarnessError(`@${name}: cannot read the function type '${t}'`);
+  const close = closeOf(t, 0);
+  const rest = t.slice(close).trim();
+  if (close < 0 || !rest.startsWith('->')) throw new HarnessError(`@${name}: cannot read the function type '${t}'`);
+  const args = splitTopLevel(t.slice(1, close - 1)).map((a, k) => parseArgType(a, `@${name} argument ${k}`));
+  let res = rest.slice(2).trim();
+  if (res.startsWith('(') && closeOf(res, 0) === res.length) res = res.slice(1, -1);
+  const results = splitTopLevel(res).map((r, k) => {
+    const a = parseArgType(r, `@${name} result ${k}`);
+    if (a.kind !== 'scalar') throw new HarnessError(`@${name} result ${k} has type ${a.text}: memref results are not supported (write results into memref arguments)`);
+    return a;
+  });
+  return { args, results };
+}
+
+/** The kernel's signature in mlir-opt's generic printing of a module (a top-level func.func with a body). */
+export function kernelSignature(generic: string, name: string): Signature {
+  if (!/^[A-Za-z_][A-Za-z0-9_$.]*$/.test(name)) throw new HarnessError(`'${name}' is not a function name the harness can call`);
+  const lines = generic.split('\n');
+  const key = `sym_name = "${name}"`;
+  for (let k = 0; k < lines.length; k++) {
+    const line = lines[k]!;
+    // The closing line of a top-level op of the module is indented by two spaces.
+    if (!line.startsWith('  }) {') || !line.includes(key)) continue;
+    let open = k - 1;
+    while (open >= 0 && !/^ {2}[^\s^]/.test(lines[open]!)) open--;
+    if (open < 0 || !lines[open]!.startsWith('  "func.func"() ({')) continue;
+    if (open === k - 1) throw new HarnessError(`@${name} is a declaration without a body: nothing to run`);
+    const at = line.indexOf('function_type = ');
+    if (at < 0) break;
+    const from = at + 'function_type = '.length;
+    const argsEnd = closeOf(line, from);
+    let end = line.indexOf('->', argsEnd) + 2;
+    while (line[end] === ' ') end++;
+    end = line[end] === '(' ? closeOf(line, end) : Math.min(...[line.indexOf(',', end), line.indexOf('}', end)].filter((i) => i >= 0));
+    return { name, ...parseFunctionType(line.slice(from, end), name) };
+  }
+  throw new HarnessError(`no function @${name} with a body at the top level of the module`);
+}
+
+/** What the harness gives the kernel: per argument, a scalar's cell or a memref's shape and cells. */
+export type ArgValue =
+  | { readonly kind: 'scalar'; readonly cell: bigint }
+  | { readonly kind: 'memref'; readonly shape: readonly number[]; readonly cells: readonly bigint[] };
+
+/** The canary byte of the guard zones (0xA5). */
+export const CANARY = 0xa5;
+/** The first line the harness prints after the call (the kernel may print before). */
+export const MARKER = 6148914691236517205n; // 0x5555555555555555
+export const HARNESS_MAIN = '__sched_main';
+
+/** Guard bytes on each side of an argument of BYTES bytes: a whole copy of it, at least 64, 64-aligned. */
+export function guardBytes(bytes: number): number {
+  return Math.max(64, Math.ceil(bytes / 64) * 64);
+}
+
+/** The harness (globals and @__sched_main) for SIG called with VALUES, in MLIR's custom syntax. */
+export function harnessText(sig: Signature, values: readonly ArgValue[]): string {
+  const out: string[] = [];
+  const body: string[] = [];
+  let fresh = 0;
+  const v = (p: string): string => `%${p}${fresh++}`;
+  body.push('    %c0 = arith.constant 0 : index', '    %c1 = arith.constant 1 : index', `    %canary = arith.constant ${CANARY - 256} : i8`, '    %zero64 = arith.constant 0 : i64');
+  const callArgs: string[] = [];
+  const prints: string[] = [];
+  const toI64 = (elem: ElemType, x: string, lines: string[], indent: string): string => {
+    const r = v('p');
+    switch (elem) {
+      case 'f32': {
+        const b = v('b');
+        lines.push(`${indent}${b} = arith.bitcast ${x} : f32 to i32`, `${indent}${r} = arith.extui ${b} : i32 to i64`);
+        return r;
+      }
+      case 'f64': lines.push(`${indent}${r} = arith.bitcast ${x} : f64 to i64`); return r;
+      case 'i64': return x;
+      case 'index': lines.push(`${indent}${r} = arith.index_cast ${x} : index to i64`); return r;
+      default: lines.push(`${indent}${r} = arith.extsi ${x} : ${elem} to i64`); return r;
+    }
+  };
+  sig.args.forEach((a, k) => {
+    const val = values[k]!;
+    if (a.kind === 'scalar') {
+      if (val.kind !== 'scalar') throw new HarnessError(`argument ${k}: a scalar value is needed`);
+      const x = v('s');
+      const lit = a.elem === 'f32' || a.elem === 'f64' ? `0x${val.cell.toString(16).toUpperCase()}` : val.cell.toString();
+      body.push(`    ${x} = arith.constant ${lit} : ${a.elem}`);
+      callArgs.push(x);
+      return;
+    }
+    if (val.kind !== 'memref') throw new HarnessError(`argument ${k}: a memref value is needed`);
+    const shape = val.shape;
+    const count = shape.reduce((p, d) => p * d, 1);
+    const bytes = (count * bitWidth(a.elem)) / 8;
+    const guard = guardBytes(bytes);
+    const total = 2 * guard + Math.ceil(bytes / 64) * 64;
+    const staticType = `memref<${shape.map((d) => `${d}x`).join('')}${a.elem}>`;
+    const buf = v('buf');
+    const view = v('view');
+    const n = v('n');
+    const g = v('g');
+    const i = v('i');
+    body.push(
+      `    ${buf} = memref.alloc() {alignment = 64 : i64} : memref<${total}xi8>`,
+      `    ${n} = arith.constant ${total} : index`,
+      `    scf.for ${i} = %c0 to ${n} step %c1 {`,
+      `      memref.store %canary, ${buf}[${i}] : memref<${total}xi8>`,
+      '    }',
+      `    ${g} = arith.constant ${guard} : index`,
+      `    ${view} = memref.view ${buf}[${g}][] : memref<${total}xi8> to ${staticType}`,
+    );
+    if (count > 0) {
+      const glob = `__sched_in${k}`;
+      out.push(`  memref.global "private" @${glob} : ${staticType} = dense<"${denseHex(a.elem, val.cells)}">`);
+      const gv = v('init');
+      body.push(`    ${gv} = memref.get_global @${glob} : ${staticType}`, `    memref.copy ${gv}, ${view} : ${staticType} to ${staticType}`);
+    }
+    if (staticType === a.text) callArgs.push(view);
+    else {
+      const c = v('arg');
+      body.push(`    ${c} = memref.cast ${view} : ${staticType} to ${a.text}`);
+      callArgs.push(c);
+    }
+    // Print the cells in row-major order, then the number of guard bytes that changed.
+    const ivs: string[] = [];
+    let indent = '    ';
+    for (const d of shape) {
+      const ub = v('ub');
+      const iv = v('iv');
+      prints.push(`${indent}${ub} = arith.constant ${d} : index`, `${indent}scf.for ${iv} = %c0 to ${ub} step %c1 {`);
+      ivs.push(iv);
+      indent += '  ';
+    }
+    const x = v('x');
+    prints.push(`${indent}${x} = memref.load ${view}[${ivs.join(', ')}] : ${staticType}`);
+    prints.push(`${indent}vector.print ${toI64(a.elem, x, prints, indent)} : i64`);
+    for (let d = shape.length; d > 0; d--) {
+      indent = indent.slice(2);
+      prints.push(`${indent}}`);
+    }
+    const countGuard = (from: string, to: string, init: string): string => {
+      const r = v('bad');
+      const j = v('j');
+      const acc = v('acc');
+      const b = v('byte');
+      const ne = v('ne');
+      const e = v('e');
+      const s = v('sum');
+      prints.push(
+        `    ${r} = scf.for ${j} = ${from} to ${to} step %c1 iter_args(${acc} = ${init}) -> (i64) {`,
+        `      ${b} = memref.load ${buf}[${j}] : memref<${total}xi8>`,
+        `      ${ne} = arith.cmpi ne, ${b}, %canary : i8`,
+        `      ${e} = arith.extui ${ne} : i1 to i64`,
+        `      ${s} = arith.addi ${acc}, ${e} : i64`,
+        `      scf.yield ${s} : i64`,
+        '    }',
+      );
+      return r;
+    };
+    const after = v('after');
+    prints.push(`    ${after} = arith.constant ${guard + bytes} : index`);
+    const low = countGuard('%c0', g, '%zero64');
+    const both = countGuard(after, n, low);
+    prints.push(`    vector.print ${both} : i64`);
+  });
+  const argTypes = sig.args.map((a) => a.text).join(', ');
+  const resTypes = sig.results.map((r) => r.text);
+  const res = v('res');
+  const call = `func.call @${sig.name}(${callArgs.join(', ')}) : (${argTypes}) -> (${resTypes.join(', ')})`;
+  body.push(resTypes.length > 0 ? `    ${res}:${resTypes.length} = ${call}` : `    ${call}`);
+  body.push(`    %marker = arith.constant ${MARKER} : i64`, '    vector.print %marker : i64');
+  body.push(...prints);
+  sig.results.forEach((r, k) => {
+    const x = `${res}#${k}`;
+    body.push(`    vector.print ${toI64(r.elem, x, body, '    ')} : i64`);
+  });
+  out.push(`  func.func @${HARNESS_MAIN}() {`, ...body, '    return', '  }');
+  return out.join('\n');
+}
+
+/** GENERIC (mlir-opt's generic printing of a module) with the harness inserted before the module's end. */
+export function withHarness(generic: string, harness: string): string {
+  const lines = generic.split('\n');
+  let k = lines.length - 1;
+  while (k >= 0 && !lines[k]!.startsWith('})')) k--;
+  if (k < 0) throw new HarnessError('internal: the module printed by mlir-opt has no closing line');
+  if (generic.includes(`@${HARNESS_MAIN}`) || generic.includes('@__sched_in')) throw new HarnessError(`the module already defines a symbol the harness uses (@${HARNESS_MAIN}, @__sched_in…)`);
+  return [...lines.slice(0, k), harness, ...lines.slice(k)].join('\n');
+}
