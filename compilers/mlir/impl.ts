@@ -85,11 +85,47 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
     if (anns.has(t.id)) return anns.get(t.id)!;
     if (busy.has(t.id)) return null;
     busy.add(t.id);
-    let a = byLocation(t);
-    if (a === null && t.value.k === 'load') a = asCopy(t, t.value);
+    // A copy (its value is one read) is annotated with what it copies; a store that computes is
+    // the source statement of its location.
+    let a = t.value.k === 'load' ? asCopy(t, t.value) : null;
+    if (a === null) a = byLocation(t);
     busy.delete(t.id);
     anns.set(t.id, a);
     return a;
+  };
+
+  /** What a target read sees: pieces of (tensor, args over the target's ivs), from the annotations. */
+  const targetReadValue = (l: Load): { tensor: string; args: readonly Term[] }[] | null => {
+    let pieces;
+    try {
+      pieces = lastWriters(tStores, { array: l.array, index: l.index, site: l.site });
+    } catch {
+      return null;
+    }
+    const out: { tensor: string; args: readonly Term[] }[] = [];
+    for (const p of pieces) {
+      const w = annOf(p.store);
+      if (w === null) return null;
+      const sub = new Map(p.store.site.loops.map((lp, k) => [lp.iv, p.at[k]!] as const));
+      for (const wp of w.pieces) out.push({ tensor: wp.tensor, args: wp.args.map((x) => substTerm(x, sub)) });
+    }
+    const input = spec.inputOf.get(l.array);
+    if (input !== undefined) out.push({ tensor: input, args: l.index });
+    return out;
+  };
+
+  /** What a source read sees: pieces of (tensor, args over the source's ivs). */
+  const sourceReadValue = (l: Load): { tensor: string; args: readonly Term[] }[] => {
+    let pieces;
+    try {
+      pieces = lastWriters(spec.stores, { array: l.array, index: l.index, site: l.site });
+    } catch {
+      return [];
+    }
+    const out = pieces.map((p) => ({ tensor: spec.tensorOf.get(p.store.id)!, args: p.at }));
+    const input = spec.inputOf.get(l.array);
+    if (input !== undefined) out.push({ tensor: input, args: l.index });
+    return out;
   };
 
   const byLocation = (t: KStore): Ann | null => {
@@ -105,15 +141,28 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
       return null;
     }
     const s = cands[0]!;
-    const xs = s.site.loops.map((l, k) => `x${k}$inst`);
+    const xs = s.site.loops.map((_, k) => `x${k}$inst`);
     const ren = new Map(s.site.loops.map((l, k) => [l.iv, variable(xs[k]!)] as const));
     const eqs: Equation[] = [];
     const pair = (src: readonly Term[], tgt: readonly Term[]): void => src.forEach((e, d) => eqs.push({ lhs: substTerm(e, ren), rhs: tgt[d]! }));
     if (sameArray(t.array) === s.array) pair(s.index, t.index);
     const sLoads = loadsOf(s.value);
     for (const tl of loadsOf(t.value)) {
-      const ms = sLoads.filter((sl) => locKey(sl.loc) === locKey(tl.loc) && sameArray(tl.array) === sl.array);
-      if (ms.length === 1) pair(ms[0]!.index, tl.index);
+      const ms = sLoads.filter((sl) => locKey(sl.loc) === locKey(tl.loc));
+      if (ms.length !== 1) continue;
+      const sl = ms[0]!;
+      if (sameArray(tl.array) === sl.array) {
+        pair(sl.index, tl.index);
+        continue;
+      }
+      // Different arrays (a copy, a private buffer): pair the values they hold, when each side
+      // holds one statement's instances.
+      const tv = targetReadValue(tl);
+      if (tv === null) continue;
+      const tensors = new Set(tv.map((p) => p.tensor));
+      if (tensors.size !== 1 || tv.length !== 1) continue;
+      const sv = sourceReadValue(sl).filter((p) => p.tensor === tv[0]!.tensor);
+      if (sv.length === 1) pair(sv[0]!.args, tv[0]!.args);
     }
     const r = solveInstance(xs, eqs);
     if (!r.ok) {
@@ -129,7 +178,7 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
     try {
       pieces = lastWriters(tStores, read);
     } catch {
-      why.set(t.id, `${why.get(t.id) ?? ''}; the copy's source has no closed-form last writer`);
+      why.set(t.id, "the copy's source has no closed-form last writer");
       return null;
     }
     const out: { cond: Formula; tensor: string; args: readonly Term[] }[] = [];
