@@ -29,7 +29,29 @@ import { Unsupported } from './ops.ts';
 
 /** An annotation: pieces over the store's loop counters (the first whose condition holds). */
 interface Ann {
-  readonly pieces: readonly { readonly cond: Formula; readonly tensor: string; readonly args: readonly Term[] }[];
+  readonly pieces: readonly Piece[];
+}
+
+/** A tensor read T(args), or (tensor '') a value that reads no memory (a constant, an index). */
+interface Piece {
+  readonly cond: Formula;
+  readonly tensor: string;
+  readonly args: readonly Term[];
+  readonly lit?: KVal;
+}
+
+/** A load-free value with loop counters substituted. */
+function substVal(v: KVal, sub: ReadonlyMap<string, Term>): KVal {
+  switch (v.k) {
+    case 'load': return v;
+    case 'const': return v;
+    case 'index': return { ...v, term: substTerm(v.term, sub) };
+    case 'cond': return { ...v, cond: substFormula(v.cond, sub) };
+    case 'un': case 'cast': return { ...v, a: substVal(v.a, sub) };
+    case 'bin': return { ...v, a: substVal(v.a, sub), b: substVal(v.b, sub) };
+    case 'select': return { ...v, c: substVal(v.c, sub), a: substVal(v.a, sub), b: substVal(v.b, sub) };
+    case 'call': return { ...v, args: v.args.map((x) => substVal(x, sub)) };
+  }
 }
 
 export interface KernelImpl {
@@ -89,6 +111,8 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
     // the source statement of its location.
     let a = t.value.k === 'load' ? asCopy(t, t.value) : null;
     if (a === null) a = byLocation(t);
+    // A value that reads no memory (a constant, a padding) is its own annotation.
+    if (a === null && loadsOf(t.value).length === 0) a = { pieces: [{ cond: TRUE, tensor: '', args: [], lit: t.value }] };
     busy.delete(t.id);
     anns.set(t.id, a);
     return a;
@@ -108,6 +132,7 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
       if (w === null) return null;
       const sub = new Map(p.store.site.loops.map((lp, k) => [lp.iv, p.at[k]!] as const));
       for (const wp of w.pieces) out.push({ tensor: wp.tensor, args: wp.args.map((x) => substTerm(x, sub)) });
+      if (w.pieces.some((wp) => wp.lit)) return null;
     }
     const input = spec.inputOf.get(l.array);
     if (input !== undefined) out.push({ tensor: input, args: l.index });
@@ -181,7 +206,7 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
       why.set(t.id, "the copy's source has no closed-form last writer");
       return null;
     }
-    const out: { cond: Formula; tensor: string; args: readonly Term[] }[] = [];
+    const out: Piece[] = [];
     for (const p of pieces) {
       const w = annOf(p.store);
       if (w === null) {
@@ -191,7 +216,7 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
       const sub = new Map(p.store.site.loops.map((lp, k) => [lp.iv, p.at[k]!] as const));
       for (const wp of w.pieces) {
         const cond = simplify(and(p.cond, substFormula(wp.cond, sub)));
-        if (cond.kind !== 'false') out.push({ cond, tensor: wp.tensor, args: wp.args.map((x) => substTerm(x, sub)) });
+        if (cond.kind !== 'false') out.push({ cond, tensor: wp.tensor, args: wp.args.map((x) => substTerm(x, sub)), ...(wp.lit ? { lit: substVal(wp.lit, sub) } : {}) });
       }
     }
     const input = spec.inputOf.get(l.array);
@@ -211,6 +236,9 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
         if (w.array !== l.array || w === t && t.site.loops.length === p) continue;
         const shares = w.site.loops.slice(0, p).every((x, i) => x === l.site.loops[i]) && w.site.loops.length >= p;
         if (!shares) continue;
+        // Same iteration, cells a nonzero constant apart (the lanes of a vector write): never the cell.
+        const sameLoops = w.site.loops.length === p && w.site.loops.every((x, i) => x === l.site.loops[i]);
+        if (sameLoops && w.index.some((e, d) => { const diff = sub(e, l.index[d]!); return diff.parts.length === 0 && diff.c !== 0n; })) continue;
         const between = w.site.seq > l.site.seq && w.site.seq < t.site.seq;
         const deeper = w.site.loops.length > p && t.site.loops.length > p && w.site.loops[p] === t.site.loops[p];
         if (between || deeper) throw new Unsupported('ssa', `the value read at ${showLoc(l.loc)} is used at ${showLoc(t.loc)} after a write that may change the cell (${showLoc(w.loc)})`);
@@ -220,7 +248,7 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
 
   // ---- the program --------------------------------------------------------------------------
   let annotated = 0;
-  const annExpr = (a: Ann['pieces'][number]): string => `{${showExpr({ kind: 'tensor', name: a.tensor, indices: a.args.map(termExpr), pos: { line: 0, col: 0 } })}}`;
+  const annExpr = (a: Piece): string => `{${showExpr(a.lit ? valueExpr(a.lit, () => { throw new Error('a load in a literal annotation'); }) : { kind: 'tensor', name: a.tensor, indices: a.args.map(termExpr), pos: { line: 0, col: 0 } })}}`;
   const loadExpr = (l: Load): Expr => arrayRead(l.array, l.index);
   const ind = (d: number): string => '  '.repeat(d);
 

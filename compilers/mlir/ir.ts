@@ -20,14 +20,29 @@ export type Loc =
 
 export const UNKNOWN_LOC: Loc = { kind: 'unknown' };
 
-/** A canonical text of a location: equal locations have equal keys. */
+/**
+ * A canonical text of a location: equal locations have equal keys. File names are left out: a
+ * target printed from the source file and the source read again (from a path or from stdin) name
+ * the same positions with different file names.
+ */
 export function locKey(l: Loc): string {
   switch (l.kind) {
-    case 'file': return `${JSON.stringify(l.file)}:${l.line}:${l.col}`;
+    case 'file': return `${l.line}:${l.col}`;
     case 'name': return `${JSON.stringify(l.name)}${l.child ? `(${locKey(l.child)})` : ''}`;
     case 'callsite': return `callsite(${locKey(l.callee)} at ${locKey(l.caller)})`;
     case 'fused': return `fused${l.metadata ? `<${l.metadata}>` : ''}[${l.locs.map(locKey).join(', ')}]`;
     case 'unknown': return 'unknown';
+  }
+}
+
+/** The location with every file name given by `f` (the display name of a file read from stdin). */
+export function renameFiles(l: Loc, f: (file: string) => string): Loc {
+  switch (l.kind) {
+    case 'file': return { ...l, file: f(l.file) };
+    case 'name': return l.child ? { ...l, child: renameFiles(l.child, f) } : l;
+    case 'callsite': return { ...l, callee: renameFiles(l.callee, f), caller: renameFiles(l.caller, f) };
+    case 'fused': return { ...l, locs: l.locs.map((x) => renameFiles(x, f)) };
+    case 'unknown': return l;
   }
 }
 

@@ -10,8 +10,8 @@ import {
   and, andAll, cong, constant, floor, geT, linear, ltT, max, mod, not, simplify, sub, variable, type Formula, type Term,
 } from '../../core/presburger/index.ts';
 import type { Block, Loc, Module, MType, Op } from './ir.ts';
-import { showLoc, showType } from './ir.ts';
-import type { ArrayOrigin, KArray, KLoop, KNode, KParam, Kernel, KStore, KVal, Site } from './kernel.ts';
+import { renameFiles, showLoc, showType } from './ir.ts';
+import { type ArrayOrigin, type KArray, type KLoop, type KNode, type KParam, type Kernel, type KStore, type KVal, loadsOf, type Site, storesOf } from './kernel.ts';
 import { type Band, type Ctx, opEntry, Unsupported, type View } from './ops.ts';
 
 /** An Unsupported with the place of the op that raised it. */
@@ -66,7 +66,7 @@ class Lowering implements Ctx {
   private op!: Op;
   private block!: Block;
 
-  constructor(private readonly funcs: ReadonlyMap<string, Op>, readonly body: KNode[]) {
+  constructor(private readonly funcs: ReadonlyMap<string, Op>, readonly body: KNode[], private readonly fileName: ((f: string) => string) | null) {
     this.out = body;
   }
 
@@ -113,7 +113,10 @@ class Lowering implements Ctx {
         const elem = this.scalar(a.type);
         const name = this.addArray(base, elem, [], { kind: 'scalar', index: k }, a.type);
         this.argArrays.add(name);
-        this.bind(a.name, { t: 'value', val: this.load(rootView(name, elem, []), []), cond: null });
+        const v = this.load(rootView(name, elem, []), []);
+        // The argument itself, not a read the function makes.
+        this.loads.pop();
+        this.bind(a.name, { t: 'value', val: v, cond: null });
       }
     });
     const fnType = f.attrs.get('function_type');
@@ -174,8 +177,8 @@ class Lowering implements Ctx {
 
   /** The location of an op, with the call sites of the calls being inlined (as MLIR's inliner). */
   locOf(op: Op): Loc {
-    let l = op.loc;
-    for (let k = this.callLocs.length - 1; k >= 0; k--) l = { kind: 'callsite', callee: l, caller: this.callLocs[k]! };
+    let l = this.fileName ? renameFiles(op.loc, this.fileName) : op.loc;
+    for (let k = this.callLocs.length - 1; k >= 0; k--) l = { kind: 'callsite', callee: l, caller: this.fileName ? renameFiles(this.callLocs[k]!, this.fileName) : this.callLocs[k]! };
     return l;
   }
 
@@ -270,10 +273,15 @@ class Lowering implements Ctx {
     if (idx.length !== view.shape.length) throw new Unsupported(this.op.name, `${idx.length} indices for a rank-${view.shape.length} memref`);
   }
 
+  /** Every read made, to find those whose value no write uses (dead loads). */
+  readonly loads: Extract<KVal, { k: 'load' }>[] = [];
+
   load(view: View, idx: readonly Term[]): KVal {
     this.checkBounds(view, idx);
     const arr = this.arrays.find((a) => a.name === view.array)!;
-    return { k: 'load', id: this.nextId++, array: view.array, index: view.at(idx), site: this.site(), loc: this.locOf(this.op), type: arr.elem, op: this.op.name };
+    const l: KVal = { k: 'load', id: this.nextId++, array: view.array, index: view.at(idx), site: this.site(), loc: this.locOf(this.op), type: arr.elem, op: this.op.name };
+    this.loads.push(l);
+    return l;
   }
 
   store(view: View, idx: readonly Term[], value: KVal, part?: string): void {
@@ -559,18 +567,27 @@ export function pickFunction(mod: Module, name?: string): { func: Op; funcs: Map
   return { func: roots[0]![1], funcs };
 }
 
-/** Lower one function of a module. */
-export function lowerFunction(mod: Module, name?: string): Kernel {
+/**
+ * Lower one function of a module. `fileName` renames the files of locations (the module was read
+ * from stdin, where mlir-opt calls the file `<stdin>`).
+ */
+export function lowerFunction(mod: Module, name?: string, fileName: ((f: string) => string) | null = null): Kernel {
   const { func, funcs } = pickFunction(mod, name);
   const body: KNode[] = [];
-  const l = new Lowering(funcs, body);
+  const l = new Lowering(funcs, body, fileName);
   const sym = func.attrs.get('sym_name');
   try {
     l.lowerFunc(func);
   } catch (e) {
-    if (e instanceof Unsupported && !(e instanceof UnsupportedAt)) throw new UnsupportedAt(e, func.loc);
+    if (e instanceof Unsupported && !(e instanceof UnsupportedAt)) throw new UnsupportedAt(e, fileName ? renameFiles(func.loc, fileName) : func.loc);
     throw e;
   }
+  // A read whose value no write uses is not translated (it writes nothing); say so, since an
+  // out-of-bounds or uninitialised read there is undefined behaviour the verdict does not cover.
+  const used = new Set(storesOf(body).flatMap((s) => loadsOf(s.value).map((x) => x.id)));
+  const dead = l.loads.filter((x) => !used.has(x.id));
+  const deadLocs = [...new Set(dead.map((x) => showLoc(x.loc)))];
+  if (deadLocs.length > 0) l.notes.push(`${dead.length} read(s) whose value no write uses were not translated (their accesses are not checked): at ${deadLocs.slice(0, 5).join(', ')}${deadLocs.length > 5 ? ', …' : ''}`);
   return { name: sym?.kind === 'string' ? sym.value : 'main', params: l.params, arrays: l.arrays, body, notes: l.notes };
 }
 
