@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatDiagnostic, SchedInputError } from '../../core/diagnostics.ts';
 import { argSpecs, readHeader } from '../../compilers/mlir/corpus-header.ts';
-import { differential, type Differential, MlirRunError } from '../../compilers/mlir/runner.ts';
+import { differential, type Differential, execute, type Execution, MlirRunError, runPasses } from '../../compilers/mlir/runner.ts';
 import { mlirMissing } from '../../compilers/mlir/tools.ts';
 
 export interface PipelineCheck {
@@ -21,10 +21,12 @@ export interface PipelineCheck {
   /** What the runner saw, or the failure that stopped it. */
   readonly seen: 'differs' | 'agrees' | `error: ${string}`;
   readonly ok: boolean;
+  /** The pass printed the module unchanged (a pipeline that transforms nothing tests little). */
+  readonly unchanged: boolean;
   readonly differences: number;
   readonly cells: number;
   readonly firstDifferences: readonly string[];
-  /** Wall-clock milliseconds (measurements): mlir-opt with the pipeline; source and output lowered and run. */
+  /** Wall-clock milliseconds (measurements): mlir-opt with the pipeline; the source (once per file) and the output lowered and run. */
   readonly ms: { readonly pass: number; readonly source: number; readonly output: number };
 }
 
@@ -43,17 +45,28 @@ export function checkFile(file: string, only?: (label: string) => boolean): Pipe
   const h = readHeader(text, file);
   const specs = argSpecs(h, text, file);
   const out: PipelineCheck[] = [];
+  // The source runs once; a failure there is every pipeline's.
+  let before: Execution | undefined;
+  let sourceError: string | null = null;
+  let source = '';
+  try {
+    before = execute(text, h.kernel, specs, h.seed, { fileName: file });
+    source = runPasses(text, []).output;
+  } catch (e) {
+    sourceError = failure(e);
+  }
   for (const p of h.pipelines) {
     if (only && !only(p.label)) continue;
     let d: Differential | null = null;
     let seen: PipelineCheck['seen'];
-    try {
-      d = differential(text, p.args, h.kernel, specs, h.seed, { fileName: file });
-      seen = d.comparison.equal ? 'agrees' : 'differs';
-    } catch (e) {
-      if (e instanceof MlirRunError) seen = `error: ${e.kind}: ${e.message.split('\n')[0]!}`;
-      else if (e instanceof SchedInputError) seen = `error: input: ${e.diagnostics.map(formatDiagnostic).join('; ')}`;
-      else throw e;
+    if (sourceError !== null) seen = `error: source: ${sourceError}`;
+    else {
+      try {
+        d = differential(text, p.args, h.kernel, specs, h.seed, { fileName: file }, before);
+        seen = d.comparison.equal ? 'agrees' : 'differs';
+      } catch (e) {
+        seen = `error: ${failure(e)}`;
+      }
     }
     const c = d?.comparison;
     out.push({
@@ -63,17 +76,24 @@ export function checkFile(file: string, only?: (label: string) => boolean): Pipe
       expected: p.runner!,
       seen,
       ok: seen === p.runner,
+      unchanged: d !== null && d.pass.output === source,
       differences: c?.differences.length ?? 0,
       cells: c?.cells ?? 0,
       firstDifferences: c?.differences.slice(0, 4).map((x) => x.text) ?? [],
       ms: {
         pass: d?.pass.ms ?? 0,
-        source: d ? d.before.ms.canonical + d.before.ms.lower + d.before.ms.run : 0,
+        source: before ? before.ms.canonical + before.ms.lower + before.ms.run : 0,
         output: d ? d.after.ms.lower + d.after.ms.run : 0,
       },
     });
   }
   return out;
+}
+
+function failure(e: unknown): string {
+  if (e instanceof MlirRunError) return `${e.kind}: ${e.message.split('\n')[0]!}`;
+  if (e instanceof SchedInputError) return `input: ${e.diagnostics.map(formatDiagnostic).join('; ')}`;
+  throw e;
 }
 
 function main(argv: string[]): number {
@@ -103,7 +123,7 @@ function main(argv: string[]): number {
     if (!json) {
       for (const r of rows) {
         const ms = `pass ${Math.round(r.ms.pass)} ms, source ${Math.round(r.ms.source)} ms, output ${Math.round(r.ms.output)} ms`;
-        process.stdout.write(`${r.ok ? 'ok  ' : 'FAIL'} ${r.file} ${r.label}: ${r.seen} (expected ${r.expected}; ${r.differences}/${r.cells} cells differ; ${ms})\n`);
+        process.stdout.write(`${r.ok ? 'ok  ' : 'FAIL'} ${r.file} ${r.label}: ${r.seen}${r.unchanged ? ' (the pass changed nothing)' : ''} (expected ${r.expected}; ${r.differences}/${r.cells} cells differ; ${ms})\n`);
         if (verbose || !r.ok) for (const t of r.firstDifferences) process.stdout.write(`       ${t}\n`);
       }
     }

@@ -5,6 +5,9 @@
 // PIPELINE producer: --pass-pipeline='builtin.module(func.func(affine-loop-fusion{mode=producer fusion-maximal}))'
 // EXPECT producer: valid
 // RUNNER producer: agrees
+// PIPELINE unroll: --affine-loop-unroll=unroll-factor=4
+// EXPECT unroll: valid
+// RUNNER unroll: agrees
 //
 // Reported as a miscompilation of trunk in https://github.com/llvm/llvm-project/issues/211599
 // (fusion across a call that writes the buffer through a memref.cast alias). MLIR 16 does not fuse

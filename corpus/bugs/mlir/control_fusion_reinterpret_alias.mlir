@@ -5,6 +5,9 @@
 // PIPELINE maximal: --pass-pipeline='builtin.module(func.func(affine-loop-fusion{fusion-maximal}))'
 // EXPECT maximal: valid
 // RUNNER maximal: agrees
+// PIPELINE tile: --affine-loop-tile='tile-size=4'
+// EXPECT tile: valid
+// RUNNER tile: agrees
 //
 // Reported as a miscompilation of trunk in https://github.com/llvm/llvm-project/issues/218696
 // (a consumer moved before a write through a memref.reinterpret_cast alias). MLIR 16 does not fuse

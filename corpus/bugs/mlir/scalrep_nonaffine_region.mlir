@@ -3,9 +3,6 @@
 // PIPELINE scalrep: --affine-scalrep
 // EXPECT scalrep: invalid output-mismatch
 // RUNNER scalrep: differs
-// PIPELINE licm: --affine-loop-invariant-code-motion
-// EXPECT licm: valid
-// RUNNER licm: agrees
 // BUG: https://github.com/llvm/llvm-project/issues/53034: affine-scalrep forwards a store to a load across an scf.for whose body writes the cell
 func.func @if_loop_1(%arg0: memref<?xi32>, %n: index, %res: memref<1xi32>) {
   %c0 = arith.constant 0 : index
