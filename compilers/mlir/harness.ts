@@ -3,7 +3,8 @@
 // final contents (then its guard-zone check) and every scalar result, each cell as one i64 line
 // (floats bitcast: exact). Each memref argument lives in the middle of a larger byte buffer
 // filled with a canary (memref.view gives it an identity layout there), so an out-of-bounds write
-// by the kernel is seen as changed guard bytes instead of silently corrupting another buffer.
+// by the kernel is seen as changed guard bytes instead of silently corrupting another buffer, and
+// the heap is filled with the same canary, so a read of memory nobody wrote is deterministic.
 
 import { bitWidth, type ElemType, denseHex, isElemType } from './cells.ts';
 
@@ -60,8 +61,8 @@ export function splitTopLevel(s: string): string[] {
   return out;
 }
 
-/** The index just after the bracket that closes the one at S[open]. */
-function closeOf(s: string, open: number): number {
+/** The index just after the bracket that closes the one at S[open] (-1 if none). */
+export function closeOf(s: string, open: number): number {
   let depth = 0;
   for (let i = open; i < s.length; i++) {
     const c = s[i]!;
@@ -276,8 +277,30 @@ export function harnessText(sig: Signature, values: readonly ArgValue[]): string
     body.push(`    vector.print ${toI64(r.elem, x, body, '    ')} : i64`);
   });
   out.push(`  func.func @${HARNESS_MAIN}() {`, ...body, '    return', '  }');
+  out.push(...ALLOCATOR);
   return out.join('\n');
 }
+
+/**
+ * The heap of the lowered program (memref.alloc with `use-generic-functions`): malloc, then every
+ * byte set to the canary, so that a read of memory nobody wrote (a private buffer a pass forgot to
+ * fill) gives the same value on every run instead of whatever malloc returned.
+ */
+const ALLOCATOR = [
+  '  llvm.func @malloc(i64) -> !llvm.ptr<i8>',
+  '  llvm.func @free(!llvm.ptr<i8>)',
+  '  llvm.func @_mlir_memref_to_llvm_alloc(%n: i64) -> !llvm.ptr<i8> {',
+  '    %p = llvm.call @malloc(%n) : (i64) -> !llvm.ptr<i8>',
+  `    %v = llvm.mlir.constant(${CANARY - 256} : i8) : i8`,
+  '    %f = llvm.mlir.constant(false) : i1',
+  '    "llvm.intr.memset"(%p, %v, %n, %f) : (!llvm.ptr<i8>, i8, i64, i1) -> ()',
+  '    llvm.return %p : !llvm.ptr<i8>',
+  '  }',
+  '  llvm.func @_mlir_memref_to_llvm_free(%p: !llvm.ptr<i8>) {',
+  '    llvm.call @free(%p) : (!llvm.ptr<i8>) -> ()',
+  '    llvm.return',
+  '  }',
+];
 
 /** GENERIC (mlir-opt's generic printing of a module) with the harness inserted before the module's end. */
 export function withHarness(generic: string, harness: string): string {
@@ -285,6 +308,8 @@ export function withHarness(generic: string, harness: string): string {
   let k = lines.length - 1;
   while (k >= 0 && !lines[k]!.startsWith('})')) k--;
   if (k < 0) throw new HarnessError('internal: the module printed by mlir-opt has no closing line');
-  if (generic.includes(`@${HARNESS_MAIN}`) || generic.includes('@__sched_in')) throw new HarnessError(`the module already defines a symbol the harness uses (@${HARNESS_MAIN}, @__sched_in…)`);
+  // The harness's symbols: @__sched_main, @__sched_in<k>, the allocator and what it calls.
+  const taken = /sym_name = "(__sched_[^"]*|malloc|free|_mlir_memref_to_llvm_[^"]*)"/.exec(generic);
+  if (taken) throw new HarnessError(`the module defines @${taken[1]}, a symbol the harness needs (@__sched_…, @malloc, @free, @_mlir_memref_to_llvm_…)`);
   return [...lines.slice(0, k), harness, ...lines.slice(k)].join('\n');
 }

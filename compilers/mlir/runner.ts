@@ -31,7 +31,7 @@ export const LOWERING: readonly string[] = [
   '--lower-affine',
   '--convert-vector-to-llvm',
   '--convert-math-to-llvm',
-  '--convert-memref-to-llvm',
+  '--convert-memref-to-llvm=use-generic-functions',
   '--convert-func-to-llvm',
   '--convert-arith-to-llvm',
   '--convert-cf-to-llvm',
