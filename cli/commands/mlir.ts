@@ -10,11 +10,11 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { SchedInputError, formatDiagnostic } from '../../core/diagnostics.ts';
-import { MlirSyntaxError, SourceRefused, translateMlir, Unsupported, type MlirTranslation } from '../../compilers/mlir/translate.ts';
 import { mlirMissing } from '../../compilers/mlir/tools.ts';
-import { MlirRunError, runPasses } from '../../compilers/mlir/runner.ts';
+import { MlirRunError } from '../../compilers/mlir/runner.ts';
 import { seededInputs } from '../../semantics/model.ts';
-import { adjustMlirVerdict, checkedImpl, executionOracle, type OracleReport, replayInputs } from '../../proofs/validate/mlir.ts';
+import type { CheckedImpl } from '../../core/typecheck.ts';
+import { checkedImpl, confirmInvalid, defaultParams, executionOracle, type OracleReport, prepareMlir, type Prepared, untranslatable } from '../../proofs/validate/mlir.ts';
 import type { VerifyResult } from '../../proofs/verify.ts';
 import { intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_INPUT, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
@@ -51,50 +51,32 @@ export const mlirCommand: Command = {
     };
     const missing = mlirMissing();
     if (missing !== null) return fail(EXIT_INPUT, 'setup', missing);
-    let modules: { source: string; target: string };
-    const ms: Record<string, number> = {};
+    let p: Prepared;
     try {
-      const srcText = readSource(srcPath);
-      const src = runPasses(srcText, [], { debugInfo: true, fileName: srcName, limitMs });
-      ms.readSource = Math.round(src.ms);
-      let tgt;
-      if (passes !== undefined) {
-        tgt = runPasses(srcText, passes, { debugInfo: true, fileName: srcName, limitMs });
-        ms.passes = Math.round(tgt.ms);
-      } else {
-        tgt = runPasses(readSource(tgtPath!), [], { debugInfo: true, fileName: displayName(tgtPath!), limitMs });
-        ms.readTarget = Math.round(tgt.ms);
-      }
-      modules = { source: src.output, target: tgt.output };
+      p = await prepareMlir({
+        source: readSource(srcPath),
+        ...(passes !== undefined ? { passes } : { target: readSource(tgtPath!), targetFile: displayName(tgtPath!) }),
+        ...(single(args, 'func') !== undefined ? { func: single(args, 'func')! } : {}),
+        ...(single(args, 'name') !== undefined ? { name: single(args, 'name')! } : {}),
+        sourceFile: srcName,
+        limitMs,
+      });
     } catch (e) {
       if (e instanceof SchedInputError) {
         for (const d of e.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
         if (!text) process.stdout.write(toJson({ error: 'input', diagnostics: e.diagnostics }) + '\n');
         return EXIT_INPUT;
       }
-      // The compiler failed (a crash, a pass error, a limit): no target to validate.
+      // The compiler failed (a crash, a pass error, a limit): there is no target to validate.
       if (e instanceof MlirRunError) return fail(EXIT_UNKNOWN, `mlir-opt-${e.kind}`, e.message);
-      throw e;
+      const reason = untranslatable(e);
+      if (reason === null) throw e;
+      if (text) process.stdout.write(`${srcName}: unknown (unsupported) — ${reason}\n`);
+      else process.stdout.write(toJson({ results: [{ file: srcName, impl: null, verdict: 'unknown', class: 'unsupported', reason }], inputErrors: [], mlir: { source: srcName, passes: passes ?? null, target: tgtPath ?? null } }) + '\n');
+      return EXIT_UNKNOWN;
     }
-    const fname = single(args, 'func');
-    let tr: MlirTranslation;
-    try {
-      tr = await translateMlir(modules.source, modules.target, {
-        ...(fname !== undefined ? { func: fname } : {}),
-        ...(single(args, 'name') !== undefined ? { name: single(args, 'name')! } : {}),
-        sourceFile: srcName,
-        targetFile: tgtPath !== undefined ? displayName(tgtPath) : `${srcName} after ${passes}`,
-      });
-    } catch (e) {
-      if (e instanceof Unsupported || e instanceof SourceRefused || e instanceof MlirSyntaxError) {
-        const cls = 'unsupported';
-        const reason = e instanceof SourceRefused ? `source refused: ${e.message}` : e.message;
-        if (text) process.stdout.write(`${srcName}: unknown (${cls}) — ${reason}\n`);
-        else process.stdout.write(toJson({ results: [{ file: srcName, impl: null, verdict: 'unknown', class: cls, reason }], inputErrors: [], mlir: { passes: passes ?? null, target: tgtPath ?? null, ms } }) + '\n');
-        return EXIT_UNKNOWN;
-      }
-      throw e;
-    }
+    const tr = p.translation;
+    const ms = p.ms;
     // Named by its content: concurrent runs never overwrite a file another's replay names.
     const stem = (single(args, 'name') ?? tr.func).replace(/[^A-Za-z0-9_.-]/g, '_');
     const hash = createHash('sha256').update(tr.text).digest('hex').slice(0, 8);
@@ -108,22 +90,18 @@ export const mlirCommand: Command = {
       for (const n of tr.notes) process.stdout.write(`  note: ${n}\n`);
     }
     const seed = intOption(args, 'seed', 0);
-    const oracleParams = (given: Record<string, string> | null): Map<string, bigint> => {
-      const m = new Map<string, bigint>();
-      for (const p of tr.source.params) m.set(p.name, 6n);
-      for (const kv of args.values.get('param') ?? []) {
-        const k = kv.indexOf('=');
-        if (k < 0 || !/^-?\d+$/.test(kv.slice(k + 1))) throw new UsageError(`--param wants NAME=INTEGER, got '${kv}'`);
-        m.set(kv.slice(0, k), BigInt(kv.slice(k + 1)));
-      }
-      if (given) for (const [k, v] of Object.entries(given)) m.set(k, BigInt(v));
-      return m;
-    };
+    const params = defaultParams(tr);
+    for (const kv of args.values.get('param') ?? []) {
+      const k = kv.indexOf('=');
+      if (k < 0 || !/^-?\d+$/.test(kv.slice(k + 1))) throw new UsageError(`--param wants NAME=INTEGER, got '${kv}'`);
+      if (!params.has(kv.slice(0, k))) throw new UsageError(`--param ${kv.slice(0, k)}: the translation's parameters are ${[...params.keys()].join(', ') || 'none'}`);
+      params.set(kv.slice(0, k), BigInt(kv.slice(k + 1)));
+    }
     const extra: { mlir: Record<string, unknown> } = { mlir: { source: srcName, passes: passes ?? null, target: tgtPath ?? null, func: tr.func, sched: file, stores: tr.stores, annotated: tr.annotated, notes: tr.notes, ms: { ...ms, translate: Math.round(tr.ms) }, oracle: null, confirmations: [] } };
     let code = EXIT_OK;
     if (args.flags.has('oracle')) {
       const ci = await checkedImpl(tr, file);
-      const rep = executionOracle(tr, ci, modules, oracleParams(null), seededInputs(seed));
+      const rep = executionOracle(tr, ci, p.modules, params, seededInputs(seed));
       extra.mlir.oracle = rep;
       if (text) printOracle(rep, seed);
       if (rep.skipped === null && (rep.source!.differences > 0 || rep.target!.differences > 0)) code = EXIT_UNKNOWN;
@@ -133,17 +111,10 @@ export const mlirCommand: Command = {
       return code;
     }
     const confirmations = extra.mlir.confirmations as unknown[];
-    const adjust = async (r0: VerifyResult, ci: Parameters<typeof executionOracle>[1]): Promise<VerifyResult> => {
-      const r = adjustMlirVerdict(r0);
-      if (r.verdict !== 'invalid' || r.replay === null) return r;
-      // Every invalid is run again under mlir-cpu-runner at the counterexample.
-      const rep = executionOracle(tr, ci, modules, oracleParams(r.replay.params), replayInputs(r.replay, ci));
-      confirmations.push(rep);
-      const c = rep.compiler;
-      const shows = rep.skipped !== null ? `not run under mlir-cpu-runner (${rep.skipped})`
-        : c!.differences > 0 ? `confirmed by mlir-cpu-runner: source and target differ on ${c!.differences} of ${c!.cells} cells (${c!.examples.slice(0, 2).map((x) => `${x.array}[${x.index.join(', ')}]: ${x.expected} vs ${x.actual}`).join('; ')})`
-        : 'not observable under mlir-cpu-runner: source and target give the same outputs there (a race or an uninitialised read need not show)';
-      return { ...r, reason: `${r.reason ?? ''} — ${shows}` };
+    const adjust = (r: VerifyResult, ci: CheckedImpl): VerifyResult => {
+      const c = confirmInvalid(r, ci, p, params);
+      if (c.report) confirmations.push(c.report);
+      return c.result;
     };
     const v = await verifyFiles(args, [file], extra, adjust);
     return v !== EXIT_OK ? v : code;

@@ -13,6 +13,10 @@
 //   meaning?), and the two real runs with each other (did the compiler change the result?).
 
 import { checkSource } from '../../core/check.ts';
+import { MlirSyntaxError, SourceRefused, translateMlir, Unsupported } from '../../compilers/mlir/translate.ts';
+import { runPasses } from '../../compilers/mlir/runner.ts';
+import { verifyImpl, type VerifyOptions } from '../verify.ts';
+import { seededInputs } from '../../semantics/model.ts';
 import type { CheckedImpl } from '../../core/typecheck.ts';
 import type { ValueType } from '../../core/ast.ts';
 import { familyInputs, type InputOverride, parseOverrideValue, withOverrides } from '../../semantics/inputs.ts';
@@ -199,6 +203,120 @@ export function replayInputs(r: Replay, ci: CheckedImpl): InputSource {
     if (value !== null) overrides.push({ tensor: v.tensor, point: v.point.map((p) => BigInt(p)), value });
   }
   return overrides.length > 0 ? withOverrides(base, overrides) : base;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One validation: mlir-opt, translation, verification, confirmation
+
+export interface PrepareOptions {
+  readonly source: string;
+  /** mlir-opt arguments to run on the source, or… */
+  readonly passes?: string;
+  /** …a target module made elsewhere. */
+  readonly target?: string;
+  readonly func?: string;
+  readonly name?: string;
+  readonly sourceFile: string;
+  readonly targetFile?: string;
+  /** CPU-time limit of each mlir-opt run (ms). */
+  readonly limitMs?: number;
+}
+
+export interface Prepared {
+  /** The modules in generic form with locations (what the translation and the runner read). */
+  readonly modules: { readonly source: string; readonly target: string };
+  readonly translation: MlirTranslation;
+  readonly ms: Record<string, number>;
+}
+
+/**
+ * The source read through mlir-opt, the target made by mlir-opt (or read through it), both
+ * translated. Throws what the steps throw: SchedInputError (the input's errors), MlirRunError (the
+ * compiler failed), Unsupported / SourceRefused / MlirSyntaxError (no translation).
+ */
+export async function prepareMlir(o: PrepareOptions): Promise<Prepared> {
+  const lim = { debugInfo: true, fileName: o.sourceFile, ...(o.limitMs !== undefined ? { limitMs: o.limitMs } : {}) };
+  const src = runPasses(o.source, [], lim);
+  const ms: Record<string, number> = { readSource: Math.round(src.ms) };
+  let tgt;
+  if (o.passes !== undefined) {
+    tgt = runPasses(o.source, o.passes, lim);
+    ms.passes = Math.round(tgt.ms);
+  } else {
+    if (o.target === undefined) throw new Error('internal: prepareMlir needs passes or a target');
+    tgt = runPasses(o.target, [], { ...lim, fileName: o.targetFile ?? '<target>' });
+    ms.readTarget = Math.round(tgt.ms);
+  }
+  const modules = { source: src.output, target: tgt.output };
+  const translation = await translateMlir(modules.source, modules.target, {
+    ...(o.func !== undefined ? { func: o.func } : {}),
+    ...(o.name !== undefined ? { name: o.name } : {}),
+    sourceFile: o.sourceFile,
+    targetFile: o.targetFile ?? `${o.sourceFile} after ${o.passes}`,
+  });
+  ms.translate = Math.round(translation.ms);
+  return { modules, translation, ms };
+}
+
+/** Is this error a reason to give no translation (the verdict is then unknown, unsupported)? */
+export function untranslatable(e: unknown): string | null {
+  if (e instanceof SourceRefused) return `source refused: ${e.message}`;
+  if (e instanceof Unsupported || e instanceof MlirSyntaxError) return e.message;
+  return null;
+}
+
+/**
+ * The adjustment of a verdict (adjustMlirVerdict), then, for an invalid one with a replay, the
+ * real execution at the counterexample: confirmed when mlir-cpu-runner's outputs of source and
+ * target differ there. `params` completes the replay's parameters (defaults for the runner).
+ */
+export function confirmInvalid(r0: VerifyResult, ci: CheckedImpl, p: Prepared, defaults: ReadonlyMap<string, bigint>): { result: VerifyResult; report: OracleReport | null } {
+  const r = adjustMlirVerdict(r0);
+  if (r.verdict !== 'invalid' || r.replay === null) return { result: r, report: null };
+  const params = new Map(defaults);
+  for (const [k, v] of Object.entries(r.replay.params)) params.set(k, BigInt(v));
+  const rep = executionOracle(p.translation, ci, p.modules, params, replayInputs(r.replay, ci));
+  const c = rep.compiler;
+  const shows = rep.skipped !== null ? `not run under mlir-cpu-runner (${rep.skipped})`
+    : c!.differences > 0 ? `confirmed by mlir-cpu-runner: source and target differ on ${c!.differences} of ${c!.cells} cells (${c!.examples.slice(0, 2).map((x) => `${x.array}[${x.index.join(', ')}]: ${x.expected} vs ${x.actual}`).join('; ')})`
+    : 'not observable under mlir-cpu-runner: source and target give the same outputs there (a race or an uninitialised read need not show)';
+  return { result: { ...r, reason: `${r.reason ?? ''} — ${shows}` }, report: rep };
+}
+
+/** Default parameter values for runs (dynamic extents and index arguments). */
+export function defaultParams(tr: MlirTranslation, value = 6n): Map<string, bigint> {
+  return new Map(tr.source.params.map((p) => [p.name, value] as const));
+}
+
+export interface MlirValidation {
+  readonly prepared: Prepared | null;
+  /** Set when there is no translation (unsupported op, refused source). */
+  readonly unsupported: string | null;
+  readonly result: VerifyResult | null;
+  readonly confirmation: OracleReport | null;
+}
+
+/** prepare + verify + confirm, for programs (the corpus, tests, the fuzzer). */
+export async function validateMlir(o: PrepareOptions & { readonly verify?: VerifyOptions; readonly params?: ReadonlyMap<string, bigint> }): Promise<MlirValidation> {
+  let p: Prepared;
+  try {
+    p = await prepareMlir(o);
+  } catch (e) {
+    const why = untranslatable(e);
+    if (why === null) throw e;
+    return { prepared: null, unsupported: why, result: null, confirmation: null };
+  }
+  const ci = await checkedImpl(p.translation, `${p.translation.specName}.sched`);
+  const r = await verifyImpl(ci, o.verify ?? {});
+  const defaults = new Map([...defaultParams(p.translation), ...(o.params ?? [])]);
+  const c = confirmInvalid(r, ci, p, defaults);
+  return { prepared: p, unsupported: null, result: c.result, confirmation: c.report };
+}
+
+/** The oracle at given parameters on seeded inputs. */
+export async function oracleRun(p: Prepared, params: ReadonlyMap<string, bigint>, seed: number): Promise<OracleReport> {
+  const ci = await checkedImpl(p.translation, `${p.translation.specName}.sched`);
+  return executionOracle(p.translation, ci, p.modules, params, seededInputs(seed));
 }
 
 /** Check a translation's text (for the oracle outside `sched mlir`'s verification). */
