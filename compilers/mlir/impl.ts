@@ -189,11 +189,21 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
       const sv = sourceReadValue(sl).filter((p) => p.tensor === tv[0]!.tensor);
       if (sv.length === 1) pair(sv[0]!.args, tv[0]!.args);
     }
-    const r = solveInstance(xs, eqs);
+    let r = solveInstance(xs, eqs);
     if (!r.ok) {
-      why.set(t.id, `${r.why}, for the source store at ${showLoc(s.loc)}`);
-      return null;
+      // Coordinates no access determines (a repetition loop): the target loop of the same
+      // location, where exactly one encloses the store, runs over the same values.
+      const loopEqs: Equation[] = [];
+      s.site.loops.forEach((sl, k) => {
+        const ms = t.site.loops.filter((tl) => locKey(tl.loc) === locKey(sl.loc));
+        if (ms.length === 1) loopEqs.push({ lhs: variable(xs[k]!), rhs: variable(ms[0]!.iv) });
+      });
+      const r2 = solveInstance(xs, [...eqs, ...loopEqs]);
+      if (r2.ok) r = r2;
     }
+    // Not unique: the guess stands (the verifier checks it; a wrong one can make the verdict
+    // invalid or unknown, never valid), and the note says so.
+    if (!r.ok) notes.push(`guessed: ${t.op} at ${showLoc(t.loc)}${t.part ? ` (${t.part})` : ''}: ${r.why}, for the source store at ${showLoc(s.loc)}`);
     return { pieces: [{ cond: TRUE, tensor: spec.tensorOf.get(s.id)!, args: r.values }] };
   };
 

@@ -16,7 +16,10 @@ export interface Equation {
   readonly rhs: Term;
 }
 
-export type Solved = { readonly ok: true; readonly values: Term[] } | { readonly ok: false; readonly why: string };
+export type Solved =
+  | { readonly ok: true; readonly values: Term[]; readonly unique: true }
+  /** Not unique: `values` sets the undetermined coordinates to 0 (a guess the verifier checks). */
+  | { readonly ok: false; readonly why: string; readonly values: Term[] };
 
 /**
  * Solve `eqs` for `unknowns`. Equations where an unknown occurs other than linearly (inside a
@@ -24,7 +27,7 @@ export type Solved = { readonly ok: true; readonly values: Term[] } | { readonly
  */
 export function solveInstance(unknowns: readonly string[], eqs: readonly Equation[]): Solved {
   const n = unknowns.length;
-  if (n === 0) return { ok: true, values: [] };
+  if (n === 0) return { ok: true, values: [], unique: true };
   const rows: { a: bigint[]; r: Term }[] = [];
   for (const e of eqs) {
     const a = unknowns.map(() => 0n);
@@ -62,16 +65,13 @@ export function solveInstance(unknowns: readonly string[], eqs: readonly Equatio
     pivots.push(j);
     rank++;
   }
-  if (rank < n) {
-    const free = unknowns.filter((_, j) => !pivots.includes(j));
-    return { ok: false, why: `the accesses do not determine ${free.length === 1 ? 'one coordinate' : `${free.length} coordinates`} of the source iteration (instance not unique)` };
-  }
   const values: Term[] = unknowns.map(() => linear([]));
   for (let i = 0; i < rank; i++) {
     const j = pivots[i]!;
     let { r } = rows[i]!;
     let d = rows[i]!.a[j]!;
-    // Other coefficients are zero in reduced form (every other row was eliminated against it).
+    // Other pivot columns are zero in reduced form (every other row was eliminated against it);
+    // free columns are set to 0.
     if (d < 0n) {
       d = -d;
       r = neg(r);
@@ -80,7 +80,11 @@ export function solveInstance(unknowns: readonly string[], eqs: readonly Equatio
     else if (contentOf(r) % d === 0n && r.c % d === 0n) values[j] = divExact(r, d);
     else values[j] = floor(r, d);
   }
-  return { ok: true, values };
+  if (rank < n) {
+    const free = unknowns.filter((_, j) => !pivots.includes(j));
+    return { ok: false, values, why: `the accesses do not determine ${free.length === 1 ? 'one coordinate' : `${free.length} coordinates`} of the source iteration (instance not unique; guessed 0)` };
+  }
+  return { ok: true, values, unique: true };
 }
 
 function abs(x: bigint): bigint {

@@ -357,6 +357,37 @@ class Lowering implements Ctx {
     this.freed.add(view.array);
   }
 
+  linearView(view: View, offset: Term, sizes: readonly Term[], strides: readonly Term[]): View {
+    const root = this.arrays.find((a) => a.name === view.array)!;
+    if (root.dims.some((d) => d.parts.length > 0)) throw new Unsupported(this.op.name, 'a buffer of dynamic shape');
+    const rs = root.dims.map((d) => d.c);
+    const rowMajor: bigint[] = [];
+    let acc = 1n;
+    for (let d = rs.length - 1; d >= 0; d--) {
+      rowMajor.unshift(acc);
+      acc *= rs[d]!;
+    }
+    // The same layout as the root from its first element: the root's own indices.
+    const same = offset.parts.length === 0 && offset.c === 0n && sizes.length === rs.length && sizes.every((s, d) => s.parts.length === 0 && s.c === rs[d]) && strides.every((s, d) => s.parts.length === 0 && s.c === rowMajor[d]);
+    if (same) return { ...rootView(view.array, view.elem, root.dims), contiguous: true };
+    const contiguous = offset.parts.length === 0 && offset.c === 0n && strides.every((s, d) => s.parts.length === 0 && s.c === sizes.slice(d + 1).reduce((p, x) => p * (x.parts.length === 0 ? x.c : 0n), 1n));
+    return {
+      array: view.array,
+      elem: view.elem,
+      shape: sizes,
+      contiguous,
+      at: (idx) => {
+        let lin: Term = offset;
+        idx.forEach((x, d) => {
+          const st = strides[d]!;
+          if (st.parts.length > 0) throw new Unsupported(this.op.name, 'a stride that is not a constant');
+          lin = linear([[lin, 1n], [x, st.c]]);
+        });
+        return rowMajor.map((st, d) => (d === 0 ? floor(lin, st) : mod(floor(lin, st), rs[d]!)));
+      },
+    };
+  }
+
   extent(view: View, d: number): Term {
     return view.shape[d]!;
   }
@@ -537,7 +568,7 @@ class Lowering implements Ctx {
 
 
 function rootView(array: string, elem: ValueType, dims: readonly Term[]): View {
-  return { array, elem, shape: dims, at: (idx) => [...idx] };
+  return { array, elem, shape: dims, at: (idx) => [...idx], contiguous: true };
 }
 
 /** The function to validate: `name`, or the only function with a body that no other one calls. */

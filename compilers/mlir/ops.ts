@@ -32,6 +32,8 @@ export interface View {
   readonly at: (idx: readonly Term[]) => Term[];
   /** MLIR element type. */
   readonly elem: ValueType;
+  /** The view's row-major order is the root's from its first element (root views, casts). */
+  readonly contiguous?: boolean;
 }
 
 export class Unsupported extends Error {
@@ -68,6 +70,11 @@ export interface Ctx {
   /** A new array whose scope is the rest of the block (or up to its dealloc). */
   alloc(elem: ValueType, dims: readonly Term[], mtype: MType): View;
   dealloc(view: View): void;
+  /**
+   * A view over the root buffer's memory in row-major order: element idx is the root's element
+   * number offset + Σ idx·strides (the root must have a static shape).
+   */
+  linearView(view: View, offset: Term, sizes: readonly Term[], strides: readonly Term[]): View;
   /** A memref's extent: a constant, or the parameter naming it. */
   extent(view: View, d: number): Term;
   /**
@@ -665,6 +672,35 @@ export const OPS: Readonly<Record<string, OpEntry>> = {
       });
     },
   },
+  'memref.reinterpret_cast': {
+    meaning: 'a view of the source’s underlying buffer (from its base, ignoring the source’s own offset) with the given offset, sizes and strides',
+    sched: 'another name of the same array: element idx is the root’s element offset + Σ idx·stride in row-major order (static shapes)',
+    lower: (c, op) => {
+      const src = c.view(op.operands[0]!);
+      let at = 1;
+      const dyn = (name: string, rank: number | null): Term[] => {
+        const vals = denseArray(op, name);
+        if (rank !== null && vals.length !== rank) fail(op, `'${name}' does not have the result rank`);
+        return vals.map((v) => (v === DYNAMIC ? c.index(op.operands[at++]!) : constant(v)));
+      };
+      const [off] = dyn('static_offsets', 1) as [Term];
+      const rt = op.resultTypes[0]!;
+      if (rt.kind !== 'memref') fail(op, 'a result that is not a memref');
+      const sizes = dyn('static_sizes', rt.shape.length);
+      const strides = dyn('static_strides', rt.shape.length);
+      c.bindView(op.results[0]!, c.linearView(src, off, sizes, strides));
+    },
+  },
+  'memref.collapse_shape': {
+    meaning: 'the same contiguous buffer with groups of dimensions merged (row-major)',
+    sched: 'another name of the same array, indices re-linearised (the source must be contiguous)',
+    lower: (c, op) => reshape(c, op),
+  },
+  'memref.expand_shape': {
+    meaning: 'the same contiguous buffer with dimensions split (row-major)',
+    sched: 'another name of the same array, indices re-linearised (the source must be contiguous)',
+    lower: (c, op) => reshape(c, op),
+  },
   'memref.copy': {
     meaning: 'copies every element of the source memref into the target memref (same shape)',
     sched: 'loops over the shape with one assignment each',
@@ -1095,6 +1131,21 @@ function allocLike(c: Ctx, op: Op): void {
   const dims = t.shape.map((d) => (d === null ? c.index(op.operands[k++] ?? fail(op, 'missing dynamic size')) : constant(d)));
   const v = c.alloc(c.scalar(t.elem), dims, t);
   c.bindView(op.results[0]!, v);
+}
+
+function reshape(c: Ctx, op: Op): void {
+  const src = c.view(op.operands[0]!);
+  if (!src.contiguous) fail(op, 'a source that is not contiguous (a window of a buffer)');
+  const rt = op.resultTypes[0]!;
+  if (rt.kind !== 'memref' || rt.shape.some((d) => d === null)) fail(op, 'a result of dynamic shape');
+  const sizes = rt.shape.map((d) => constant(d!));
+  const strides: Term[] = [];
+  let acc = 1n;
+  for (let d = sizes.length - 1; d >= 0; d--) {
+    strides.unshift(constant(acc));
+    acc *= rt.shape[d]!;
+  }
+  c.bindView(op.results[0]!, c.linearView(src, constant(0n), sizes, strides));
 }
 
 function mulTerm(op: Op, a: Term, b: Term): Term {
