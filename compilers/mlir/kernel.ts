@@ -85,6 +85,8 @@ export interface KStore {
   readonly op: string;
   /** Lane of a vector op or element of a copy (for messages). */
   readonly part?: string;
+  /** Under an if on data: the value is select(c, v, old value of the cell). */
+  readonly guarded?: boolean;
 }
 
 /** An allocation: the array exists in `body` (the rest of its block, or up to its dealloc). */

@@ -286,8 +286,50 @@ class Lowering implements Ctx {
 
   store(view: View, idx: readonly Term[], value: KVal, part?: string): void {
     this.checkBounds(view, idx);
-    const s: KStore = { kind: 'store', id: this.nextId++, array: view.array, index: view.at(idx), value, site: this.site(), loc: this.locOf(this.op), op: this.op.name, ...(part ? { part } : {}) };
+    let v = value;
+    if (this.dataGuards.length > 0) {
+      // A conditional store: the cell keeps its value where a condition fails, the outermost
+      // condition outermost (the form `sched run --conditional-stores` reads as `if (c) store`).
+      const old = this.load(view, idx);
+      for (let k = this.dataGuards.length - 1; k >= 0; k--) v = { k: 'select', c: this.dataGuards[k]!, a: v, b: old, type: old.k === 'load' ? old.type : 'f32' };
+    }
+    const s: KStore = { kind: 'store', id: this.nextId++, array: view.array, index: view.at(idx), value: v, site: this.site(), loc: this.locOf(this.op), op: this.op.name, ...(part ? { part } : {}), ...(this.dataGuards.length > 0 ? { guarded: true } : {}) };
     this.out.push(s);
+  }
+
+  /** Conditions on data around the ops being lowered (outermost first). */
+  private readonly dataGuards: KVal[] = [];
+
+  dataBranch(cond: KVal): void {
+    const op = this.op;
+    // Results: cells given a value first (0), so that the conditional stores of the branches
+    // never read an undefined cell.
+    const cells = op.results.map((_, k) => {
+      const t = op.resultTypes[k]!;
+      const elem = this.scalar(t.kind === 'vector' ? t.elem : t);
+      const zero: KVal = { k: 'const', type: elem, value: elem === 'bool' ? false : elem === 'f32' || elem === 'f64' ? 0 : 0n };
+      return this.cellsFor(t, `result ${k} of ${op.name}`, Array.from({ length: t.kind === 'vector' ? t.shape.reduce((a, b) => a * b, 1) : 1 }, () => zero));
+    });
+    const run = (k: number, c: KVal): void => {
+      const r = op.regions[k];
+      if (!r || r.blocks.length === 0) {
+        if (cells.length > 0) throw new Unsupported(op.name, 'results without an else region');
+        return;
+      }
+      if (r.blocks.length > 1) throw new Unsupported(op.name, 'a region of several blocks');
+      this.dataGuards.push(c);
+      try {
+        this.lowerOps(r.blocks[0]!, (term) => {
+          if (term.operands.length !== cells.length) throw new Unsupported(term.name, 'yields a different number of values than the op has results');
+          term.operands.forEach((v, j) => this.lanes(v).forEach((x, lane) => this.store(cells[j]![lane]!, [], x)));
+        });
+      } finally {
+        this.dataGuards.pop();
+      }
+    };
+    run(0, cond);
+    run(1, { k: 'un', op: '!', a: cond, type: 'bool' });
+    op.results.forEach((r, k) => this.bindCells(r, op.resultTypes[k]!, cells[k]!));
   }
 
   guardedLoad(view: View, idx: readonly Term[], cond: Formula, pad: KVal): KVal {
@@ -397,6 +439,7 @@ class Lowering implements Ctx {
 
   loop(l: { band: readonly Band[]; parallel: boolean; inits: readonly string[] }): void {
     const op = this.op;
+    if (this.dataGuards.length > 0) throw new Unsupported(op.name, 'a loop under a condition that depends on data');
     const region = op.regions[0];
     if (!region || region.blocks.length !== 1) throw new Unsupported(op.name, 'a body that is not one block');
     const body = region.blocks[0]!;

@@ -84,6 +84,11 @@ export interface Ctx {
   loop(l: { band: readonly Band[]; parallel: boolean; inits: readonly string[] }): void;
   /** Lower an if on an affine condition; results come from the branches' yields. */
   branch(cond: Formula): void;
+  /**
+   * Lower an if on a condition that depends on data: its stores become conditional stores
+   * `a[ι] := select(c, v, a[ι])` (same sequential values), its results cells.
+   */
+  dataBranch(cond: KVal): void;
   /** Inline a call of a function whose body is in the module. */
   call(callee: string, args: readonly string[]): void;
   /** A copy of every element of `from` into `to` (same shape): one store per element. */
@@ -578,11 +583,11 @@ export const OPS: Readonly<Record<string, OpEntry>> = {
   },
   'scf.if': {
     meaning: 'runs the then region if the i1 condition holds, else the else region; results from the yields',
-    sched: '`if` when the condition is affine (comparisons of indices); a condition on data is refused',
+    sched: '`if` when the condition is affine (comparisons of indices); on data, its stores become conditional stores a[ι] := select(c, v, a[ι]) (no loop inside), its results cells',
     lower: (c, op) => {
       const f = c.cond(op.operands[0]!);
-      if (f === null) fail(op, 'a condition that depends on data (not static control)');
-      c.branch(f);
+      if (f === null) c.dataBranch(c.value(op.operands[0]!));
+      else c.branch(f);
     },
   },
   'scf.yield': { meaning: 'ends an scf.for/if region, giving its values', sched: 'writes the values to the op’s cells', lower: terminator('scf.for/if') },

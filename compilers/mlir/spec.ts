@@ -12,7 +12,7 @@
 //   the last write of each cell, or its input where none wrote it.
 
 import { type Expr } from '../../core/ast.ts';
-import { andAll, constant, geT, ltT, satisfiable, variable, type Formula, type Term } from '../../core/presburger/index.ts';
+import { and, andAll, constant, eliminate, exists, geT, hasQuantifier, ltT, not, or, orAll, satisfiable, simplify, variable, type Formula, type Term } from '../../core/presburger/index.ts';
 import { type Access, initialRegion, lastWriters, NoClosedForm, type WriterPiece } from './dataflow.ts';
 import { showLoc } from './ir.ts';
 import { type KArray, type Kernel, type KStore, type KVal, loadsOf, storesOf } from './kernel.ts';
@@ -37,6 +37,46 @@ export interface KernelSpec {
   /** Output tensor of each memref argument array. */
   readonly outputOf: ReadonlyMap<string, string>;
   readonly stores: readonly KStore[];
+  /**
+   * The parameters where every access of the source is in bounds (an out-of-bounds access is
+   * undefined behaviour, so the source means something only there), as the spec assumes it; null
+   * when that holds for every parameter value.
+   */
+  readonly defined: string | null;
+  readonly notes: readonly string[];
+}
+
+/**
+ * The parameter values for which every access of the source is inside its memref (a store's
+ * cell, and every read of its value, at every instance): ¬∃ instance out of bounds, the
+ * quantifiers eliminated exactly. An access whose condition keeps a quantifier is left out, with
+ * a note (the verdict may then report an out-of-bounds access the source makes too).
+ */
+function inBounds(k: Kernel, stores: readonly KStore[]): { formula: Formula; notes: string[] } {
+  const dims = new Map(k.arrays.map((a) => [a.name, a.dims] as const));
+  const accesses: { array: string; index: readonly Term[]; site: KStore['site']; what: string }[] = [];
+  for (const s of stores) {
+    accesses.push({ array: s.array, index: s.index, site: s.site, what: `${s.op} at ${showLoc(s.loc)}` });
+    for (const l of loadsOf(s.value)) accesses.push({ array: l.array, index: l.index, site: l.site, what: `${l.op} at ${showLoc(l.loc)}` });
+  }
+  const out: Formula[] = [];
+  const notes: string[] = [];
+  const seen = new Set<string>();
+  for (const a of accesses) {
+    const ds = dims.get(a.array)!;
+    if (ds.length === 0) continue;
+    const outside = orAll(a.index.map((t, d) => or(ltT(t, constant(0n)), geT(t, ds[d]!))));
+    const ivs = a.site.loops.map((l) => l.iv);
+    const bad = simplify(eliminate(ivs.length > 0 ? exists(ivs, and(a.site.domain, outside)) : and(a.site.domain, outside)));
+    if (bad.kind === 'false' || seen.has(bad.key)) continue;
+    seen.add(bad.key);
+    if (hasQuantifier(bad)) {
+      notes.push(`whether ${a.what} stays in bounds was not put in closed form; the verdict does not exclude the parameters where it does not`);
+      continue;
+    }
+    out.push(not(bad));
+  }
+  return { formula: simplify(andAll(out)), notes };
 }
 
 /** Tensor names: `S<line>` after the store's source line where it has one. */
@@ -113,6 +153,8 @@ export async function kernelSpec(k: Kernel, specName: string, outputs: ReadonlyS
   const lines: string[] = [`spec ${specName} {`];
   if (k.params.length > 0) lines.push(`  param ${k.params.map((p) => p.name).join(', ')};`);
   for (const a of k.arrays) if (a.origin.kind === 'arg') for (const d of a.dims) if (d.parts.length > 0) lines.push(`  assume ${showExpr(condExpr(geT(d, constant(0n))))};`);
+  const defined = inBounds(k, stores);
+  if (defined.formula.kind !== 'true') lines.push(`  assume ${showExpr(condExpr(defined.formula))};`);
   const cvars = (a: KArray): string[] => a.dims.map((_, d) => `c${d}`);
   for (const a of k.arrays) {
     const t = inputOf.get(a.name);
@@ -141,7 +183,7 @@ export async function kernelSpec(k: Kernel, specName: string, outputs: ReadonlyS
   }
   lines.push('}');
   await Promise.all(checks);
-  return { name: specName, text: lines.join('\n') + '\n', tensorOf, inputOf, outputOf, stores };
+  return { name: specName, text: lines.join('\n') + '\n', tensorOf, inputOf, outputOf, stores, defined: defined.formula.kind === 'true' ? null : showExpr(condExpr(defined.formula)), notes: defined.notes };
 }
 
 /** The memref arguments a kernel writes. */

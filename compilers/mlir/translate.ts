@@ -73,7 +73,12 @@ export async function translateMlir(source: string, target: string, o: Translate
     ...src.params.map((p) => `// param ${p.name}: ${p.what}`),
     ...src.arrays.filter((a) => a.origin.kind === 'arg' || a.origin.kind === 'scalar').map((a) => `// ${a.name}: %arg${a.origin.kind === 'arg' || a.origin.kind === 'scalar' ? a.origin.index : ''} : ${showType(a.mtype)}`),
   ].join('\n');
-  const notes = [...src.notes.map((n) => `source: ${n}`), ...impl.notes];
+  const notes = [
+    ...(spec.defined !== null ? [`the source's accesses are in bounds only where ${spec.defined} (out of bounds is undefined behaviour): the spec assumes it`] : []),
+    ...spec.notes.map((n) => `source: ${n}`),
+    ...src.notes.map((n) => `source: ${n}`),
+    ...impl.notes,
+  ];
   return {
     text: `${header}\n\n${spec.text}\n${impl.text}`,
     specName: name,
