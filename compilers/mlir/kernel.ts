@@ -38,6 +38,8 @@ export interface KParam {
   readonly name: string;
   /** What it is in MLIR terms (`extent 1 of %arg2`, `index argument %arg3`). */
   readonly what: string;
+  /** A product of parameters (a semi-affine symbol product): its value is a · b. */
+  readonly product?: readonly [Term, Term];
 }
 
 /** A loop: `iv` runs from max(lbs) to min(ubs) − 1 by `step` (> 0). */

@@ -7,7 +7,7 @@
 import { isBuiltinFunction, isValueTypeName, type ValueType } from '../../core/ast.ts';
 import { KEYWORDS } from '../../core/lexer.ts';
 import {
-  and, andAll, cong, constant, floor, geT, linear, ltT, max, mod, not, simplify, sub, variable, type Formula, type Term,
+  and, andAll, cong, constant, floor, geT, linear, ltT, max, mod, not, printTerm, simplify, sub, termVars, variable, type Formula, type Term,
 } from '../../core/presburger/index.ts';
 import type { Block, Loc, Module, MType, Op } from './ir.ts';
 import { renameFiles, showLoc, showType } from './ir.ts';
@@ -126,10 +126,21 @@ class Lowering implements Ctx {
     });
   }
 
-  private param(name: string, what: string): Term {
+  private param(name: string, what: string, product?: readonly [Term, Term]): Term {
     const n = this.fresh(name);
-    this.params.push({ name: n, what });
+    this.params.push({ name: n, what, ...(product ? { product } : {}) });
     return variable(n);
+  }
+
+  product(a: Term, b: Term): Term | null {
+    const params = new Set(this.params.map((p) => p.name));
+    if (![...termVars(a), ...termVars(b)].every((v) => params.has(v))) return null;
+    const [x, y] = a.key <= b.key ? [a, b] : [b, a];
+    const have = this.params.find((p) => p.product && p.product[0].key === x.key && p.product[1].key === y.key);
+    if (have) return variable(have.name);
+    const show = (t: Term): string => printTerm(t);
+    const name = `${[...termVars(x)].join('_')}_times_${[...termVars(y)].join('_')}`;
+    return this.param(name, `the product (${show(x)}) * (${show(y)})`, [x, y]);
   }
 
   /** The ops of a block, the terminator handed to `onTerminator`. */

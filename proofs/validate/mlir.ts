@@ -25,7 +25,7 @@ import { forEachCell, runImpl, specModel } from '../../semantics/run.ts';
 import { getCell } from '../../semantics/memory.ts';
 import type { Value } from '../../semantics/values.ts';
 import type { Int } from '../../semantics/int.ts';
-import { evalTerm } from '../../core/presburger/index.ts';
+import { asVar, evalTerm } from '../../core/presburger/index.ts';
 import type { MlirTranslation } from '../../compilers/mlir/translate.ts';
 import type { KArray } from '../../compilers/mlir/kernel.ts';
 import { inputName } from '../../compilers/mlir/spec.ts';
@@ -118,7 +118,9 @@ export function executionOracle(tr: MlirTranslation, ci: CheckedImpl, modules: {
   const t0 = performance.now();
   const paramsText = Object.fromEntries([...params].map(([k, v]) => [k, v.toString()]));
   const skip = (why: string): OracleReport => ({ params: paramsText, skipped: why, source: null, target: null, compiler: null, bigstep: null, runtime: null, ms: performance.now() - t0 });
+  // A product parameter is what its factors make (the runner is given the factors).
   const env = new Map([...params]);
+  for (const p of tr.source.params) if (p.product) env.set(p.name, evalTerm(p.product[0], env) * evalTerm(p.product[1], env));
   const args = tr.source.arrays.filter((a) => a.origin.kind === 'arg' || a.origin.kind === 'scalar');
   // The arguments in signature order: arrays, then the index arguments (parameters) by position.
   const specs: ArgSpec[] = [];
@@ -164,8 +166,8 @@ export function executionOracle(tr: MlirTranslation, ci: CheckedImpl, modules: {
     if (e instanceof MlirRunError) return { ...skip(`the target: ${e.message}`), runtime: e.kind === 'runtime' ? `target: ${e.message}` : null };
     throw e;
   }
-  const model = specModel(ci, new Map([...params].map(([k, v]) => [k, Number(v) as Int])), { inputs });
-  const run = runImpl(ci, params, { inputs, model });
+  const model = specModel(ci, new Map([...env].map(([k, v]) => [k, Number(v) as Int])), { inputs });
+  const run = runImpl(ci, env, { inputs, model });
   const srcT = new Tally();
   const tgtT = new Tally();
   const cmpT = new Tally();
@@ -275,6 +277,18 @@ export function confirmInvalid(r0: VerifyResult, ci: CheckedImpl, p: Prepared, d
   if (r.verdict !== 'invalid' || r.replay === null) return { result: r, report: null };
   const params = new Map(defaults);
   for (const [k, v] of Object.entries(r.replay.params)) params.set(k, BigInt(v));
+  // A product parameter the counterexample chose apart from its factors: factors that make it
+  // (a, 1) when the factors are parameters of their own.
+  for (const q of p.translation.source.params) {
+    if (!q.product) continue;
+    const want = params.get(q.name);
+    const [a, b] = q.product.map(asVar);
+    if (want === undefined || a === null || b === null || a === undefined || b === undefined) continue;
+    if ((params.get(a) ?? 0n) * (params.get(b) ?? 0n) !== want) {
+      params.set(a, want);
+      params.set(b, 1n);
+    }
+  }
   const rep = executionOracle(p.translation, ci, p.modules, params, replayInputs(r.replay, ci));
   const c = rep.compiler;
   const shows = rep.skipped !== null ? `not run under mlir-cpu-runner (${rep.skipped})`
