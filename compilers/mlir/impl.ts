@@ -16,7 +16,7 @@
 // tensor), and the output array must end with the spec's output.
 
 import {
-  add, addConst, and, floor, max, min, scale, simplify, sub, substFormula, substTerm, TRUE, variable, type Formula, type Term,
+  add, addConst, and, floor, max, min, scale, simplify, sub, substFormula, substTerm, termVars, TRUE, variable, type Formula, type Term,
 } from '../../core/presburger/index.ts';
 import { type Expr } from '../../core/ast.ts';
 import { type Access, lastWriters } from './dataflow.ts';
@@ -191,15 +191,24 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
     }
     let r = solveInstance(xs, eqs);
     if (!r.ok) {
-      // Coordinates no access determines (a repetition loop): the target loop of the same
-      // location, where exactly one encloses the store, runs over the same values.
+      // Coordinates no access determines (a repetition loop): a target loop around the store that
+      // runs over the same values. Candidates have the source loop's location (tiling gives a
+      // whole band the location of its outermost loop) and are not used by the coordinates
+      // already determined; a unit-step loop is preferred, the innermost one (the point loop of a
+      // tiled band, not its tile loop).
+      const used = new Set(r.values.flatMap((v) => [...termVars(v)]));
       const loopEqs: Equation[] = [];
-      s.site.loops.forEach((sl, k) => {
-        const ms = t.site.loops.filter((tl) => locKey(tl.loc) === locKey(sl.loc));
-        if (ms.length === 1) loopEqs.push({ lhs: variable(xs[k]!), rhs: variable(ms[0]!.iv) });
-      });
+      for (const k of r.free) {
+        const sl = s.site.loops[k]!;
+        const cands = t.site.loops.filter((tl) => locKey(tl.loc) === locKey(sl.loc) && !used.has(tl.iv));
+        const unit = cands.filter((tl) => tl.step === 1n);
+        const pick = cands.length === 1 ? cands[0]! : unit.length > 0 ? unit[unit.length - 1]! : null;
+        if (pick === null) continue;
+        used.add(pick.iv);
+        loopEqs.push({ lhs: variable(xs[k]!), rhs: variable(pick.iv) });
+      }
       const r2 = solveInstance(xs, [...eqs, ...loopEqs]);
-      if (r2.ok) r = r2;
+      if (r2.ok || r2.free.length < r.free.length) r = r2;
     }
     // Not unique: the guess stands (the verifier checks it; a wrong one can make the verdict
     // invalid or unknown, never valid), and the note says so.

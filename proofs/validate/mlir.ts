@@ -103,7 +103,7 @@ class Tally {
     this.cells++;
     if (expected !== null && actual !== null && sameCell(e, expected, actual)) return;
     this.differences++;
-    if (this.examples.length < 5) this.examples.push({ array, index, expected: expected === null ? '⊥' : renderCell(e, expected), actual: actual === null ? '⊥' : renderCell(e, actual) });
+    if (this.examples.length < 5) this.examples.push({ array, index: [...index], expected: expected === null ? '⊥' : renderCell(e, expected), actual: actual === null ? '⊥' : renderCell(e, actual) });
   }
   done(): Agreement {
     return { cells: this.cells, differences: this.differences, examples: this.examples };
