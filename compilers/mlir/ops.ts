@@ -813,12 +813,12 @@ export const OPS: Readonly<Record<string, OpEntry>> = {
   'arith.minui': { meaning: 'unsigned minimum', sched: 'iN(min(uN(a), uN(b)))', lower: intBinary(null, (a, b, t) => cast(t, { k: 'call', fn: 'min', args: [cast(unsignedOf(t), a), cast(unsignedOf(t), b)], type: unsignedOf(t) })) },
   'arith.maxui': { meaning: 'unsigned maximum', sched: 'iN(max(uN(a), uN(b)))', lower: intBinary(null, (a, b, t) => cast(t, { k: 'call', fn: 'max', args: [cast(unsignedOf(t), a), cast(unsignedOf(t), b)], type: unsignedOf(t) })) },
   'arith.andi': {
-    meaning: 'bitwise and',
+    meaning: 'bitwise and of two integers',
     sched: 'on i1: && (on an affine condition: its conjunction); on wider integers refused',
     lower: (c, op) => boolOp(c, op, '&&'),
   },
   'arith.ori': {
-    meaning: 'bitwise or',
+    meaning: 'bitwise or of two integers',
     sched: 'on i1: || ; on wider integers refused',
     lower: (c, op) => boolOp(c, op, '||'),
   },
@@ -1214,3 +1214,13 @@ export function opEntry(name: string): OpEntry | undefined {
   return Object.prototype.hasOwnProperty.call(OPS, name) ? OPS[name] : undefined;
 }
 
+
+/** The table as docs/mlir.md prints it (test/mlir-frontend.test.ts keeps the two equal). */
+export function opsTableMarkdown(): string {
+  const esc = (s: string): string => s.replace(/\|/g, '\\|');
+  return [
+    '| op | meaning in MLIR 16 | translation |',
+    '| --- | --- | --- |',
+    ...Object.entries(OPS).map(([k, e]) => `| \`${k}\` | ${esc(e.meaning)} | ${esc(e.sched)} |`),
+  ].join('\n');
+}

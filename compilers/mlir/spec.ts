@@ -12,8 +12,8 @@
 //   the last write of each cell, or its input where none wrote it.
 
 import { type Expr } from '../../core/ast.ts';
-import { and, andAll, constant, eliminate, exists, geT, hasQuantifier, ltT, not, or, orAll, satisfiable, simplify, variable, type Formula, type Term } from '../../core/presburger/index.ts';
-import { type Access, initialRegion, lastWriters, NoClosedForm, type WriterPiece } from './dataflow.ts';
+import { addConst, and, andAll, constant, eliminate, exists, geT, hasQuantifier, ltT, min, not, or, orAll, satisfiable, select as selectT, simplify, variable, type Formula, type Term } from '../../core/presburger/index.ts';
+import { type Access, gist, initialRegion, lastWriters, NoClosedForm, type WriterPiece } from './dataflow.ts';
 import { showLoc } from './ir.ts';
 import { type KArray, type Kernel, type KStore, type KVal, loadsOf, storesOf } from './kernel.ts';
 import { Unsupported } from './ops.ts';
@@ -120,14 +120,23 @@ export async function kernelSpec(k: Kernel, specName: string, outputs: ReadonlyS
     if (a.origin.kind === 'arg' && outputs.has(a.name)) outputOf.set(a.name, `${t}_out`);
   }
   const checks: Promise<void>[] = [];
-  const readExpr = (read: Access, what: string): Expr => {
-    let pieces: WriterPiece[];
+  const piecesOf = (read: Access, what: string): WriterPiece[] => {
     try {
-      pieces = lastWriters(stores, read);
+      return lastWriters(stores, read);
     } catch (e) {
       if (e instanceof NoClosedForm) throw new SourceRefused(`${what}: ${e.message}`);
       throw e;
     }
+  };
+  // The last writers of every read, and the statements' recursive groups: a read in a select
+  // branch not taken is still evaluated (SCHED's select is eager), so a read of the reader's own
+  // group is made to point outside the writer's domain where its branch is not taken (the
+  // writer's first counter below its first loop's lower bound): no point then depends on itself.
+  const readPieces = new Map<number, WriterPiece[]>();
+  for (const st of stores) for (const l of loadsOf(st.value)) readPieces.set(l.id, piecesOf(l, `the read by ${l.op} at ${showLoc(l.loc)}`));
+  const group = recursiveGroups(stores, (st) => loadsOf(st.value).flatMap((l) => readPieces.get(l.id)!.map((p) => p.store)));
+  const readExpr = (read: Access, what: string, reader: KStore | null, known?: WriterPiece[]): Expr => {
+    const pieces = known ?? piecesOf(read, what);
     const arr = arrays.get(read.array)!;
     let init: Expr | null = null;
     const input = inputOf.get(read.array);
@@ -143,8 +152,18 @@ export async function kernelSpec(k: Kernel, specName: string, outputs: ReadonlyS
     }
     let e: Expr | null = init;
     for (let i = pieces.length - 1; i >= 0; i--) {
-      const p = pieces[i]!;
-      const w = tensorRead(tensorOf.get(p.store.id)!, p.at);
+      const p0 = pieces[i]!;
+      const p = { ...p0, cond: gist(p0.cond, read.site.domain) };
+      if (p.cond.kind === 'false') continue;
+      // A piece that holds on the whole domain hides everything after it.
+      if (p.cond.kind === 'true') e = null;
+      const guarded = e !== null;
+      let at = p.at;
+      if (guarded && reader !== null && at.length > 0 && group.get(reader.id) === group.get(p.store.id)) {
+        const outside = addConst(min(...p.store.site.loops[0]!.lbs), -1n);
+        at = [selectT(p.cond, at[0]!, outside), ...at.slice(1)];
+      }
+      const w = tensorRead(tensorOf.get(p.store.id)!, at);
       e = e === null ? w : selectExpr(p.cond, w, e);
     }
     if (e === null) throw new SourceRefused(`${what} reads a value no write defines`);
@@ -164,7 +183,7 @@ export async function kernelSpec(k: Kernel, specName: string, outputs: ReadonlyS
     const what = `the value stored by ${s.op} at ${showLoc(s.loc)}`;
     const loads = loadsOf(s.value);
     for (const l of loads) if (l.site.loops.some((x, i) => s.site.loops[i] !== x)) throw new Unsupported('ssa', `a value read outside the loops of its use (${showLoc(l.loc)})`);
-    const rhs = valueExpr(s.value, (l) => readExpr(l, `the read by ${l.op} at ${showLoc(l.loc)}`));
+    const rhs = valueExpr(s.value, (l) => readExpr(l, `the read by ${l.op} at ${showLoc(l.loc)}`, s, readPieces.get(l.id)));
     const name = tensorOf.get(s.id)!;
     const vars = s.site.loops.map((l) => l.iv);
     const elem = arrays.get(s.array)!.elem;
@@ -178,12 +197,46 @@ export async function kernelSpec(k: Kernel, specName: string, outputs: ReadonlyS
     const idx = cs.map(variable);
     const box = andAll(a.dims.map((d, i) => andAll([geT(idx[i]!, constant(0n)), ltT(idx[i]!, d)])));
     const end: Access = { array: a.name, index: idx, site: { loops: [], domain: box, seq: Number.POSITIVE_INFINITY } };
-    const rhs = readExpr(end, `the final contents of ${a.name}`);
+    const rhs = readExpr(end, `the final contents of ${a.name}`, null);
     lines.push(`  output ${out}(${cs.join(', ')}): ${a.elem} = ${showExpr(rhs)}${whereText(box)};`);
   }
   lines.push('}');
   await Promise.all(checks);
   return { name: specName, text: lines.join('\n') + '\n', tensorOf, inputOf, outputOf, stores, defined: defined.formula.kind === 'true' ? null : showExpr(condExpr(defined.formula)), notes: defined.notes };
+}
+
+/** Each statement's recursive group (Tarjan's strongly connected components) of `reads`. */
+function recursiveGroups(stores: readonly KStore[], reads: (s: KStore) => readonly KStore[]): Map<number, number> {
+  const index = new Map<number, number>();
+  const low = new Map<number, number>();
+  const onStack = new Set<number>();
+  const stack: KStore[] = [];
+  const comp = new Map<number, number>();
+  let next = 0;
+  let groups = 0;
+  const strong = (v: KStore): void => {
+    index.set(v.id, next);
+    low.set(v.id, next++);
+    stack.push(v);
+    onStack.add(v.id);
+    for (const w of reads(v)) {
+      if (!index.has(w.id)) {
+        strong(w);
+        low.set(v.id, Math.min(low.get(v.id)!, low.get(w.id)!));
+      } else if (onStack.has(w.id)) low.set(v.id, Math.min(low.get(v.id)!, index.get(w.id)!));
+    }
+    if (low.get(v.id) === index.get(v.id)) {
+      let w: KStore;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w.id);
+        comp.set(w.id, groups);
+      } while (w !== v);
+      groups++;
+    }
+  };
+  for (const s of stores) if (!index.has(s.id)) strong(s);
+  return comp;
 }
 
 /** The memref arguments a kernel writes. */
