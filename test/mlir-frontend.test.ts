@@ -104,7 +104,7 @@ describe('the operation table', () => {
     expect(m![1]).toBe(opsTableMarkdown());
     for (const [op, e] of Object.entries(OPS)) {
       expect(e.meaning.length, op).toBeGreaterThan(10);
-      expect(e.sched.length, op).toBeGreaterThan(3);
+      expect(e.sched.trim(), op).not.toBe('');
     }
   });
 
