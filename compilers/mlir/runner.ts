@@ -336,12 +336,17 @@ export interface Differential {
   readonly comparison: Comparison;
 }
 
-/** Run PIPELINE on MODULE, then KERNEL of the source and of the output on the same inputs, and compare. */
-export function differential(module: string, pipeline: string | readonly string[], kernel: string, specs: readonly ArgSpec[], seed = 0, o: RunOptions = {}): Differential {
-  const pass = runPasses(module, pipeline, o);
-  const before = execute(module, kernel, specs, seed, o);
-  // The output gets the very inputs the source got (its seeded cells; the same seed draws the same scalars).
+/** Run KERNEL of OUTPUT (runPasses' generic printing) on the very inputs BEFORE was given. */
+export function executeLike(before: Execution, output: string, specs: readonly ArgSpec[], o: RunOptions = {}): Execution {
+  // Memrefs get BEFORE's cells (seeded ones included); scalars the same specs (the same seed draws the same).
   const given = before.inputs.map((v, k): ArgSpec => (v.kind === 'memref' ? { shape: v.shape, cells: v.cells } : specs[k]));
-  const after = execute(pass.output, kernel, given, seed, { ...o, generic: true, fileName: `${o.fileName ?? '<input>'} after the passes` });
-  return { pass, before, after, comparison: compare(before, after) };
+  return execute(output, before.kernel, given, before.seed, { ...o, generic: true, fileName: `${o.fileName ?? '<input>'} after the passes` });
+}
+
+/** Run PIPELINE on MODULE, then KERNEL of the source (or BEFORE, its execution) and of the output on the same inputs, and compare. */
+export function differential(module: string, pipeline: string | readonly string[], kernel: string, specs: readonly ArgSpec[], seed = 0, o: RunOptions = {}, before?: Execution): Differential {
+  const pass = runPasses(module, pipeline, o);
+  const src = before ?? execute(module, kernel, specs, seed, o);
+  const after = executeLike(src, pass.output, specs, o);
+  return { pass, before: src, after, comparison: compare(src, after) };
 }

@@ -5,7 +5,11 @@
 // PIPELINE unroll: --affine-loop-unroll=unroll-factor=2
 // EXPECT unroll: valid
 // RUNNER unroll: agrees
-// BUG: https://github.com/llvm/llvm-project/pull/196972: affine-loop-tile tiles Floyd-Warshall (found by corpus/mlir/polybench: a dependence of direction (+, 0, *) whose last component is unbounded below passes MLIR 16's legality check)
+// BUG: new: affine-loop-tile tiles Floyd-Warshall although a dependence has direction (+, 0, *) (its last component is unbounded below)
+//
+// Found by corpus/mlir/polybench/floyd-warshall.mlir. MLIR 16's tiling legality check rejects only
+// dependence components whose bounds are both known and negative; a component without a lower
+// bound passes (compare https://github.com/llvm/llvm-project/pull/196972, exact negative distances).
 func.func @floyd_warshall(%path: memref<4x4xi32>) {
   affine.for %k = 0 to 4 {
     affine.for %i = 0 to 4 {
