@@ -19,8 +19,9 @@ import { corpusCommand } from './commands/corpus.ts';
 import { derivationCommand } from './commands/derivation.ts';
 import { serveCommand } from './commands/serve.ts';
 import { halideCommand } from './commands/halide.ts';
+import { mlirCommand } from './commands/mlir.ts';
 
-const COMMANDS: readonly Command[] = [checkCommand, runCommand, stepCommand, exploreCommand, verifyCommand, corpusCommand, recheckCommand, derivationCommand, lowerCommand, halideCommand, fuzzCommand, serveCommand];
+const COMMANDS: readonly Command[] = [checkCommand, runCommand, stepCommand, exploreCommand, verifyCommand, corpusCommand, recheckCommand, derivationCommand, lowerCommand, halideCommand, mlirCommand, fuzzCommand, serveCommand];
 
 function topHelp(): string {
   const lines = ['usage: sched <command> FILE… [options]', '', 'commands:'];

@@ -1,6 +1,6 @@
 // KERNEL: @mixed
 // PIPELINE copy: --affine-data-copy-generate='generate-dma=false fast-mem-space=0'
-// EXPECT copy: invalid output-mismatch
+// EXPECT copy: invalid uninitialized-read
 // RUNNER copy: differs
 // PIPELINE unroll: --affine-loop-unroll=unroll-factor=2
 // EXPECT unroll: valid

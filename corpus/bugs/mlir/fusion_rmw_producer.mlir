@@ -1,6 +1,6 @@
 // KERNEL: @rmw_producer
 // PIPELINE greedy: --pass-pipeline='builtin.module(func.func(affine-loop-fusion))'
-// EXPECT greedy: invalid output-mismatch
+// EXPECT greedy: invalid uninitialized-read
 // RUNNER greedy: differs
 // PIPELINE unroll: --affine-loop-unroll=unroll-factor=3
 // EXPECT unroll: valid

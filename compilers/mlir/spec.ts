@@ -1,0 +1,199 @@
+// The SPEC of a source program: a static-control function as a system of recurrence equations, by
+// exact array dataflow analysis (compilers/mlir/dataflow.ts).
+//
+// - Every store (affine.store, memref.store, the lanes of vector writes, the elements of copies,
+//   the writes of cells) is a statement S with a tensor S(iv…) over its loop counters, defined on
+//   its iteration domain (loop bounds and `if` conditions) by the stored value, in which each read
+//   is replaced by its last writer: select(c1, S1(at1), select(c2, S2(at2), initial)).
+// - The initial contents of memref and scalar arguments are the input tensors Arg<k>; a read of an
+//   allocated buffer or a cell that may see no write reads uninitialised memory: the source is
+//   refused (its meaning is undefined).
+// - The final contents of every memref argument are an output Arg<k>_out over the argument's box:
+//   the last write of each cell, or its input where none wrote it.
+
+import { type Expr } from '../../core/ast.ts';
+import { and, andAll, constant, eliminate, exists, geT, hasQuantifier, ltT, not, or, orAll, satisfiable, simplify, variable, type Formula, type Term } from '../../core/presburger/index.ts';
+import { type Access, initialRegion, lastWriters, NoClosedForm, type WriterPiece } from './dataflow.ts';
+import { showLoc } from './ir.ts';
+import { type KArray, type Kernel, type KStore, type KVal, loadsOf, storesOf } from './kernel.ts';
+import { Unsupported } from './ops.ts';
+import { condExpr, selectExpr, showExpr, tensorRead, valueExpr } from './sched-expr.ts';
+
+/** A source the front end does not give a meaning to, with the reason (not static control, UB). */
+export class SourceRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SourceRefused';
+  }
+}
+
+export interface KernelSpec {
+  readonly name: string;
+  readonly text: string;
+  /** Tensor of each store (by store id). */
+  readonly tensorOf: ReadonlyMap<number, string>;
+  /** Input tensor of each argument array. */
+  readonly inputOf: ReadonlyMap<string, string>;
+  /** Output tensor of each memref argument array. */
+  readonly outputOf: ReadonlyMap<string, string>;
+  readonly stores: readonly KStore[];
+  /**
+   * The parameters where every access of the source is in bounds (an out-of-bounds access is
+   * undefined behaviour, so the source means something only there), as the spec assumes it; null
+   * when that holds for every parameter value.
+   */
+  readonly defined: string | null;
+  readonly notes: readonly string[];
+}
+
+/**
+ * The parameter values for which every access of the source is inside its memref (a store's
+ * cell, and every read of its value, at every instance): ¬∃ instance out of bounds, the
+ * quantifiers eliminated exactly. An access whose condition keeps a quantifier is left out, with
+ * a note (the verdict may then report an out-of-bounds access the source makes too).
+ */
+function inBounds(k: Kernel, stores: readonly KStore[]): { formula: Formula; notes: string[] } {
+  const dims = new Map(k.arrays.map((a) => [a.name, a.dims] as const));
+  const accesses: { array: string; index: readonly Term[]; site: KStore['site']; what: string }[] = [];
+  for (const s of stores) {
+    accesses.push({ array: s.array, index: s.index, site: s.site, what: `${s.op} at ${showLoc(s.loc)}` });
+    for (const l of loadsOf(s.value)) accesses.push({ array: l.array, index: l.index, site: l.site, what: `${l.op} at ${showLoc(l.loc)}` });
+  }
+  const out: Formula[] = [];
+  const notes: string[] = [];
+  const seen = new Set<string>();
+  for (const a of accesses) {
+    const ds = dims.get(a.array)!;
+    if (ds.length === 0) continue;
+    const outside = orAll(a.index.map((t, d) => or(ltT(t, constant(0n)), geT(t, ds[d]!))));
+    const ivs = a.site.loops.map((l) => l.iv);
+    const bad = simplify(eliminate(ivs.length > 0 ? exists(ivs, and(a.site.domain, outside)) : and(a.site.domain, outside)));
+    if (bad.kind === 'false' || seen.has(bad.key)) continue;
+    seen.add(bad.key);
+    if (hasQuantifier(bad)) {
+      notes.push(`whether ${a.what} stays in bounds was not put in closed form; the verdict does not exclude the parameters where it does not`);
+      continue;
+    }
+    out.push(not(bad));
+  }
+  return { formula: simplify(andAll(out)), notes };
+}
+
+/** Tensor names: `S<line>` after the store's source line where it has one. */
+function statementNames(stores: readonly KStore[]): Map<number, string> {
+  const out = new Map<number, string>();
+  const used = new Set<string>();
+  for (const s of stores) {
+    const l = innermostFile(s.loc);
+    const base = `${s.op.endsWith('yield') || s.array.startsWith('cell') ? 'V' : 'S'}${l ?? ''}`;
+    let n = base === 'S' || base === 'V' ? `${base}${out.size}` : base;
+    for (let k = 2; used.has(n); k++) n = `${base}_${k}`;
+    used.add(n);
+    out.set(s.id, n);
+  }
+  return out;
+}
+
+function innermostFile(l: KStore['loc']): number | null {
+  switch (l.kind) {
+    case 'file': return l.line;
+    case 'name': return l.child ? innermostFile(l.child) : null;
+    case 'callsite': return innermostFile(l.caller);
+    case 'fused': return l.locs.length > 0 ? innermostFile(l.locs[0]!) : null;
+    default: return null;
+  }
+}
+
+export const inputName = (a: KArray): string => `A${a.name.slice(1)}`;
+
+/** The spec of a source kernel. Async: a read that may see uninitialised memory is decided by Z3. */
+export async function kernelSpec(k: Kernel, specName: string, outputs: ReadonlySet<string> = writtenArgs(k)): Promise<KernelSpec> {
+  const stores = storesOf(k.body);
+  const tensorOf = statementNames(stores);
+  const arrays = new Map(k.arrays.map((a) => [a.name, a] as const));
+  const inputOf = new Map<string, string>();
+  const outputOf = new Map<string, string>();
+  for (const a of k.arrays) {
+    if (a.origin.kind !== 'arg' && a.origin.kind !== 'scalar') continue;
+    const t = inputName(a);
+    inputOf.set(a.name, t);
+    if (a.origin.kind === 'arg' && outputs.has(a.name)) outputOf.set(a.name, `${t}_out`);
+  }
+  const checks: Promise<void>[] = [];
+  const readExpr = (read: Access, what: string): Expr => {
+    let pieces: WriterPiece[];
+    try {
+      pieces = lastWriters(stores, read);
+    } catch (e) {
+      if (e instanceof NoClosedForm) throw new SourceRefused(`${what}: ${e.message}`);
+      throw e;
+    }
+    const arr = arrays.get(read.array)!;
+    let init: Expr | null = null;
+    const input = inputOf.get(read.array);
+    if (input !== undefined) init = tensorRead(input, read.index);
+    else {
+      // An allocation or a cell: the read must see a write everywhere.
+      const region = initialRegion(read, pieces);
+      if (region.kind !== 'false') {
+        checks.push(satisfiable(region).then((s) => {
+          if (s.status !== 'unsat') throw new SourceRefused(`${what} may read ${arr.origin.kind === 'cell' ? 'a value never defined' : `uninitialised memory of ${arr.name}`}${s.status === 'sat' ? ` (e.g. at ${[...s.model].map(([x, v]) => `${x} = ${v}`).join(', ')})` : ' (not decided)'}: its meaning in MLIR is undefined`);
+        }));
+      }
+    }
+    let e: Expr | null = init;
+    for (let i = pieces.length - 1; i >= 0; i--) {
+      const p = pieces[i]!;
+      const w = tensorRead(tensorOf.get(p.store.id)!, p.at);
+      e = e === null ? w : selectExpr(p.cond, w, e);
+    }
+    if (e === null) throw new SourceRefused(`${what} reads a value no write defines`);
+    return e;
+  };
+  const lines: string[] = [`spec ${specName} {`];
+  if (k.params.length > 0) lines.push(`  param ${k.params.map((p) => p.name).join(', ')};`);
+  for (const a of k.arrays) if (a.origin.kind === 'arg') for (const d of a.dims) if (d.parts.length > 0) lines.push(`  assume ${showExpr(condExpr(geT(d, constant(0n))))};`);
+  const defined = inBounds(k, stores);
+  if (defined.formula.kind !== 'true') lines.push(`  assume ${showExpr(condExpr(defined.formula))};`);
+  const cvars = (a: KArray): string[] => a.dims.map((_, d) => `c${d}`);
+  for (const a of k.arrays) {
+    const t = inputOf.get(a.name);
+    if (t !== undefined) lines.push(`  input ${t}(${cvars(a).join(', ')}): ${a.elem};`);
+  }
+  for (const s of stores) {
+    const what = `the value stored by ${s.op} at ${showLoc(s.loc)}`;
+    const loads = loadsOf(s.value);
+    for (const l of loads) if (l.site.loops.some((x, i) => s.site.loops[i] !== x)) throw new Unsupported('ssa', `a value read outside the loops of its use (${showLoc(l.loc)})`);
+    const rhs = valueExpr(s.value, (l) => readExpr(l, `the read by ${l.op} at ${showLoc(l.loc)}`));
+    const name = tensorOf.get(s.id)!;
+    const vars = s.site.loops.map((l) => l.iv);
+    const elem = arrays.get(s.array)!.elem;
+    lines.push(`  tensor ${name}(${vars.join(', ')}): ${elem};`);
+    lines.push(`  ${name}(${vars.join(', ')}) = ${showExpr(rhs)}${whereText(s.site.domain)};`);
+  }
+  for (const a of k.arrays) {
+    const out = outputOf.get(a.name);
+    if (out === undefined) continue;
+    const cs = cvars(a);
+    const idx = cs.map(variable);
+    const box = andAll(a.dims.map((d, i) => andAll([geT(idx[i]!, constant(0n)), ltT(idx[i]!, d)])));
+    const end: Access = { array: a.name, index: idx, site: { loops: [], domain: box, seq: Number.POSITIVE_INFINITY } };
+    const rhs = readExpr(end, `the final contents of ${a.name}`);
+    lines.push(`  output ${out}(${cs.join(', ')}): ${a.elem} = ${showExpr(rhs)}${whereText(box)};`);
+  }
+  lines.push('}');
+  await Promise.all(checks);
+  return { name: specName, text: lines.join('\n') + '\n', tensorOf, inputOf, outputOf, stores, defined: defined.formula.kind === 'true' ? null : showExpr(condExpr(defined.formula)), notes: defined.notes };
+}
+
+/** The memref arguments a kernel writes. */
+export function writtenArgs(k: Kernel): Set<string> {
+  const args = new Set(k.arrays.filter((a) => a.origin.kind === 'arg').map((a) => a.name));
+  return new Set(storesOf(k.body).map((s) => s.array).filter((a) => args.has(a)));
+}
+
+function whereText(f: Formula): string {
+  return f.kind === 'true' ? '' : ` where ${showExpr(condExpr(f))}`;
+}
+
+export type { KVal, Term };
