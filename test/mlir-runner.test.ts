@@ -117,6 +117,12 @@ describe.skipIf(MISSING !== null)(`with MLIR 16 (${MLIR_PACKAGES})`, () => {
   it('sees an out-of-bounds write in the guard zone', () => {
     const oob = 'func.func @f(%a: memref<2xi32>) {\n %c = arith.constant 2 : index\n %x = arith.constant 7 : i32\n memref.store %x, %a[%c] : memref<2xi32>\n return\n}';
     expect(execute(oob, 'f', []).memrefs[0]!.guardBytesChanged).toBe(4);
+    // A write past a buffer the kernel allocates itself is seen in the heap's guard zones; a read of
+    // a cell nobody wrote gives the heap's canary bytes, the same on every run.
+    const heap = 'func.func @f(%a: memref<2xi32>) {\n %b = memref.alloc() : memref<3xi32>\n %c3 = arith.constant 3 : index\n %c0 = arith.constant 0 : index\n %x = arith.constant 7 : i32\n memref.store %x, %b[%c3] : memref<3xi32>\n %y = memref.load %b[%c0] : memref<3xi32>\n memref.store %y, %a[%c0] : memref<2xi32>\n memref.dealloc %b : memref<3xi32>\n return\n}';
+    const e = execute(heap, 'f', []);
+    expect(e.heapGuardBytesChanged).toBe(4);
+    expect(e.memrefs[0]!.final[0]).toBe(0x5a5a5a5an);
   });
 
   it('reports bad input as input errors and a runaway program as a limit', () => {

@@ -7,7 +7,7 @@
 //   // PIPELINE tile: --affine-loop-tile='tile-size=4'
 //   // EXPECT tile: valid
 //   // RUNNER tile: agrees
-//   // BUG: https://github.com/llvm/llvm-project/issues/NNNN: summary
+//   // BUG: https://github.com/llvm/llvm-project/issues/NNNN: summary   (or `new: summary`)
 //
 // SIZES names the kernel's arguments by their SSA names in this file: an index or integer argument
 // gets a value, a float argument an exact value (seeded otherwise), a memref with a dynamic
@@ -39,7 +39,8 @@ export interface CorpusHeader {
   readonly sizesLine: number;
   readonly seed: number;
   readonly pipelines: readonly PipelineEntry[];
-  readonly bugs: readonly { readonly url: string; readonly summary: string }[];
+  /** The tracker reports the file reproduces; url null for a bug found here and not yet reported. */
+  readonly bugs: readonly { readonly url: string | null; readonly summary: string }[];
 }
 
 const KEYS = ['KERNEL', 'SIZES', 'SEED', 'PIPELINE', 'EXPECT', 'RUNNER', 'BUG'] as const;
@@ -56,7 +57,7 @@ export function readHeader(text: string, file: string): CorpusHeader {
   let seed = 0;
   const pipelines = new Map<string, { args: string; line: number; expect: Expect | null; runner: 'differs' | 'agrees' | null }>();
   const pending: { key: 'EXPECT' | 'RUNNER'; label: string; value: string; line: number }[] = [];
-  const bugs: { url: string; summary: string }[] = [];
+  const bugs: { url: string | null; summary: string }[] = [];
   const lines = text.split('\n');
   for (let k = 0; k < lines.length; k++) {
     const raw = lines[k]!;
@@ -110,9 +111,9 @@ export function readHeader(text: string, file: string): CorpusHeader {
         pending.push({ key, label: label!, value, line: n });
         break;
       case 'BUG': {
-        const b = /^(https?:\/\/\S+?):\s+(.+)$/.exec(value);
-        if (!b) err(n, valueCol, 'bad BUG', '<tracker URL>: <summary>', value);
-        else bugs.push({ url: b[1]!, summary: b[2]! });
+        const b = /^(https?:\/\/\S+?|new):\s+(.+)$/.exec(value);
+        if (!b) err(n, valueCol, 'bad BUG', "<tracker URL>: <summary> (or 'new: <summary>' for a bug not yet on the tracker)", value);
+        else bugs.push({ url: b[1] === 'new' ? null : b[1]!, summary: b[2]! });
         break;
       }
     }

@@ -1,7 +1,7 @@
 // The execution harness: the kernel's signature read from mlir-opt's generic printing, and a
 // `@__sched_main` that calls the kernel once on given inputs and prints every memref argument's
-// final contents (then its guard-zone check) and every scalar result, each cell as one i64 line
-// (floats bitcast: exact). Each memref argument lives in the middle of a larger byte buffer
+// final contents (then its guard-zone check), every scalar result, then the heap's guard check,
+// each as one i64 line (floats bitcast: exact). Each memref argument lives in the middle of a larger byte buffer
 // filled with a canary (memref.view gives it an identity layout there), so an out-of-bounds write
 // by the kernel is seen as changed guard bytes instead of silently corrupting another buffer, and
 // the heap is filled with the same canary, so a read of memory nobody wrote is deterministic.
@@ -146,8 +146,11 @@ export type ArgValue =
   | { readonly kind: 'scalar'; readonly cell: bigint }
   | { readonly kind: 'memref'; readonly shape: readonly number[]; readonly cells: readonly bigint[] };
 
-/** The canary byte of the guard zones (0xA5). */
+/** The canary byte of the arguments' guard zones (0xA5). */
 export const CANARY = 0xa5;
+/** The byte the heap is filled with, guard zones included (0x5A): another value than the arguments'
+ * canary, so that copying an argument's guard byte into a heap guard (or back) is still seen. */
+export const HEAP_CANARY = 0x5a;
 /** The first line the harness prints after the call (the kernel may print before). */
 export const MARKER = 6148914691236517205n; // 0x5555555555555555
 export const HARNESS_MAIN = '__sched_main';
@@ -272,6 +275,7 @@ export function harnessText(sig: Signature, values: readonly ArgValue[]): string
   body.push(resTypes.length > 0 ? `    ${res}:${resTypes.length} = ${call}` : `    ${call}`);
   body.push(`    %marker = arith.constant ${MARKER} : i64`, '    vector.print %marker : i64');
   body.push(...prints);
+  body.push('    %heapbad = llvm.call @__sched_heap_check() : () -> i64', '    vector.print %heapbad : i64');
   sig.results.forEach((r, k) => {
     const x = `${res}#${k}`;
     body.push(`    vector.print ${toI64(r.elem, x, body, '    ')} : i64`);
@@ -282,23 +286,94 @@ export function harnessText(sig: Signature, values: readonly ArgValue[]): string
 }
 
 /**
- * The heap of the lowered program (memref.alloc with `use-generic-functions`): malloc, then every
- * byte set to the canary, so that a read of memory nobody wrote (a private buffer a pass forgot to
- * fill) gives the same value on every run instead of whatever malloc returned.
+ * The heap of the lowered program (memref.alloc lowered with `use-generic-functions`). Each block
+ * is malloc'ed with a 64-byte header (its size) and 64-byte guard zones on both sides, every byte
+ * set to HEAP_CANARY: a read of memory nobody wrote (a private buffer a pass forgot to fill) gives
+ * the same value on every run, and a write past a buffer a pass allocated is counted by
+ * @__sched_heap_check at the end (blocks are registered, up to 1024, and never freed: a free does
+ * nothing, so a use after it reads stale but deterministic data).
  */
 const ALLOCATOR = [
   '  llvm.func @malloc(i64) -> !llvm.ptr<i8>',
-  '  llvm.func @free(!llvm.ptr<i8>)',
+  '  llvm.mlir.global internal @__sched_heap_ptrs(dense<0> : tensor<1024xi64>) : !llvm.array<1024 x i64>',
+  '  llvm.mlir.global internal @__sched_heap_count(0 : i64) : i64',
   '  llvm.func @_mlir_memref_to_llvm_alloc(%n: i64) -> !llvm.ptr<i8> {',
-  '    %p = llvm.call @malloc(%n) : (i64) -> !llvm.ptr<i8>',
-  `    %v = llvm.mlir.constant(${CANARY - 256} : i8) : i8`,
+  '    %hdr = llvm.mlir.constant(128 : i64) : i64',
+  '    %g = llvm.mlir.constant(64 : i64) : i64',
+  '    %t0 = llvm.add %n, %hdr : i64',
+  '    %total = llvm.add %t0, %g : i64',
+  '    %base = llvm.call @malloc(%total) : (i64) -> !llvm.ptr<i8>',
+  `    %v = llvm.mlir.constant(${HEAP_CANARY} : i8) : i8`,
   '    %f = llvm.mlir.constant(false) : i1',
-  '    "llvm.intr.memset"(%p, %v, %n, %f) : (!llvm.ptr<i8>, i8, i64, i1) -> ()',
+  '    "llvm.intr.memset"(%base, %v, %total, %f) : (!llvm.ptr<i8>, i8, i64, i1) -> ()',
+  '    %sp = llvm.bitcast %base : !llvm.ptr<i8> to !llvm.ptr<i64>',
+  '    llvm.store %n, %sp : !llvm.ptr<i64>',
+  '    %cp = llvm.mlir.addressof @__sched_heap_count : !llvm.ptr<i64>',
+  '    %c = llvm.load %cp : !llvm.ptr<i64>',
+  '    %cap = llvm.mlir.constant(1024 : i64) : i64',
+  '    %room = llvm.icmp "slt" %c, %cap : i64',
+  '    llvm.cond_br %room, ^reg, ^done',
+  '  ^reg:',
+  '    %tab = llvm.mlir.addressof @__sched_heap_ptrs : !llvm.ptr<array<1024 x i64>>',
+  '    %z = llvm.mlir.constant(0 : i64) : i64',
+  '    %slot = llvm.getelementptr %tab[%z, %c] : (!llvm.ptr<array<1024 x i64>>, i64, i64) -> !llvm.ptr<i64>',
+  '    %bi = llvm.ptrtoint %base : !llvm.ptr<i8> to i64',
+  '    llvm.store %bi, %slot : !llvm.ptr<i64>',
+  '    %one = llvm.mlir.constant(1 : i64) : i64',
+  '    %c1 = llvm.add %c, %one : i64',
+  '    llvm.store %c1, %cp : !llvm.ptr<i64>',
+  '    llvm.br ^done',
+  '  ^done:',
+  '    %p = llvm.getelementptr %base[%hdr] : (!llvm.ptr<i8>, i64) -> !llvm.ptr<i8>',
   '    llvm.return %p : !llvm.ptr<i8>',
   '  }',
   '  llvm.func @_mlir_memref_to_llvm_free(%p: !llvm.ptr<i8>) {',
-  '    llvm.call @free(%p) : (!llvm.ptr<i8>) -> ()',
   '    llvm.return',
+  '  }',
+  '  llvm.func @__sched_heap_check() -> i64 {',
+  '    %z = llvm.mlir.constant(0 : i64) : i64',
+  '    %one = llvm.mlir.constant(1 : i64) : i64',
+  '    %g = llvm.mlir.constant(64 : i64) : i64',
+  '    %hdr = llvm.mlir.constant(128 : i64) : i64',
+  `    %canary = llvm.mlir.constant(${HEAP_CANARY} : i8) : i8`,
+  '    %cp = llvm.mlir.addressof @__sched_heap_count : !llvm.ptr<i64>',
+  '    %count = llvm.load %cp : !llvm.ptr<i64>',
+  '    %tab = llvm.mlir.addressof @__sched_heap_ptrs : !llvm.ptr<array<1024 x i64>>',
+  '    llvm.br ^outer(%z, %z : i64, i64)',
+  '  ^outer(%a: i64, %bad: i64):',
+  '    %more = llvm.icmp "slt" %a, %count : i64',
+  '    llvm.cond_br %more, ^entry, ^exit',
+  '  ^entry:',
+  '    %slot = llvm.getelementptr %tab[%z, %a] : (!llvm.ptr<array<1024 x i64>>, i64, i64) -> !llvm.ptr<i64>',
+  '    %bi = llvm.load %slot : !llvm.ptr<i64>',
+  '    %base = llvm.inttoptr %bi : i64 to !llvm.ptr<i8>',
+  '    %sp = llvm.bitcast %base : !llvm.ptr<i8> to !llvm.ptr<i64>',
+  '    %n = llvm.load %sp : !llvm.ptr<i64>',
+  '    %after = llvm.add %n, %hdr : i64',
+  '    llvm.br ^inner(%z, %bad : i64, i64)',
+  '  ^inner(%k: i64, %acc: i64):',
+  '    %go = llvm.icmp "slt" %k, %g : i64',
+  '    llvm.cond_br %go, ^body, ^next',
+  '  ^body:',
+  '    %i1 = llvm.add %k, %g : i64',
+  '    %p1 = llvm.getelementptr %base[%i1] : (!llvm.ptr<i8>, i64) -> !llvm.ptr<i8>',
+  '    %b1 = llvm.load %p1 : !llvm.ptr<i8>',
+  '    %i2 = llvm.add %k, %after : i64',
+  '    %p2 = llvm.getelementptr %base[%i2] : (!llvm.ptr<i8>, i64) -> !llvm.ptr<i8>',
+  '    %b2 = llvm.load %p2 : !llvm.ptr<i8>',
+  '    %ne1 = llvm.icmp "ne" %b1, %canary : i8',
+  '    %ne2 = llvm.icmp "ne" %b2, %canary : i8',
+  '    %x1 = llvm.zext %ne1 : i1 to i64',
+  '    %x2 = llvm.zext %ne2 : i1 to i64',
+  '    %s1 = llvm.add %acc, %x1 : i64',
+  '    %s2 = llvm.add %s1, %x2 : i64',
+  '    %k1 = llvm.add %k, %one : i64',
+  '    llvm.br ^inner(%k1, %s2 : i64, i64)',
+  '  ^next:',
+  '    %a1 = llvm.add %a, %one : i64',
+  '    llvm.br ^outer(%a1, %acc : i64, i64)',
+  '  ^exit:',
+  '    llvm.return %bad : i64',
   '  }',
 ];
 

@@ -170,6 +170,8 @@ export interface Execution {
   readonly inputs: readonly ArgValue[];
   readonly memrefs: readonly MemrefResult[];
   readonly results: readonly { readonly type: string; readonly elem: ElemType; readonly cell: bigint }[];
+  /** Guard bytes changed around the blocks memref.alloc made (a pass's buffer written past its end when > 0). */
+  readonly heapGuardBytesChanged: number;
   /** Wall-clock milliseconds: printing the module generic, lowering it, running it (measurements). */
   readonly ms: { readonly canonical: number; readonly lower: number; readonly run: number };
 }
@@ -266,15 +268,16 @@ export function execute(module: string, kernel: string, specs: readonly ArgSpec[
     memrefs.push({ arg: k, type: a.text, elem: a.elem, shape: val.shape, initial: val.cells, final, guardBytesChanged: Number(take()) });
   });
   const results = sig.results.map((r) => ({ type: r.text, elem: r.elem, cell: cellFromPrinted(r.elem, take()) }));
+  const heapGuardBytesChanged = Number(take());
   if (at !== printed.length) throw new MlirRunError('runtime', `@${kernel}: ${printed.length - at} more lines than the harness prints`);
-  return { kernel, seed, signature: sig, inputs: values, memrefs, results, ms: { canonical: can.ms, lower: low.ms, run: run.ms } };
+  return { kernel, seed, signature: sig, inputs: values, memrefs, results, heapGuardBytesChanged, ms: { canonical: can.ms, lower: low.ms, run: run.ms } };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Comparison
 
 export interface Difference {
-  /** The argument (its position) or the result (`result k`). */
+  /** The argument (`argument k`), the result (`result k`) or the heap (`heap`). */
   readonly where: string;
   /** The cell's multi-index (row-major), [] for a scalar or a rank-0 memref; 'guard' for the guard zones. */
   readonly index: readonly number[] | 'guard';
@@ -321,6 +324,9 @@ export function compare(before: Execution, after: Execution): Comparison {
       differences.push({ where, index: 'guard', expected: BigInt(m.guardBytesChanged), actual: BigInt(o.guardBytesChanged), text: `${where}: ${m.guardBytesChanged} guard bytes changed before, ${o.guardBytesChanged} after (an out-of-bounds write)` });
     }
   });
+  if (before.heapGuardBytesChanged !== after.heapGuardBytesChanged) {
+    differences.push({ where: 'heap', index: 'guard', expected: BigInt(before.heapGuardBytesChanged), actual: BigInt(after.heapGuardBytesChanged), text: `heap: ${before.heapGuardBytesChanged} guard bytes around memref.alloc blocks changed before, ${after.heapGuardBytesChanged} after (a write past an allocated buffer)` });
+  }
   before.results.forEach((r, k) => {
     cells++;
     const a = after.results[k]!.cell;
@@ -336,12 +342,17 @@ export interface Differential {
   readonly comparison: Comparison;
 }
 
-/** Run PIPELINE on MODULE, then KERNEL of the source and of the output on the same inputs, and compare. */
-export function differential(module: string, pipeline: string | readonly string[], kernel: string, specs: readonly ArgSpec[], seed = 0, o: RunOptions = {}): Differential {
-  const pass = runPasses(module, pipeline, o);
-  const before = execute(module, kernel, specs, seed, o);
-  // The output gets the very inputs the source got (its seeded cells; the same seed draws the same scalars).
+/** Run KERNEL of OUTPUT (runPasses' generic printing) on the very inputs BEFORE was given. */
+export function executeLike(before: Execution, output: string, specs: readonly ArgSpec[], o: RunOptions = {}): Execution {
+  // Memrefs get BEFORE's cells (seeded ones included); scalars the same specs (the same seed draws the same).
   const given = before.inputs.map((v, k): ArgSpec => (v.kind === 'memref' ? { shape: v.shape, cells: v.cells } : specs[k]));
-  const after = execute(pass.output, kernel, given, seed, { ...o, generic: true, fileName: `${o.fileName ?? '<input>'} after the passes` });
-  return { pass, before, after, comparison: compare(before, after) };
+  return execute(output, before.kernel, given, before.seed, { ...o, generic: true, fileName: `${o.fileName ?? '<input>'} after the passes` });
+}
+
+/** Run PIPELINE on MODULE, then KERNEL of the source (or BEFORE, its execution) and of the output on the same inputs, and compare. */
+export function differential(module: string, pipeline: string | readonly string[], kernel: string, specs: readonly ArgSpec[], seed = 0, o: RunOptions = {}, before?: Execution): Differential {
+  const pass = runPasses(module, pipeline, o);
+  const src = before ?? execute(module, kernel, specs, seed, o);
+  const after = executeLike(src, pass.output, specs, o);
+  return { pass, before: src, after, comparison: compare(src, after) };
 }

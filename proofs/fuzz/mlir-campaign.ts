@@ -1,0 +1,297 @@
+// A runner-only differential campaign on MLIR 16's affine passes: random static-control functions
+// (mlir-gen.ts) through random pass pipelines, the source and the output run under mlir-cpu-runner
+// on the same seeded inputs (compilers/mlir/runner.ts). A difference, a crash of mlir-opt, an output
+// that faults or never ends is a finding: the pipeline and then the program are shrunk while the
+// finding stays the same kind, and a bundle is written (the shrunk case in the corpus format, the
+// original, the pass output, a report in the form an upstream bug report takes).
+//
+//   npx tsx proofs/fuzz/mlir-campaign.ts [--iterations K] [--seed S] [--start I] [--pipelines P]
+//        [--out DIR] [--log FILE] [--shrink-budget B] [--json]
+//
+// The verifier oracles of `sched fuzz --compiler mlir` are added on top of this by the front end.
+
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Comparison, compare, execute, type Execution, executeLike, MlirInputError, MlirRunError, type PassResult, runPasses } from '../../compilers/mlir/runner.ts';
+import { renderCell } from '../../compilers/mlir/cells.ts';
+import { mlirMissing } from '../../compilers/mlir/tools.ts';
+import { caseSeed, countStmts, genPipeline, genProgram, KERNEL, type Pipeline, pipelineText, type Program, programText, Rng, shrinkPipeline, shrinkProgram } from './mlir-gen.ts';
+
+/** What one program under one pipeline gave. */
+export type Outcome =
+  | { readonly kind: 'agrees' }
+  | { readonly kind: 'differs'; readonly comparison: Comparison }
+  /** mlir-opt crashed on the source: a compiler bug. */
+  | { readonly kind: 'crash'; readonly detail: string }
+  /** The output faulted (the source did not): an out-of-bounds access or a division the pass introduced. */
+  | { readonly kind: 'runtime'; readonly detail: string }
+  /** mlir-opt or the output ran past the CPU limit (the source did not). */
+  | { readonly kind: 'limit'; readonly detail: string }
+  /** Not findings: a pass that reported an error, an output the runner cannot lower (DMA ops). */
+  | { readonly kind: 'pass-failed' | 'lowering'; readonly detail: string }
+  /** The generator produced a source mlir-opt or the runner rejects: a bug of the generator. */
+  | { readonly kind: 'bad-source'; readonly detail: string };
+
+export const FINDINGS: ReadonlySet<Outcome['kind']> = new Set(['differs', 'crash', 'runtime', 'limit']);
+
+export interface CaseRun {
+  readonly outcome: Outcome;
+  readonly pass: PassResult | null;
+  readonly before: Execution | null;
+  readonly after: Execution | null;
+}
+
+export interface CampaignOptions {
+  readonly limitMs?: number;
+}
+
+function failure(e: unknown, stage: 'pass' | 'source' | 'target'): Outcome {
+  const first = (m: string): string => m.split('\n').slice(0, 3).join(' | ');
+  if (e instanceof MlirInputError) return stage === 'pass' ? { kind: 'bad-source', detail: first(e.message) } : { kind: 'bad-source', detail: `${stage}: ${first(e.message)}` };
+  if (e instanceof MlirRunError) {
+    if (stage === 'source') return { kind: 'bad-source', detail: `${e.kind}: ${first(e.message)}` };
+    if (e.kind === 'crash') return { kind: 'crash', detail: first(e.message) };
+    if (e.kind === 'runtime') return { kind: 'runtime', detail: first(e.message) };
+    if (e.kind === 'limit') return { kind: 'limit', detail: first(e.message) };
+    if (e.kind === 'pass-failed') return { kind: 'pass-failed', detail: first(e.message) };
+    if (e.kind === 'lowering') return { kind: 'lowering', detail: first(e.message) };
+  }
+  throw e;
+}
+
+/** Run PIPELINE on the program's text and both under mlir-cpu-runner (BEFORE: the source's run, if known). */
+export function runCase(text: string, pipeline: Pipeline, program: Program, seed: number, o: CampaignOptions = {}, known?: Execution): CaseRun {
+  const specs = program.param ? [...programArgs(program)] : programArgs(program);
+  let before = known ?? null;
+  if (!before) {
+    try {
+      before = execute(text, KERNEL, specs, seed, { limitMs: o.limitMs });
+    } catch (e) {
+      return { outcome: failure(e, 'source'), pass: null, before: null, after: null };
+    }
+  }
+  let pass: PassResult;
+  try {
+    pass = runPasses(text, pipelineText(pipeline), { limitMs: o.limitMs });
+  } catch (e) {
+    return { outcome: failure(e, 'pass'), pass: null, before, after: null };
+  }
+  let after: Execution;
+  try {
+    after = executeLike(before, pass.output, specs, { limitMs: o.limitMs });
+  } catch (e) {
+    return { outcome: failure(e, 'target'), pass, before, after: null };
+  }
+  const comparison = compare(before, after);
+  return { outcome: comparison.equal ? { kind: 'agrees' } : { kind: 'differs', comparison }, pass, before, after };
+}
+
+/** The runner's argument specs of a generated program: the parameter's value; arrays are static, the scalar seeded. */
+export function programArgs(p: Program): (bigint | undefined)[] {
+  const n = p.arrays.filter((a) => !a.local).length;
+  const out: (bigint | undefined)[] = Array.from({ length: n }, () => undefined);
+  if (p.param) out.push(BigInt(p.param.value));
+  if (p.scalar) out.push(undefined);
+  return out;
+}
+
+/** The case in the corpus format (docs/mlir.md § Corpus files). */
+export function caseFile(p: Program, pipeline: Pipeline, seed: number, outcome: Outcome['kind'], note: string[] = []): string {
+  const head = [`// KERNEL: @${KERNEL}`];
+  if (p.param) head.push(`// SIZES: ${p.param.name}=${p.param.value}`);
+  head.push(`// SEED: ${seed}`, `// PIPELINE fuzz: ${pipelineText(pipeline)}`);
+  head.push(`// EXPECT fuzz: ${outcome === 'agrees' ? 'valid' : outcome === 'differs' ? 'invalid output-mismatch' : `unknown ${outcome}`}`);
+  head.push(`// RUNNER fuzz: ${outcome === 'agrees' ? 'agrees' : 'differs'}`);
+  return `${[...head, ...note.map((l) => `// ${l}`)].join('\n')}\n${programText(p)}`;
+}
+
+export interface Shrunk {
+  readonly program: Program;
+  readonly pipeline: Pipeline;
+  readonly runs: number;
+  readonly run: CaseRun;
+}
+
+/** Greedy shrinking of the pipeline, then the program, while the outcome keeps its kind. */
+export function shrink(program: Program, pipeline: Pipeline, seed: number, kind: Outcome['kind'], budget: number, o: CampaignOptions = {}): Shrunk {
+  let runs = 0;
+  let best = { program, pipeline, run: runCase(programText(program), pipeline, program, seed, o) };
+  const keeps = (p: Program, pl: Pipeline): CaseRun | null => {
+    runs++;
+    const r = runCase(programText(p), pl, p, seed, o);
+    return r.outcome.kind === kind ? r : null;
+  };
+  let progress = true;
+  while (progress && runs < budget) {
+    progress = false;
+    for (const pl of shrinkPipeline(best.pipeline)) {
+      if (runs >= budget) break;
+      const r = keeps(best.program, pl);
+      if (r) {
+        best = { ...best, pipeline: pl, run: r };
+        progress = true;
+        break;
+      }
+    }
+    if (progress) continue;
+    for (const p of shrinkProgram(best.program)) {
+      if (runs >= budget) break;
+      if (programText(p) === programText(best.program)) continue;
+      const r = keeps(p, best.pipeline);
+      if (r) {
+        best = { ...best, program: p, run: r };
+        progress = true;
+        break;
+      }
+    }
+  }
+  return { ...best, runs };
+}
+
+/** A finding in the form of an upstream report: input, command, expected and actual output. */
+export function report(s: Shrunk, seed: number): string {
+  const o = s.run.outcome;
+  const lines = [
+    `### ${o.kind === 'differs' ? 'Miscompilation' : o.kind === 'crash' ? 'Crash' : o.kind === 'runtime' ? 'The output faults' : 'The output runs past its limit'} by \`${s.pipeline.map((p) => p.name).join(', ')}\` (MLIR 16)`,
+    '',
+    'Input (`case.mlir`):',
+    '',
+    '```mlir',
+    programText(s.program).trimEnd(),
+    '```',
+    '',
+    'Command:',
+    '',
+    '```sh',
+    `mlir-opt-16 case.mlir ${pipelineText(s.pipeline)}`,
+    '```',
+    '',
+  ];
+  if (o.kind === 'differs' && s.run.before && s.run.after) {
+    lines.push(`Both run under mlir-cpu-runner on the same inputs (seed ${seed}; the harness of compilers/mlir/harness.ts):`, '');
+    for (const d of o.comparison.differences.slice(0, 8)) lines.push(`- ${d.text}`);
+    if (o.comparison.differences.length > 8) lines.push(`- … ${o.comparison.differences.length - 8} more of ${o.comparison.cells} cells`);
+    lines.push('', 'Inputs:', '');
+    for (const m of s.run.before.memrefs) lines.push(`- argument ${m.arg} (${m.type}): ${m.initial.map((c) => renderCell(m.elem, c).replace(/ \(0x[0-9a-f]+\)/, '')).join(', ')}`);
+    s.run.before.inputs.forEach((v, k) => {
+      if (v.kind === 'scalar') lines.push(`- argument ${k} (${s.run.before!.signature.args[k]!.text}): ${renderCell(s.run.before!.signature.args[k]!.elem, v.cell).replace(/ \(0x[0-9a-f]+\)/, '')}`);
+    });
+  } else if ('detail' in o) lines.push('Result:', '', '```', o.detail, '```');
+  if (s.run.pass) lines.push('', 'Output of the pipeline:', '', '```mlir', s.run.pass.output.trimEnd(), '```');
+  return `${lines.join('\n')}\n`;
+}
+
+export interface CaseLog {
+  readonly case: number;
+  readonly seed: number;
+  readonly pipeline: string;
+  readonly outcome: Outcome['kind'];
+  readonly stmts: number;
+  readonly ms: number;
+  readonly finding?: string;
+}
+
+export interface Summary {
+  readonly cases: number;
+  readonly programs: number;
+  readonly byOutcome: Readonly<Record<string, number>>;
+  readonly findings: readonly { readonly dir: string; readonly kind: string; readonly passes: string; readonly shrinkRuns: number }[];
+  readonly ms: number;
+}
+
+export interface Campaign extends CampaignOptions {
+  readonly seed: number;
+  readonly start?: number;
+  readonly iterations: number;
+  /** Pipelines tried on each program (the source runs once). */
+  readonly pipelines?: number;
+  readonly out?: string;
+  readonly log?: string;
+  readonly shrinkBudget?: number;
+  /** Findings shrunk per signature (passes of the shrunk pipeline and kind); later ones are logged only. */
+  readonly perSignature?: number;
+  readonly onCase?: (c: CaseLog) => void;
+}
+
+export function campaign(c: Campaign): Summary {
+  const t0 = performance.now();
+  const byOutcome: Record<string, number> = {};
+  const findings: { dir: string; kind: string; passes: string; shrinkRuns: number }[] = [];
+  const signatures = new Map<string, number>();
+  let cases = 0;
+  const start = c.start ?? 0;
+  for (let i = start; i < start + c.iterations; i++) {
+    const seed = caseSeed(c.seed, i);
+    const rng = new Rng(seed);
+    const program = genProgram(rng);
+    const text = programText(program);
+    let before: Execution | undefined;
+    for (let k = 0; k < (c.pipelines ?? 3); k++) {
+      const pipeline = genPipeline(rng, program.elem);
+      const t = performance.now();
+      const run = runCase(text, pipeline, program, seed, c, before);
+      before = run.before ?? undefined;
+      cases++;
+      byOutcome[run.outcome.kind] = (byOutcome[run.outcome.kind] ?? 0) + 1;
+      let finding: string | undefined;
+      if (FINDINGS.has(run.outcome.kind) && c.out) {
+        // Shrink the pipeline first (cheap); the program only for the first findings of a signature.
+        const quick = shrink(program, pipeline, seed, run.outcome.kind, 40, c);
+        const sig = `${run.outcome.kind}:${[...new Set(quick.pipeline.map((p) => p.name))].sort().join('+')}`;
+        const seen = signatures.get(sig) ?? 0;
+        signatures.set(sig, seen + 1);
+        const shrunk = seen < (c.perSignature ?? 2) ? shrink(quick.program, quick.pipeline, seed, run.outcome.kind, c.shrinkBudget ?? 150, c) : quick;
+        const dir = join(c.out, `finding-${i}-${k}`);
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(join(dir, 'case.mlir'), caseFile(shrunk.program, shrunk.pipeline, seed, shrunk.run.outcome.kind, [`Found by proofs/fuzz/mlir-campaign.ts (campaign seed ${c.seed}, case ${i}, pipeline ${k}); signature ${sig}.`]));
+        writeFileSync(join(dir, 'original.mlir'), caseFile(program, pipeline, seed, run.outcome.kind));
+        if (shrunk.run.pass) writeFileSync(join(dir, 'output.mlir'), shrunk.run.pass.output);
+        writeFileSync(join(dir, 'report.md'), report(shrunk, seed));
+        findings.push({ dir, kind: run.outcome.kind, passes: sig, shrinkRuns: quick.runs + (shrunk === quick ? 0 : shrunk.runs) });
+        finding = dir;
+      }
+      const entry: CaseLog = { case: i, seed, pipeline: pipelineText(pipeline), outcome: run.outcome.kind, stmts: countStmts(program), ms: Math.round(performance.now() - t), ...(finding ? { finding } : {}) };
+      if (c.log) appendFileSync(c.log, `${JSON.stringify(entry)}\n`);
+      c.onCase?.(entry);
+      if (run.outcome.kind === 'bad-source') break;
+    }
+  }
+  return { cases, programs: c.iterations, byOutcome, findings, ms: performance.now() - t0 };
+}
+
+function main(argv: string[]): number {
+  const num = (name: string, d: number): number => {
+    const k = argv.indexOf(`--${name}`);
+    if (k < 0) return d;
+    const v = Number(argv[k + 1]);
+    if (!Number.isInteger(v) || v < 0) throw new Error(`--${name} needs a natural number`);
+    return v;
+  };
+  const str = (name: string): string | undefined => {
+    const k = argv.indexOf(`--${name}`);
+    return k < 0 ? undefined : argv[k + 1];
+  };
+  const missing = mlirMissing();
+  if (missing !== null) {
+    process.stderr.write(`${missing}\n`);
+    return 2;
+  }
+  const json = argv.includes('--json');
+  const out = str('out') ?? 'fuzz-mlir';
+  mkdirSync(out, { recursive: true });
+  const s = campaign({
+    seed: num('seed', 1),
+    start: num('start', 0),
+    iterations: num('iterations', 20),
+    pipelines: num('pipelines', 3),
+    out,
+    log: str('log') ?? join(out, 'cases.jsonl'),
+    shrinkBudget: num('shrink-budget', 150),
+    onCase: json || !process.stdout.isTTY ? undefined : (c) => process.stdout.write(`case ${c.case} ${c.outcome}${c.finding ? ` -> ${c.finding}` : ''} (${c.ms} ms)\n`),
+  });
+  if (json) process.stdout.write(`${JSON.stringify(s, null, 1)}\n`);
+  else process.stdout.write(`${s.cases} cases on ${s.programs} programs in ${Math.round(s.ms / 1000)} s: ${Object.entries(s.byOutcome).map(([k, v]) => `${v} ${k}`).join(', ')}; ${s.findings.length} findings\n${s.findings.map((f) => `  ${f.dir}: ${f.passes} (shrunk in ${f.shrinkRuns} runs)`).join('\n')}\n`);
+  return 0;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) process.exitCode = main(process.argv.slice(2));
