@@ -32,12 +32,16 @@ export interface KArray {
   readonly origin: ArrayOrigin;
   /** The MLIR type it came from (for messages and the harness). */
   readonly mtype: MType;
+  /** For an argument: the input tensor of its initial contents (the output is `<tensor>_out`). */
+  readonly tensor?: string;
 }
 
 export interface KParam {
   readonly name: string;
   /** What it is in MLIR terms (`extent 1 of %arg2`, `index argument %arg3`). */
   readonly what: string;
+  /** For an index argument: its position. */
+  readonly arg?: number;
   /** A product of parameters (a semi-affine symbol product): its value is a · b. */
   readonly product?: readonly [Term, Term];
 }

@@ -66,26 +66,29 @@ class Lowering implements Ctx {
   private op!: Op;
   private block!: Block;
 
-  constructor(private readonly funcs: ReadonlyMap<string, Op>, readonly body: KNode[], private readonly fileName: ((f: string) => string) | null) {
+  constructor(private readonly funcs: ReadonlyMap<string, Op>, readonly body: KNode[], private readonly fileName: ((f: string) => string) | null, private readonly argNames: readonly string[] | null) {
     this.out = body;
   }
 
   // ---------------------------------------------------------------------------------------------
   // Names
 
-  fresh(base: string): string {
+  /** A new name; `same` may be reused (an input tensor named like its array). */
+  fresh(base: string, same?: string): string {
     // SCHED keywords, type names and builtins are not names.
     const reserved = (x: string): boolean => (KEYWORDS as readonly string[]).includes(x) || isValueTypeName(x) || isBuiltinFunction(x) || ['sum', 'prod', 'all', 'any', 'partial'].includes(x);
     if (reserved(base)) base = `${base}_`;
     let n = base;
-    for (let k = 2; this.taken.has(n); k++) n = `${base}_${k}`;
+    for (let k = 2; this.taken.has(n) && n !== same; k++) n = `${base}_${k}`;
     this.taken.add(n);
     return n;
   }
 
   private addArray(base: string, elem: ValueType, dims: readonly Term[], origin: ArrayOrigin, mtype: MType): string {
     const name = this.fresh(base);
-    this.arrays.push({ name, elem, dims, origin, mtype });
+    // Arguments' contents are input tensors, capitalised (an array and a tensor may share a name).
+    const tensor = origin.kind === 'arg' || origin.kind === 'scalar' ? this.fresh(name.charAt(0).toUpperCase() + name.slice(1), name) : undefined;
+    this.arrays.push({ name, elem, dims, origin, mtype, ...(tensor !== undefined ? { tensor } : {}) });
     return name;
   }
 
@@ -100,15 +103,18 @@ class Lowering implements Ctx {
     this.op = f;
     this.block = block;
     block.args.forEach((a, k) => {
-      const base = `arg${k}`;
+      // The argument's name in the source text when it is known (`%NI`), else `argK`.
+      const given = this.argNames?.[k];
+      const base = given ? given.replace(/[^A-Za-z0-9_]/g, '_').replace(/^(?=\d)/, 'a') : `arg${k}`;
+      const shown = `%${given ?? `arg${k}`}`;
       if (a.type.kind === 'memref') {
-        if (a.type.layout !== null) throw new Unsupported('func.func', `memref argument %arg${k} with a layout (${showType(a.type)})`);
-        const dims = a.type.shape.map((d, i) => (d === null ? this.param(`${base}_d${i}`, `extent ${i} of %arg${k}`) : constant(d)));
+        if (a.type.layout !== null) throw new Unsupported('func.func', `memref argument ${shown} with a layout (${showType(a.type)})`);
+        const dims = a.type.shape.map((d, i) => (d === null ? this.param(`${base}_d${i}`, `extent ${i} of ${shown}`) : constant(d)));
         const name = this.addArray(base, this.scalar(a.type.elem), dims, { kind: 'arg', index: k }, a.type);
         this.argArrays.add(name);
         this.bind(a.name, { t: 'view', view: rootView(name, this.scalar(a.type.elem), dims) });
       } else if (a.type.kind === 'index') {
-        this.bind(a.name, { t: 'index', term: this.param(base, `index argument %arg${k}`) });
+        this.bind(a.name, { t: 'index', term: this.param(base, `index argument ${shown}`, undefined, k) });
       } else {
         const elem = this.scalar(a.type);
         const name = this.addArray(base, elem, [], { kind: 'scalar', index: k }, a.type);
@@ -126,9 +132,9 @@ class Lowering implements Ctx {
     });
   }
 
-  private param(name: string, what: string, product?: readonly [Term, Term]): Term {
+  private param(name: string, what: string, product?: readonly [Term, Term], arg?: number): Term {
     const n = this.fresh(name);
-    this.params.push({ name: n, what, ...(product ? { product } : {}) });
+    this.params.push({ name: n, what, ...(product ? { product } : {}), ...(arg !== undefined ? { arg } : {}) });
     return variable(n);
   }
 
@@ -656,10 +662,12 @@ export function pickFunction(mod: Module, name?: string): { func: Op; funcs: Map
  * Lower one function of a module. `fileName` renames the files of locations (the module was read
  * from stdin, where mlir-opt calls the file `<stdin>`).
  */
-export function lowerFunction(mod: Module, name?: string, fileName: ((f: string) => string) | null = null): Kernel {
+export function lowerFunction(mod: Module, name?: string, fileName: ((f: string) => string) | null = null, argNames: ((func: string) => readonly string[] | null) | null = null): Kernel {
   const { func, funcs } = pickFunction(mod, name);
   const body: KNode[] = [];
-  const l = new Lowering(funcs, body, fileName);
+  const sym0 = func.attrs.get('sym_name');
+  const names = argNames && sym0?.kind === 'string' ? argNames(sym0.value) : null;
+  const l = new Lowering(funcs, body, fileName, names && names.length === func.regions[0]?.blocks[0]?.args.length ? names : null);
   const sym = func.attrs.get('sym_name');
   try {
     l.lowerFunc(func);

@@ -80,9 +80,9 @@ function inBounds(k: Kernel, stores: readonly KStore[]): { formula: Formula; not
 }
 
 /** Tensor names: `S<line>` after the store's source line where it has one. */
-function statementNames(stores: readonly KStore[]): Map<number, string> {
+function statementNames(stores: readonly KStore[], taken: Iterable<string>): Map<number, string> {
   const out = new Map<number, string>();
-  const used = new Set<string>();
+  const used = new Set<string>(taken);
   for (const s of stores) {
     const l = innermostFile(s.loc);
     const base = `${s.op.endsWith('yield') || s.array.startsWith('cell') ? 'V' : 'S'}${l ?? ''}`;
@@ -104,12 +104,12 @@ function innermostFile(l: KStore['loc']): number | null {
   }
 }
 
-export const inputName = (a: KArray): string => `A${a.name.slice(1)}`;
+export const inputName = (a: KArray): string => a.tensor ?? a.name;
 
 /** The spec of a source kernel. Async: a read that may see uninitialised memory is decided by Z3. */
 export async function kernelSpec(k: Kernel, specName: string, outputs: ReadonlySet<string> = writtenArgs(k)): Promise<KernelSpec> {
   const stores = storesOf(k.body);
-  const tensorOf = statementNames(stores);
+  const tensorOf = statementNames(stores, [...k.params.map((p) => p.name), ...k.arrays.flatMap((a) => [a.name, ...(a.tensor ? [a.tensor, `${a.tensor}_out`] : [])]), ...stores.flatMap((s) => s.site.loops.map((l) => l.iv))]);
   const arrays = new Map(k.arrays.map((a) => [a.name, a] as const));
   const inputOf = new Map<string, string>();
   const outputOf = new Map<string, string>();

@@ -15,6 +15,7 @@
 import { checkSource } from '../../core/check.ts';
 import { MlirSyntaxError, SourceRefused, translateMlir, Unsupported } from '../../compilers/mlir/translate.ts';
 import { runPasses } from '../../compilers/mlir/runner.ts';
+import { kernelArgNames } from '../../compilers/mlir/corpus-header.ts';
 import { verifyImpl, type VerifyOptions } from '../verify.ts';
 import { seededInputs } from '../../semantics/model.ts';
 import type { CheckedImpl } from '../../core/typecheck.ts';
@@ -148,10 +149,7 @@ export function executionOracle(tr: MlirTranslation, ci: CheckedImpl, modules: {
     if (bad) return skip(`${a.name}: an input value the runner cannot hold`);
     specs[pos] = { shape, cells };
   }
-  for (const p of tr.source.params) {
-    const m = /^arg(\d+)$/.exec(p.name);
-    if (m) specs[Number(m[1])] = params.get(p.name)!;
-  }
+  for (const p of tr.source.params) if (p.arg !== undefined) specs[p.arg] = env.get(p.name)!;
   let src: Execution;
   let tgt: Execution;
   try {
@@ -251,6 +249,7 @@ export async function prepareMlir(o: PrepareOptions): Promise<Prepared> {
   }
   const modules = { source: src.output, target: tgt.output };
   const translation = await translateMlir(modules.source, modules.target, {
+    argNames: (f) => kernelArgNames(o.source, f)?.map((a) => a.name) ?? null,
     ...(o.func !== undefined ? { func: o.func } : {}),
     ...(o.name !== undefined ? { name: o.name } : {}),
     sourceFile: o.sourceFile,
