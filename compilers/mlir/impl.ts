@@ -26,6 +26,7 @@ import { type KArray, type Kernel, type KLoop, type KNode, type KStore, type KVa
 import type { KernelSpec } from './spec.ts';
 import { arrayRead, condExpr, showExpr, termExpr, valueExpr } from './sched-expr.ts';
 import { Unsupported } from './ops.ts';
+import { hazard, materialize } from './materialize.ts';
 
 /** An annotation: pieces over the store's loop counters (the first whose condition holds). */
 interface Ann {
@@ -75,8 +76,10 @@ export interface ImplInput {
 }
 
 export function kernelImpl(inp: ImplInput): KernelImpl {
-  const { source, target, spec } = inp;
-  const notes: string[] = [...target.notes.map((n) => `target: ${n}`)];
+  const { source, spec } = inp;
+  const kept = materialize(inp.target);
+  const target = kept.kernel;
+  const notes: string[] = [...target.notes.map((n) => `target: ${n}`), ...kept.notes.map((n) => `target: ${n}`)];
   const tStores = storesOf(target.body);
   const sArrays = new Map(source.arrays.map((a) => [a.name, a] as const));
   const tArrays = new Map(target.arrays.map((a) => [a.name, a] as const));
@@ -247,21 +250,12 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
     return { pieces: out };
   };
 
-  // ---- hazards: a read inlined at its use must see the value it saw where it stood ------------
+  // ---- hazards: a read inlined at its use must see the value it saw where it stood (the reads
+  // for which that may fail were kept in cells by materialize(); this is the check) ---------------
   const checkHazards = (t: KStore): void => {
     for (const l of loadsOf(t.value)) {
-      const p = l.site.loops.length;
-      for (const w of tStores) {
-        if (w.array !== l.array || w === t && t.site.loops.length === p) continue;
-        const shares = w.site.loops.slice(0, p).every((x, i) => x === l.site.loops[i]) && w.site.loops.length >= p;
-        if (!shares) continue;
-        // Same iteration, cells a nonzero constant apart (the lanes of a vector write): never the cell.
-        const sameLoops = w.site.loops.length === p && w.site.loops.every((x, i) => x === l.site.loops[i]);
-        if (sameLoops && w.index.some((e, d) => { const diff = sub(e, l.index[d]!); return diff.parts.length === 0 && diff.c !== 0n; })) continue;
-        const between = w.site.seq > l.site.seq && w.site.seq < t.site.seq;
-        const deeper = w.site.loops.length > p && t.site.loops.length > p && w.site.loops[p] === t.site.loops[p];
-        if (between || deeper) throw new Unsupported('ssa', `the value read at ${showLoc(l.loc)} is used at ${showLoc(t.loc)} after a write that may change the cell (${showLoc(w.loc)})`);
-      }
+      const w = hazard(t, l, tStores);
+      if (w !== null) throw new Unsupported('ssa', `the value read at ${showLoc(l.loc)} is used at ${showLoc(t.loc)} after a write that may change the cell (${showLoc(w.loc)})`);
     }
   };
 

@@ -58,6 +58,8 @@ export interface KLoop {
   readonly body: readonly KNode[];
   readonly loc: Loc;
   readonly op: string;
+  /** The op's place in the order (see Site.seq). */
+  readonly seq: number;
 }
 
 export interface KIf {
@@ -66,6 +68,7 @@ export interface KIf {
   readonly then: readonly KNode[];
   readonly else: readonly KNode[];
   readonly loc: Loc;
+  readonly seq: number;
 }
 
 /** Where an access stands: its enclosing loops (outermost first), its guard, its place in the order. */
@@ -100,6 +103,7 @@ export interface KAlloc {
   readonly kind: 'alloc';
   readonly array: string;
   readonly body: readonly KNode[];
+  readonly seq: number;
 }
 
 export type KNode = KLoop | KIf | KStore | KAlloc;

@@ -365,6 +365,7 @@ class Lowering implements Ctx {
   }
 
   private ifNode(cond: Formula, then: () => void, els: () => void): void {
+    const seq = this.seq;
     const saveOut = this.out;
     const t: KNode[] = [];
     const e: KNode[] = [];
@@ -383,7 +384,7 @@ class Lowering implements Ctx {
       this.guards.pop();
       this.out = saveOut;
     }
-    this.out.push({ kind: 'if', cond, then: t, else: e, loc: this.locOf(this.op) });
+    this.out.push({ kind: 'if', cond, then: t, else: e, loc: this.locOf(this.op), seq });
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -405,7 +406,7 @@ class Lowering implements Ctx {
 
   private openScope(array: string): void {
     const body: KNode[] = [];
-    this.out.push({ kind: 'alloc', array, body });
+    this.out.push({ kind: 'alloc', array, body, seq: this.seq });
     this.out = body;
   }
 
@@ -473,7 +474,7 @@ class Lowering implements Ctx {
       if (b.lbs.length === 0 || b.ubs.length === 0) throw new Unsupported(op.name, 'a loop without bounds');
       const argName = body.args[k]!.name.replace(/^%/, '');
       const iv = this.fresh(/^arg\d+$/.test(argName) ? `i${argName.slice(3)}` : `i_${argName.replace(/[^A-Za-z0-9_]/g, '')}`);
-      const loop: MutLoop = { kind: 'loop', id: this.nextId++, iv, lbs: b.lbs, ubs: b.ubs, step: b.step, parallel: l.parallel, body: [], loc: this.locOf(op), op: op.name };
+      const loop: MutLoop = { kind: 'loop', id: this.nextId++, iv, lbs: b.lbs, ubs: b.ubs, step: b.step, parallel: l.parallel, body: [], loc: this.locOf(op), op: op.name, seq: this.seq };
       this.out.push(loop);
       this.out = loop.body;
       this.loops.push(loop);
@@ -607,7 +608,7 @@ class Lowering implements Ctx {
     try {
       for (const c of count) {
         const iv = this.fresh('e');
-        const loop: MutLoop = { kind: 'loop', id: this.nextId++, iv, lbs: [constant(0n)], ubs: [c], step: 1n, parallel: false, body: [], loc: this.locOf(this.op), op: this.op.name };
+        const loop: MutLoop = { kind: 'loop', id: this.nextId++, iv, lbs: [constant(0n)], ubs: [c], step: 1n, parallel: false, body: [], loc: this.locOf(this.op), op: this.op.name, seq: this.seq };
         this.out.push(loop);
         this.out = loop.body;
         this.loops.push(loop);
