@@ -261,7 +261,7 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
 
   // ---- the program --------------------------------------------------------------------------
   let annotated = 0;
-  const annExpr = (a: Piece): string => `{${showExpr(a.lit ? valueExpr(a.lit, () => { throw new Error('a load in a literal annotation'); }) : { kind: 'tensor', name: a.tensor, indices: a.args.map(termExpr), pos: { line: 0, col: 0 } })}}`;
+  const annExpr = (a: Piece): string => `{${showExpr(a.lit ? valueExpr(a.lit, () => { throw new Error('a load in a literal annotation'); }) : { kind: 'tensor', name: a.tensor, indices: spec.args(a.tensor, a.args).map(termExpr), pos: { line: 0, col: 0 } })}}`;
   const loadExpr = (l: Load): Expr => arrayRead(l.array, l.index);
   const ind = (d: number): string => '  '.repeat(d);
 
