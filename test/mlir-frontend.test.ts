@@ -12,8 +12,8 @@ import { storesOf } from '../compilers/mlir/kernel.ts';
 import { MLIR_PACKAGES, mlirMissing } from '../compilers/mlir/tools.ts';
 import { runPasses } from '../compilers/mlir/runner.ts';
 import { checkedImpl, defaultParams, executionOracle, prepareMlir, validateMlir } from '../proofs/validate/mlir.ts';
-import { checkSource } from '../core/check.ts';
-import { verifyImpl } from '../proofs/verify.ts';
+import { checkSource } from '../core/language/check.ts';
+import { verifyImpl } from '../proofs/verifier/verify.ts';
 import { seededInputs } from '../semantics/model.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 

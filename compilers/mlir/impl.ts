@@ -18,7 +18,7 @@
 import {
   add, addConst, and, floor, max, min, scale, simplify, sub, substFormula, substTerm, termVars, TRUE, variable, type Formula, type Term,
 } from '../../core/presburger/index.ts';
-import { type Expr } from '../../core/ast.ts';
+import { type Expr } from '../../core/language/ast.ts';
 import { type Access, lastWriters } from './dataflow.ts';
 import { locKey, showLoc } from './ir.ts';
 import { type Equation, solveInstance } from './instance.ts';

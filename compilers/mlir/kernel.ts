@@ -9,7 +9,7 @@
 // and every `yield`) and read where it is used. Their writes are statements like any store.
 
 import type { Formula, Term } from '../../core/presburger/index.ts';
-import type { ValueType } from '../../core/ast.ts';
+import type { ValueType } from '../../core/language/ast.ts';
 import type { Loc, MType } from './ir.ts';
 
 /** Where a kernel array comes from. */

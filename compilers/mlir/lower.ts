@@ -4,8 +4,8 @@
 // of the accesses), allocations and their scopes, cells for loop-carried and `if` values, views
 // (subview/cast) resolved to their root array, calls inlined with MLIR's call-site locations.
 
-import { isBuiltinFunction, isValueTypeName, type ValueType } from '../../core/ast.ts';
-import { KEYWORDS } from '../../core/lexer.ts';
+import { isBuiltinFunction, isValueTypeName, type ValueType } from '../../core/language/ast.ts';
+import { KEYWORDS } from '../../core/language/lexer.ts';
 import {
   and, andAll, cong, constant, floor, geT, linear, ltT, max, mod, not, printTerm, simplify, sub, termVars, variable, type Formula, type Term,
 } from '../../core/presburger/index.ts';

@@ -13,7 +13,7 @@
 // are IEEE 754 with round-to-nearest-even and no fast-math (a `fastmath` flag other than `none`
 // lets the compiler change the result: refused).
 
-import type { ValueType } from '../../core/ast.ts';
+import type { ValueType } from '../../core/language/ast.ts';
 import { add, addConst, and, andAll, ceil, constant, eqT, floor, FALSE, geT, gtT, leT, ltT, max, min, mod, neT, not, or, scale, select as selectT, sub, TRUE, type Formula, type Term } from '../../core/presburger/index.ts';
 import type { AffineExpr, AffineMap, Attr, IntegerSet, MType, Op } from './ir.ts';
 import { showType } from './ir.ts';

@@ -11,7 +11,7 @@
 // - The final contents of every memref argument are an output Arg<k>_out over the argument's box:
 //   the last write of each cell, or its input where none wrote it.
 
-import { type Expr, NO_POS } from '../../core/ast.ts';
+import { type Expr, NO_POS } from '../../core/language/ast.ts';
 import { addConst, and, andAll, constant, eliminate, exists, geT, hasQuantifier, ltT, not, or, orAll, satisfiable, select as selectT, simplify, variable, type Formula, type Term } from '../../core/presburger/index.ts';
 import { type Access, gist, initialRegion, lastWriters, NoClosedForm, type WriterPiece } from './dataflow.ts';
 import { showLoc } from './ir.ts';

@@ -18,7 +18,7 @@
 
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SchedInputError } from '../../core/diagnostics.ts';
+import { SchedInputError } from '../../core/language/diagnostics.ts';
 import { seededInputs } from '../../semantics/model.ts';
 import { MlirRunError } from '../../compilers/mlir/runner.ts';
 import { caseFile, FINDINGS, report, runCase, shrink as shrinkByRunner } from './mlir-campaign.ts';

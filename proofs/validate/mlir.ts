@@ -12,14 +12,14 @@
 //   target's with the big-step run of the implementation (is the translation the target's
 //   meaning?), and the two real runs with each other (did the compiler change the result?).
 
-import { checkSource } from '../../core/check.ts';
+import { checkSource } from '../../core/language/check.ts';
 import { MlirSyntaxError, SourceRefused, translateMlir, Unsupported } from '../../compilers/mlir/translate.ts';
 import { runPasses } from '../../compilers/mlir/runner.ts';
 import { kernelArgNames } from '../../compilers/mlir/corpus-header.ts';
-import { verifyImpl, type VerifyOptions } from '../verify.ts';
+import { verifyImpl, type VerifyOptions } from '../verifier/verify.ts';
 import { seededInputs } from '../../semantics/model.ts';
-import type { CheckedImpl } from '../../core/typecheck.ts';
-import type { ValueType } from '../../core/ast.ts';
+import type { CheckedImpl } from '../../core/language/typecheck.ts';
+import type { ValueType } from '../../core/language/ast.ts';
 import { familyInputs, type InputOverride, parseOverrideValue, withOverrides } from '../../semantics/inputs.ts';
 import type { InputSource } from '../../semantics/model.ts';
 import { forEachCell, runImpl, specModel } from '../../semantics/run.ts';
@@ -32,7 +32,7 @@ import type { KArray } from '../../compilers/mlir/kernel.ts';
 import { inputName } from '../../compilers/mlir/spec.ts';
 import { type ArgSpec, execute, type Execution, MlirRunError } from '../../compilers/mlir/runner.ts';
 import { cellOfNumber, type ElemType, floatOfBits, isElemType, renderCell } from '../../compilers/mlir/cells.ts';
-import type { Replay, VerifyResult } from '../verify.ts';
+import type { Replay, VerifyResult } from '../verifier/verify.ts';
 
 /** The class of a verdict the inference, not the compiler, may be to blame for. */
 const INFERENCE_CLASSES = new Set(['annotation-mismatch', 'value-mismatch']);
