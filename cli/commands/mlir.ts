@@ -112,8 +112,8 @@ export const mlirCommand: Command = {
       return code;
     }
     const confirmations = extra.mlir.confirmations as unknown[];
-    const adjust = (r: VerifyResult, ci: CheckedImpl): VerifyResult => {
-      const c = confirmInvalid(r, ci, p, params);
+    const adjust = async (r: VerifyResult, ci: CheckedImpl): Promise<VerifyResult> => {
+      const c = await confirmInvalid(r, ci, p, params);
       if (c.report) confirmations.push(c.report);
       return c.result;
     };

@@ -28,11 +28,14 @@ import type { Value } from '../../semantics/values.ts';
 import type { Int } from '../../semantics/int.ts';
 import { asVar, evalTerm } from '../../core/presburger/index.ts';
 import type { MlirTranslation } from '../../compilers/mlir/translate.ts';
-import type { KArray } from '../../compilers/mlir/kernel.ts';
+import { type KArray, storesOf } from '../../compilers/mlir/kernel.ts';
+import { confirmGuarded, type GuardedWording } from './halide-guarded.ts';
 import { inputName } from '../../compilers/mlir/spec.ts';
 import { type ArgSpec, execute, type Execution, MlirRunError } from '../../compilers/mlir/runner.ts';
 import { cellOfNumber, type ElemType, floatOfBits, isElemType, renderCell } from '../../compilers/mlir/cells.ts';
 import type { Replay, VerifyResult } from '../verifier/verify.ts';
+
+const MLIR_WORDING: GuardedWording = { code: "the MLIR program", origin: 'an scf.if on data', store: 'if (c) store' };
 
 /** The class of a verdict the inference, not the compiler, may be to blame for. */
 const INFERENCE_CLASSES = new Set(['annotation-mismatch', 'value-mismatch']);
@@ -271,8 +274,11 @@ export function untranslatable(e: unknown): string | null {
  * real execution at the counterexample: confirmed when mlir-cpu-runner's outputs of source and
  * target differ there. `params` completes the replay's parameters (defaults for the runner).
  */
-export function confirmInvalid(r0: VerifyResult, ci: CheckedImpl, p: Prepared, defaults: ReadonlyMap<string, bigint>): { result: VerifyResult; report: OracleReport | null } {
-  const r = adjustMlirVerdict(r0);
+export async function confirmInvalid(r0: VerifyResult, ci: CheckedImpl, p: Prepared, defaults: ReadonlyMap<string, bigint>): Promise<{ result: VerifyResult; report: OracleReport | null }> {
+  // Conditional stores (an scf.if on data) make accesses MLIR's code does not: an access error is
+  // kept only if a run with them read as `if (c) store` shows one.
+  const guarded = storesOf(p.translation.target.body).filter((s) => s.guarded).length;
+  const r = await confirmGuarded(adjustMlirVerdict(r0), ci, guarded, MLIR_WORDING);
   if (r.verdict !== 'invalid' || r.replay === null) return { result: r, report: null };
   const params = new Map(defaults);
   for (const [k, v] of Object.entries(r.replay.params)) params.set(k, BigInt(v));
@@ -322,7 +328,7 @@ export async function validateMlir(o: PrepareOptions & { readonly verify?: Verif
   const ci = await checkedImpl(p.translation, `${p.translation.specName}.sched`);
   const r = await verifyImpl(ci, o.verify ?? {});
   const defaults = new Map([...defaultParams(p.translation), ...(o.params ?? [])]);
-  const c = confirmInvalid(r, ci, p, defaults);
+  const c = await confirmInvalid(r, ci, p, defaults);
   return { prepared: p, unsupported: null, result: c.result, confirmation: c.report };
 }
 
