@@ -232,8 +232,28 @@ describe.skipIf(MISSING !== null)(`with MLIR 16 (${MLIR_PACKAGES})`, () => {
 
   it('cannot be led to valid by a wrong inference: an annotation pointing at another instance is refuted', async () => {
     const p = await prepareMlir({ source: KERNELS.seidel!, passes: '--affine-loop-unroll=unroll-factor=2', sourceFile: 'seidel.mlir' });
-    // Every inferred annotation shifted by one iteration of j.
-    const text = p.translation.text.replace(/\{(S\d+)\(([^,()]+), ([^,()]+), ([^{}]+)\)\}/g, '{$1($2, $3, $4 + 1)}');
+    // Every inferred annotation shifted by one iteration of its innermost loop counter (the
+    // statement tensors' arguments are schedule vectors: counters at the odd positions).
+    const shift = (args: string): string => {
+      const parts: string[] = [];
+      let depth = 0;
+      let cur = '';
+      for (const ch of args) {
+        if (ch === ',' && depth === 0) {
+          parts.push(cur.trim());
+          cur = '';
+          continue;
+        }
+        if (ch === '(') depth++;
+        if (ch === ')') depth--;
+        cur += ch;
+      }
+      parts.push(cur.trim());
+      const k = parts.map((x, i) => (i % 2 === 1 && !/^-?\d+$/.test(x) ? i : -1)).filter((i) => i >= 0).pop();
+      if (k !== undefined) parts[k] = `${parts[k]} + 1`;
+      return parts.join(', ');
+    };
+    const text = p.translation.text.replace(/\{(S\d+)\(([^{}]+)\)\}/g, (_, t: string, a: string) => `{${t}(${shift(a)})}`);
     expect(text).not.toBe(p.translation.text);
     const prog = await checkSource('shifted.sched', text);
     const r = await verifyImpl(prog.impls[0]!, { timeoutMs: 5000 });
