@@ -12,10 +12,10 @@
 
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Comparison, compare, execute, type Execution, executeLike, MlirInputError, MlirRunError, type PassResult, runPasses } from '../../compilers/mlir/runner.ts';
+import { type Comparison, compare, execute, executeBatch, type Execution, executeLike, MlirInputError, MlirRunError, type PassResult, runPasses, sameInputs } from '../../compilers/mlir/runner.ts';
 import { renderCell } from '../../compilers/mlir/cells.ts';
 import { mlirMissing } from '../../compilers/mlir/tools.ts';
-import { caseSeed, countStmts, genPipeline, genProgram, KERNEL, type Pipeline, pipelineText, type Program, programText, Rng, shrinkPipeline, shrinkProgram } from './mlir-gen.ts';
+import { caseSeed, countStmts, genPipeline, genProgram, KERNEL, type Pipeline, pipelineReassociates, pipelineText, type Program, programText, Rng, shrinkPipeline, shrinkProgram } from './mlir-gen.ts';
 
 /** What one program under one pipeline gave. */
 export type Outcome =
@@ -46,6 +46,7 @@ export interface CampaignOptions {
 }
 
 function failure(e: unknown, stage: 'pass' | 'source' | 'target'): Outcome {
+  if (!(e instanceof MlirInputError) && !(e instanceof MlirRunError) && e instanceof Error) return { kind: 'bad-source', detail: e.message };
   const first = (m: string): string => m.split('\n').slice(0, 3).join(' | ');
   if (e instanceof MlirInputError) return stage === 'pass' ? { kind: 'bad-source', detail: first(e.message) } : { kind: 'bad-source', detail: `${stage}: ${first(e.message)}` };
   if (e instanceof MlirRunError) {
@@ -202,8 +203,9 @@ export interface Summary {
 export interface Campaign extends CampaignOptions {
   readonly seed: number;
   readonly start?: number;
+  /** Programs generated (in batches of BATCH). */
   readonly iterations: number;
-  /** Pipelines tried on each program (the source runs once). */
+  /** Pipelines tried on each batch of programs (the sources run once). */
   readonly pipelines?: number;
   readonly out?: string;
   readonly log?: string;
@@ -213,6 +215,9 @@ export interface Campaign extends CampaignOptions {
   readonly onCase?: (c: CaseLog) => void;
 }
 
+/** Programs per batch: their sources run in one process, and under each pipeline their outputs in one more. */
+export const BATCH = 12;
+
 export function campaign(c: Campaign): Summary {
   const t0 = performance.now();
   const byOutcome: Record<string, number> = {};
@@ -220,43 +225,80 @@ export function campaign(c: Campaign): Summary {
   const signatures = new Map<string, number>();
   let cases = 0;
   const start = c.start ?? 0;
-  for (let i = start; i < start + c.iterations; i++) {
-    const seed = caseSeed(c.seed, i);
-    const rng = new Rng(seed);
-    const program = genProgram(rng);
-    const text = programText(program);
-    let before: Execution | undefined;
-    for (let k = 0; k < (c.pipelines ?? 3); k++) {
-      const pipeline = genPipeline(rng, program.elem);
+  const end = start + c.iterations;
+  for (let b0 = start; b0 < end; b0 += BATCH) {
+    const ids = Array.from({ length: Math.min(BATCH, end - b0) }, (_, k) => b0 + k);
+    const seeds = ids.map((i) => caseSeed(c.seed, i));
+    const programs = seeds.map((s) => genProgram(new Rng(s)));
+    // The batch's pipelines come from its first case's seed: the same campaign draws the same.
+    const prng = new Rng(caseSeed(c.seed ^ 0x5bd1e995, b0));
+    const pipelines = Array.from({ length: c.pipelines ?? 3 }, () => genPipeline(prng, 'i32'));
+    const module = programs.map((p, k) => programText(p, `${KERNEL}_${k}`)).join('\n');
+    const calls = programs.map((p, k) => ({ kernel: `${KERNEL}_${k}`, specs: programArgs(p), seed: seeds[k]! }));
+    let befores: (Execution | Error)[];
+    try {
+      befores = executeBatch(module, calls, { limitMs: c.limitMs });
+    } catch (e) {
+      befores = programs.map(() => e as Error);
+    }
+    for (const [pk, batchPipeline] of pipelines.entries()) {
       const t = performance.now();
-      const run = runCase(text, pipeline, program, seed, c, before);
-      before = run.before ?? undefined;
-      cases++;
-      byOutcome[run.outcome.kind] = (byOutcome[run.outcome.kind] ?? 0) + 1;
-      let finding: string | undefined;
-      if (FINDINGS.has(run.outcome.kind) && c.out) {
-        // Shrink the pipeline first (cheap); the program only for the first findings of a signature.
-        const quick = shrink(program, pipeline, seed, run.outcome.kind, 40, c);
-        const sig = `${run.outcome.kind}:${[...new Set(quick.pipeline.map((p) => p.name))].sort().join('+')}`;
-        const seen = signatures.get(sig) ?? 0;
-        signatures.set(sig, seen + 1);
-        const shrunk = seen < (c.perSignature ?? 2) ? shrink(quick.program, quick.pipeline, seed, run.outcome.kind, c.shrinkBudget ?? 150, c) : quick;
-        const dir = join(c.out, `finding-${i}-${k}`);
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(join(dir, 'case.mlir'), caseFile(shrunk.program, shrunk.pipeline, seed, shrunk.run.outcome.kind, [`Found by proofs/fuzz/mlir-campaign.ts (campaign seed ${c.seed}, case ${i}, pipeline ${k}); signature ${sig}.`]));
-        writeFileSync(join(dir, 'original.mlir'), caseFile(program, pipeline, seed, run.outcome.kind));
-        if (shrunk.run.pass) writeFileSync(join(dir, 'output.mlir'), shrunk.run.pass.output);
-        writeFileSync(join(dir, 'report.md'), report(shrunk, seed));
-        findings.push({ dir, kind: run.outcome.kind, passes: sig, shrinkRuns: quick.runs + (shrunk === quick ? 0 : shrunk.runs) });
-        finding = dir;
+      let afters: (Execution | Error)[] | null = null;
+      try {
+        const pass = runPasses(module, pipelineText(batchPipeline), { limitMs: c.limitMs });
+        const ok = befores.map((x, k) => ({ x, k })).filter((e): e is { x: Execution; k: number } => !(e.x instanceof Error));
+        const res = executeBatch(pass.output, ok.map(({ x, k }) => ({ ...sameInputs(x, calls[k]!.specs) })), { limitMs: c.limitMs, generic: true });
+        afters = programs.map(() => new Error('the source failed'));
+        ok.forEach(({ k }, j) => (afters![k] = res[j]!));
+      } catch {
+        afters = null; // mlir-opt failed on the batch: every program is run alone below
       }
-      const entry: CaseLog = { case: i, seed, pipeline: pipelineText(pipeline), outcome: run.outcome.kind, stmts: countStmts(program), ms: Math.round(performance.now() - t), ...(finding ? { finding } : {}) };
-      if (c.log) appendFileSync(c.log, `${JSON.stringify(entry)}\n`);
-      c.onCase?.(entry);
-      if (run.outcome.kind === 'bad-source') break;
+      const ms = (performance.now() - t) / programs.length;
+      programs.forEach((program, k) => {
+        const i = ids[k]!;
+        const seed = seeds[k]!;
+        // A float program never sees a pipeline that reassociates its reductions.
+        const pipeline = program.elem === 'f64' && pipelineReassociates(batchPipeline) ? null : batchPipeline;
+        let outcome: Outcome;
+        const before = befores[k]!;
+        if (pipeline === null) return;
+        if (before instanceof Error) outcome = failure(before, 'source');
+        else if (afters === null || afters[k] instanceof Error) outcome = runCase(programText(program), pipeline, program, seed, c, rename(before)).outcome;
+        else {
+          const cmp = compare(before, afters[k] as Execution);
+          outcome = cmp.equal ? { kind: 'agrees' } : { kind: 'differs', comparison: cmp };
+        }
+        cases++;
+        byOutcome[outcome.kind] = (byOutcome[outcome.kind] ?? 0) + 1;
+        let finding: string | undefined;
+        if (FINDINGS.has(outcome.kind) && c.out) {
+          // Shrink the pipeline first (cheap); the program only for the first findings of a signature.
+          const quick = shrink(program, pipeline, seed, outcome.kind, 40, c);
+          const sig = `${outcome.kind}:${[...new Set(quick.pipeline.map((p) => p.name))].sort().join('+')}`;
+          const seen = signatures.get(sig) ?? 0;
+          signatures.set(sig, seen + 1);
+          const shrunk = seen < (c.perSignature ?? 2) ? shrink(quick.program, quick.pipeline, seed, outcome.kind, c.shrinkBudget ?? 150, c) : quick;
+          const dir = join(c.out, `finding-${i}-${pk}`);
+          mkdirSync(dir, { recursive: true });
+          writeFileSync(join(dir, 'case.mlir'), caseFile(shrunk.program, shrunk.pipeline, seed, shrunk.run.outcome.kind, [`Found by proofs/fuzz/mlir-campaign.ts (campaign seed ${c.seed}, case ${i}, pipeline ${pk}); signature ${sig}.`]));
+          writeFileSync(join(dir, 'original.mlir'), caseFile(program, pipeline, seed, outcome.kind));
+          if (shrunk.run.pass) writeFileSync(join(dir, 'output.mlir'), shrunk.run.pass.output);
+          writeFileSync(join(dir, 'report.md'), report(shrunk, seed));
+          findings.push({ dir, kind: outcome.kind, passes: sig, shrinkRuns: quick.runs + (shrunk === quick ? 0 : shrunk.runs) });
+          finding = dir;
+        }
+        const entry: CaseLog = { case: i, seed, pipeline: pipelineText(pipeline), outcome: outcome.kind, stmts: countStmts(program), ms: Math.round(ms), ...(finding ? { finding } : {}) };
+        if (c.log) appendFileSync(c.log, `${JSON.stringify(entry)}\n`);
+        c.onCase?.(entry);
+      });
     }
   }
   return { cases, programs: c.iterations, byOutcome, findings, ms: performance.now() - t0 };
+}
+
+/** A batch's execution of @fuzz_k as the execution of @fuzz (what runCase runs alone). */
+function rename(e: Execution): Execution {
+  return { ...e, kernel: KERNEL, signature: { ...e.signature, name: KERNEL } };
 }
 
 function main(argv: string[]): number {

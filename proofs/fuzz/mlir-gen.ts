@@ -425,15 +425,15 @@ function subText(a: Aff): string {
 
 export const KERNEL = 'fuzz';
 
-/** The program as an MLIR module (custom syntax), the kernel @fuzz. */
-export function programText(p: Program): string {
+/** The program as an MLIR function (custom syntax), the kernel @NAME (@fuzz by default). */
+export function programText(p: Program, name = KERNEL): string {
   const sh = shapes(p);
   const ty = (a: string): string => `memref<${sh.get(a)!.map((d) => `${d}x`).join('')}${p.elem}>`;
   const args: string[] = [];
   for (const a of p.arrays) if (!a.local) args.push(`%${a.name}: ${ty(a.name)}`);
   if (p.param) args.push(`%${p.param.name}: index`);
   if (p.scalar) args.push(`%s: ${p.elem}`);
-  const out: string[] = [`func.func @${KERNEL}(${args.join(', ')}) {`];
+  const out: string[] = [`func.func @${name}(${args.join(', ')}) {`];
   let n = 0;
   const fresh = (): string => `%v${n++}`;
   const f = p.elem === 'f64';
