@@ -6,7 +6,7 @@
 // original, the pass output, a report in the form an upstream bug report takes).
 //
 //   npx tsx proofs/fuzz/mlir-campaign.ts [--iterations K] [--seed S] [--start I] [--pipelines P]
-//        [--out DIR] [--log FILE] [--shrink-budget B] [--json]
+//        [--out DIR] [--log FILE] [--shrink-budget B] [--per-signature K] [--json]
 //
 // The verifier oracles of `sched fuzz --compiler mlir` are added on top of this by the front end.
 
@@ -87,6 +87,59 @@ export function runCase(text: string, pipeline: Pipeline, program: Program, seed
   return { outcome: comparison.equal ? { kind: 'agrees' } : { kind: 'differs', comparison }, pass, before, after };
 }
 
+/**
+ * Run PIPELINE on ITEMS as one module (kernels @fuzz_0, @fuzz_1, …: the passes work function by
+ * function) and both sides of every item in one batch each. Whatever fails as a batch is run item
+ * by item (runCase), so each item gets the outcome it has alone. A run's pass output is the batch's.
+ */
+export function runCases(items: readonly { readonly program: Program; readonly seed: number }[], pipeline: Pipeline, o: CampaignOptions = {}, known?: readonly (Execution | Error)[]): CaseRun[] {
+  if (items.length === 1 && !known) return [runCase(programText(items[0]!.program), pipeline, items[0]!.program, items[0]!.seed, o)];
+  const alone = (k: number, before?: Execution): CaseRun => runCase(programText(items[k]!.program), pipeline, items[k]!.program, items[k]!.seed, o, before ? rename(before) : undefined);
+  const module = items.map((it, k) => programText(it.program, `${KERNEL}_${k}`)).join('\n');
+  const calls = items.map((it, k) => ({ kernel: `${KERNEL}_${k}`, specs: programArgs(it.program), seed: it.seed }));
+  let befores: readonly (Execution | Error)[];
+  try {
+    befores = known ?? sourceRuns(items, o);
+  } catch {
+    return items.map((_, k) => alone(k));
+  }
+  const sourceFailed = (k: number): CaseRun => ({ outcome: failure(befores[k], 'source'), pass: null, before: null, after: null });
+  let pass: PassResult;
+  try {
+    pass = runPasses(module, pipelineText(pipeline), { limitMs: o.limitMs });
+  } catch {
+    return items.map((_, k) => (befores[k] instanceof Error ? sourceFailed(k) : alone(k, befores[k] as Execution)));
+  }
+  const ok = befores.flatMap((x, k) => (x instanceof Error ? [] : [{ x, k }]));
+  let res: (Execution | Error)[];
+  try {
+    res = executeBatch(pass.output, ok.map(({ x, k }) => sameInputs(rename(x, calls[k]!.kernel), calls[k]!.specs)), { limitMs: o.limitMs, generic: true });
+  } catch {
+    return items.map((_, k) => (befores[k] instanceof Error ? sourceFailed(k) : alone(k, befores[k] as Execution)));
+  }
+  const out = items.map((_, k): CaseRun | null => (befores[k] instanceof Error ? sourceFailed(k) : null));
+  ok.forEach(({ x, k }, j) => {
+    const after = res[j]!;
+    if (after instanceof Error) out[k] = { outcome: failure(after, 'target'), pass, before: x, after: null };
+    else {
+      const comparison = compare(rename(x, calls[k]!.kernel), after);
+      out[k] = { outcome: comparison.equal ? { kind: 'agrees' } : { kind: 'differs', comparison }, pass, before: x, after };
+    }
+  });
+  return out as CaseRun[];
+}
+
+/** The sources of ITEMS run as kernels @fuzz_0, @fuzz_1, … of one module (what runCases compares with). */
+export function sourceRuns(items: readonly { readonly program: Program; readonly seed: number }[], o: CampaignOptions = {}): (Execution | Error)[] {
+  const module = items.map((it, k) => programText(it.program, `${KERNEL}_${k}`)).join('\n');
+  return executeBatch(module, items.map((it, k) => ({ kernel: `${KERNEL}_${k}`, specs: programArgs(it.program), seed: it.seed })), { limitMs: o.limitMs });
+}
+
+/** An execution of one kernel as that of another of the same signature (@fuzz_k of a batch as @fuzz alone, and back). */
+function rename(e: Execution, name = KERNEL): Execution {
+  return { ...e, kernel: name, signature: { ...e.signature, name } };
+}
+
 /** The runner's argument specs of a generated program: the parameter's value; arrays are static, the scalar seeded. */
 export function programArgs(p: Program): (bigint | undefined)[] {
   const n = p.arrays.filter((a) => !a.local).length;
@@ -105,6 +158,9 @@ export function caseFile(p: Program, pipeline: Pipeline, seed: number, outcome: 
   head.push(`// RUNNER fuzz: ${outcome === 'agrees' ? 'agrees' : 'differs'}`);
   return `${[...head, ...note.map((l) => `// ${l}`)].join('\n')}\n${programText(p)}`;
 }
+
+/** Shrinking candidates run together. */
+export const SHRINK_CHUNK = 8;
 
 export interface Shrunk {
   readonly program: Program;
@@ -135,14 +191,22 @@ export function shrink(program: Program, pipeline: Pipeline, seed: number, kind:
       }
     }
     if (progress) continue;
-    for (const p of shrinkProgram(best.program)) {
-      if (runs >= budget) break;
-      if (programText(p) === programText(best.program)) continue;
-      const r = keeps(p, best.pipeline);
-      if (r) {
-        best = { ...best, program: p, run: r };
-        progress = true;
-        break;
+    // Program candidates share the pipeline: tried CHUNK at a time in one batch, the first that keeps the kind wins.
+    const text = programText(best.program);
+    const cands = [...shrinkProgram(best.program)].filter((p) => programText(p) !== text);
+    for (let c0 = 0; c0 < cands.length && runs < budget; c0 += SHRINK_CHUNK) {
+      const chunk = cands.slice(c0, c0 + SHRINK_CHUNK);
+      runs += chunk.length;
+      const rs = kind === 'differs' ? runCases(chunk.map((p) => ({ program: p, seed })), best.pipeline, o) : chunk.map((p) => runCase(programText(p), best.pipeline, p, seed, o));
+      const hit = rs.findIndex((r) => r.outcome.kind === kind);
+      if (hit >= 0) {
+        // Again alone: the bundle's pass output and report are the shrunk program's own.
+        const r = runCase(programText(chunk[hit]!), best.pipeline, chunk[hit]!, seed, o);
+        if (r.outcome.kind === kind) {
+          best = { ...best, program: chunk[hit]!, run: r };
+          progress = true;
+          break;
+        }
       }
     }
   }
@@ -207,6 +271,8 @@ export interface Campaign extends CampaignOptions {
   readonly iterations: number;
   /** Pipelines tried on each batch of programs (the sources run once). */
   readonly pipelines?: number;
+  /** Fixed pipelines instead of random ones. */
+  readonly pipelineList?: readonly Pipeline[];
   readonly out?: string;
   readonly log?: string;
   readonly shrinkBudget?: number;
@@ -232,42 +298,25 @@ export function campaign(c: Campaign): Summary {
     const programs = seeds.map((s) => genProgram(new Rng(s)));
     // The batch's pipelines come from its first case's seed: the same campaign draws the same.
     const prng = new Rng(caseSeed(c.seed ^ 0x5bd1e995, b0));
-    const pipelines = Array.from({ length: c.pipelines ?? 3 }, () => genPipeline(prng, 'i32'));
-    const module = programs.map((p, k) => programText(p, `${KERNEL}_${k}`)).join('\n');
-    const calls = programs.map((p, k) => ({ kernel: `${KERNEL}_${k}`, specs: programArgs(p), seed: seeds[k]! }));
-    let befores: (Execution | Error)[];
+    const pipelines = c.pipelineList ?? Array.from({ length: c.pipelines ?? 3 }, () => genPipeline(prng, 'i32'));
+    let sources: (Execution | Error)[] | undefined;
     try {
-      befores = executeBatch(module, calls, { limitMs: c.limitMs });
-    } catch (e) {
-      befores = programs.map(() => e as Error);
+      sources = sourceRuns(programs.map((program, k) => ({ program, seed: seeds[k]! })), c);
+    } catch {
+      sources = undefined; // every program alone, in runCases
     }
     for (const [pk, batchPipeline] of pipelines.entries()) {
       const t = performance.now();
-      let afters: (Execution | Error)[] | null = null;
-      try {
-        const pass = runPasses(module, pipelineText(batchPipeline), { limitMs: c.limitMs });
-        const ok = befores.map((x, k) => ({ x, k })).filter((e): e is { x: Execution; k: number } => !(e.x instanceof Error));
-        const res = executeBatch(pass.output, ok.map(({ x, k }) => ({ ...sameInputs(x, calls[k]!.specs) })), { limitMs: c.limitMs, generic: true });
-        afters = programs.map(() => new Error('the source failed'));
-        ok.forEach(({ k }, j) => (afters![k] = res[j]!));
-      } catch {
-        afters = null; // mlir-opt failed on the batch: every program is run alone below
-      }
-      const ms = (performance.now() - t) / programs.length;
-      programs.forEach((program, k) => {
+      // A float program never sees a pipeline that reassociates its reductions.
+      const members = programs.flatMap((program, k) => (program.elem === 'f64' && pipelineReassociates(batchPipeline) ? [] : [k]));
+      const runs = runCases(members.map((k) => ({ program: programs[k]!, seed: seeds[k]! })), batchPipeline, c, sources ? members.map((k) => sources![k]!) : undefined);
+      const ms = (performance.now() - t) / Math.max(1, members.length);
+      members.forEach((k, m) => {
+        const program = programs[k]!;
         const i = ids[k]!;
         const seed = seeds[k]!;
-        // A float program never sees a pipeline that reassociates its reductions.
-        const pipeline = program.elem === 'f64' && pipelineReassociates(batchPipeline) ? null : batchPipeline;
-        let outcome: Outcome;
-        const before = befores[k]!;
-        if (pipeline === null) return;
-        if (before instanceof Error) outcome = failure(before, 'source');
-        else if (afters === null || afters[k] instanceof Error) outcome = runCase(programText(program), pipeline, program, seed, c, rename(before)).outcome;
-        else {
-          const cmp = compare(before, afters[k] as Execution);
-          outcome = cmp.equal ? { kind: 'agrees' } : { kind: 'differs', comparison: cmp };
-        }
+        const pipeline = batchPipeline;
+        const outcome = runs[m]!.outcome;
         cases++;
         byOutcome[outcome.kind] = (byOutcome[outcome.kind] ?? 0) + 1;
         let finding: string | undefined;
@@ -294,11 +343,6 @@ export function campaign(c: Campaign): Summary {
     }
   }
   return { cases, programs: c.iterations, byOutcome, findings, ms: performance.now() - t0 };
-}
-
-/** A batch's execution of @fuzz_k as the execution of @fuzz (what runCase runs alone). */
-function rename(e: Execution): Execution {
-  return { ...e, kernel: KERNEL, signature: { ...e.signature, name: KERNEL } };
 }
 
 function main(argv: string[]): number {
@@ -329,6 +373,7 @@ function main(argv: string[]): number {
     out,
     log: str('log') ?? join(out, 'cases.jsonl'),
     shrinkBudget: num('shrink-budget', 150),
+    perSignature: num('per-signature', 2),
     onCase: json || !process.stdout.isTTY ? undefined : (c) => process.stdout.write(`case ${c.case} ${c.outcome}${c.finding ? ` -> ${c.finding}` : ''} (${c.ms} ms)\n`),
   });
   if (json) process.stdout.write(`${JSON.stringify(s, null, 1)}\n`);

@@ -344,7 +344,15 @@ export function fixSubscripts(p: Program): Program {
       if (s.k === 'if') return { ...s, then: fix(s.then, env), else: s.else ? fix(s.else, env) : null };
       return { ...s, idx: fixIdx(s.idx, env), value: fixVal(s.value, env) };
     });
-  const body = fix(p.body, base);
+  // Loops and ifs without a store do nothing (and a fill nest without its store names a dropped buffer).
+  const hasStore = (ss: readonly Stmt[]): boolean => ss.some((x) => x.k === 'store' || (x.k === 'for' ? hasStore(x.body) : hasStore(x.then) || hasStore(x.else ?? [])));
+  const prune = (ss: readonly Stmt[]): Stmt[] =>
+    ss.flatMap((x): Stmt[] => {
+      if (x.k === 'store') return [x];
+      if (x.k === 'for') return hasStore(x.body) ? [{ ...x, body: prune(x.body) }] : [];
+      return hasStore(x.then) || hasStore(x.else ?? []) ? [{ ...x, then: prune(x.then), else: x.else ? prune(x.else) : null }] : [];
+    });
+  const body = prune(fix(p.body, base));
   const used = new Set<string>();
   let scalar = false;
   forEachStore(body, (st) => {
