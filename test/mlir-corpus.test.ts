@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SchedInputError } from '../core/diagnostics.ts';
+import { SchedInputError } from '../core/language/diagnostics.ts';
 import { floatBits, floatOfBits, isFloat } from '../compilers/mlir/cells.ts';
 import { argSpecs, kernelArgNames, readHeader } from '../compilers/mlir/corpus-header.ts';
 import { execute } from '../compilers/mlir/runner.ts';

@@ -13,7 +13,7 @@
 // gets a value, a float argument an exact value (seeded otherwise), a memref with a dynamic
 // dimension its shape, factors being numbers or names of index arguments given before.
 
-import { diag, type Diagnostic, SchedInputError } from '../../core/diagnostics.ts';
+import { diag, type Diagnostic, SchedInputError } from '../../core/language/diagnostics.ts';
 import type { ArgSpec } from './runner.ts';
 import { closeOf, splitTopLevel } from './harness.ts';
 

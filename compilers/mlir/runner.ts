@@ -5,7 +5,7 @@
 // exit 3), a limit hit, a crash of the tools, a pass that failed, a module the runner cannot lower,
 // a program that faulted (MlirRunError with its kind).
 
-import { diag, type Diagnostic, SchedInputError } from '../../core/diagnostics.ts';
+import { diag, type Diagnostic, SchedInputError } from '../../core/language/diagnostics.ts';
 import { type ElemType, generator, renderCell, seededCell, cellOfNumber, cellFromPrinted } from './cells.ts';
 import { type ArgValue, HARNESS_MAIN, HarnessError, harnessText, kernelSignature, MARKER, type Signature, withHarness } from './harness.ts';
 import { checkPipelineArgs, PipelineArgsError, splitArgs } from './pipeline-args.ts';

@@ -8,7 +8,7 @@
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatDiagnostic, SchedInputError } from '../../core/diagnostics.ts';
+import { formatDiagnostic, SchedInputError } from '../../core/language/diagnostics.ts';
 import { argSpecs, readHeader } from '../../compilers/mlir/corpus-header.ts';
 import { differential, type Differential, execute, type Execution, MlirRunError, runPasses } from '../../compilers/mlir/runner.ts';
 import { mlirMissing } from '../../compilers/mlir/tools.ts';
