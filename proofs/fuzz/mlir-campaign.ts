@@ -258,6 +258,8 @@ export interface CaseLog {
 
 export interface Summary {
   readonly cases: number;
+  /** Findings by signature (the kind and the passes of the shrunk pipeline), instances included. */
+  readonly signatures: Readonly<Record<string, number>>;
   readonly programs: number;
   readonly byOutcome: Readonly<Record<string, number>>;
   readonly findings: readonly { readonly dir: string; readonly kind: string; readonly passes: string; readonly shrinkRuns: number }[];
@@ -321,20 +323,38 @@ export function campaign(c: Campaign): Summary {
         byOutcome[outcome.kind] = (byOutcome[outcome.kind] ?? 0) + 1;
         let finding: string | undefined;
         if (FINDINGS.has(outcome.kind) && c.out) {
-          // Shrink the pipeline first (cheap); the program only for the first findings of a signature.
-          const quick = shrink(program, pipeline, seed, outcome.kind, 40, c);
-          const sig = `${outcome.kind}:${[...new Set(quick.pipeline.map((p) => p.name))].sort().join('+')}`;
-          const seen = signatures.get(sig) ?? 0;
-          signatures.set(sig, seen + 1);
-          const shrunk = seen < (c.perSignature ?? 2) ? shrink(quick.program, quick.pipeline, seed, outcome.kind, c.shrinkBudget ?? 150, c) : quick;
-          const dir = join(c.out, `finding-${i}-${pk}`);
-          mkdirSync(dir, { recursive: true });
-          writeFileSync(join(dir, 'case.mlir'), caseFile(shrunk.program, shrunk.pipeline, seed, shrunk.run.outcome.kind, [`Found by proofs/fuzz/mlir-campaign.ts (campaign seed ${c.seed}, case ${i}, pipeline ${pk}); signature ${sig}.`]));
-          writeFileSync(join(dir, 'original.mlir'), caseFile(program, pipeline, seed, outcome.kind));
-          if (shrunk.run.pass) writeFileSync(join(dir, 'output.mlir'), shrunk.run.pass.output);
-          writeFileSync(join(dir, 'report.md'), report(shrunk, seed));
-          findings.push({ dir, kind: outcome.kind, passes: sig, shrinkRuns: quick.runs + (shrunk === quick ? 0 : shrunk.runs) });
-          finding = dir;
+          // A finding whose passes include those of a signature already seen is first tried with only
+          // those passes (one run): if it keeps its kind it is logged as another instance, not shrunk.
+          const passes = new Set(pipeline.map((p) => p.name));
+          let repeat: string | undefined;
+          for (const sig of signatures.keys()) {
+            const [kind, names] = [sig.slice(0, sig.indexOf(':')), sig.slice(sig.indexOf(':') + 1).split('+')];
+            if (kind !== outcome.kind || !names.every((n) => passes.has(n))) continue;
+            const only = pipeline.filter((p) => names.includes(p.name));
+            if (runCase(programText(program), only, program, seed, c).outcome.kind === outcome.kind) {
+              repeat = sig;
+              break;
+            }
+          }
+          if (repeat) {
+            signatures.set(repeat, signatures.get(repeat)! + 1);
+            finding = `another instance of ${repeat}`;
+          } else {
+            // Shrink the pipeline first (cheap); the program only for the first findings of a signature.
+            const quick = shrink(program, pipeline, seed, outcome.kind, 40, c);
+            const sig = `${outcome.kind}:${[...new Set(quick.pipeline.map((p) => p.name))].sort().join('+')}`;
+            const seen = signatures.get(sig) ?? 0;
+            signatures.set(sig, seen + 1);
+            const shrunk = seen < (c.perSignature ?? 2) ? shrink(quick.program, quick.pipeline, seed, outcome.kind, c.shrinkBudget ?? 150, c) : quick;
+            const dir = join(c.out, `finding-${i}-${pk}`);
+            mkdirSync(dir, { recursive: true });
+            writeFileSync(join(dir, 'case.mlir'), caseFile(shrunk.program, shrunk.pipeline, seed, shrunk.run.outcome.kind, [`Found by proofs/fuzz/mlir-campaign.ts (campaign seed ${c.seed}, case ${i}, pipeline ${pk}); signature ${sig}.`]));
+            writeFileSync(join(dir, 'original.mlir'), caseFile(program, pipeline, seed, outcome.kind));
+            if (shrunk.run.pass) writeFileSync(join(dir, 'output.mlir'), shrunk.run.pass.output);
+            writeFileSync(join(dir, 'report.md'), report(shrunk, seed));
+            findings.push({ dir, kind: outcome.kind, passes: sig, shrinkRuns: quick.runs + (shrunk === quick ? 0 : shrunk.runs) });
+            finding = dir;
+          }
         }
         const entry: CaseLog = { case: i, seed, pipeline: pipelineText(pipeline), outcome: outcome.kind, stmts: countStmts(program), ms: Math.round(ms), ...(finding ? { finding } : {}) };
         if (c.log) appendFileSync(c.log, `${JSON.stringify(entry)}\n`);
@@ -342,7 +362,7 @@ export function campaign(c: Campaign): Summary {
       });
     }
   }
-  return { cases, programs: c.iterations, byOutcome, findings, ms: performance.now() - t0 };
+  return { cases, programs: c.iterations, byOutcome, findings, signatures: Object.fromEntries(signatures), ms: performance.now() - t0 };
 }
 
 function main(argv: string[]): number {
@@ -377,7 +397,7 @@ function main(argv: string[]): number {
     onCase: json || !process.stdout.isTTY ? undefined : (c) => process.stdout.write(`case ${c.case} ${c.outcome}${c.finding ? ` -> ${c.finding}` : ''} (${c.ms} ms)\n`),
   });
   if (json) process.stdout.write(`${JSON.stringify(s, null, 1)}\n`);
-  else process.stdout.write(`${s.cases} cases on ${s.programs} programs in ${Math.round(s.ms / 1000)} s: ${Object.entries(s.byOutcome).map(([k, v]) => `${v} ${k}`).join(', ')}; ${s.findings.length} findings\n${s.findings.map((f) => `  ${f.dir}: ${f.passes} (shrunk in ${f.shrinkRuns} runs)`).join('\n')}\n`);
+  else process.stdout.write(`${s.cases} cases on ${s.programs} programs in ${Math.round(s.ms / 1000)} s: ${Object.entries(s.byOutcome).map(([k, v]) => `${v} ${k}`).join(', ')}; ${s.findings.length} shrunk findings\n${s.findings.map((f) => `  ${f.dir}: ${f.passes} (shrunk in ${f.shrinkRuns} runs)`).join('\n')}\n${Object.entries(s.signatures).map(([k, v]) => `  ${k}: ${v} instances`).join('\n')}\n`);
   return 0;
 }
 
