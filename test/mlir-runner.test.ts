@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { cellOfNumber, denseHex, floatBits, floatOfBits, renderCell } from '../compilers/mlir/cells.ts';
 import { kernelSignature, parseFunctionType } from '../compilers/mlir/harness.ts';
 import { checkPipelineArgs, joinArgs, splitArgs } from '../compilers/mlir/pipeline-args.ts';
-import { compare, differential, execute, MlirInputError, MlirRunError, runPasses } from '../compilers/mlir/runner.ts';
+import { compare, differential, execute, executeBatch, type Execution, MlirInputError, MlirRunError, runPasses } from '../compilers/mlir/runner.ts';
 import { MLIR_PACKAGES, mlirMissing } from '../compilers/mlir/tools.ts';
 
 const MISSING = mlirMissing();
@@ -123,6 +123,35 @@ describe.skipIf(MISSING !== null)(`with MLIR 16 (${MLIR_PACKAGES})`, () => {
     const e = execute(heap, 'f', []);
     expect(e.heapGuardBytesChanged).toBe(4);
     expect(e.memrefs[0]!.final[0]).toBe(0x5a5a5a5an);
+  });
+
+  it('runs several kernels in one process, and each alone when the batch fails', () => {
+    const module = `${GEMM}
+func.func @twice(%a: memref<3xi16>, %k: i16) -> (i16, f64) {
+  %c1 = arith.constant 1 : index
+  %x = memref.load %a[%c1] : memref<3xi16>
+  %y = arith.addi %x, %x : i16
+  memref.store %y, %a[%c1] : memref<3xi16>
+  %f = arith.constant 2.5 : f64
+  return %k, %f : i16, f64
+}
+func.func @wild(%a: memref<2xi32>) {
+  %big = arith.constant 100000000 : index
+  %x = arith.constant 7 : i32
+  memref.store %x, %a[%big] : memref<2xi32>
+  return
+}`;
+    const [g, t] = executeBatch(module, [{ kernel: 'gemm', specs: sizes, seed: 7 }, { kernel: 'twice', specs: [undefined, 5], seed: 1 }]);
+    expect(g).not.toBeInstanceOf(Error);
+    expect((g as Execution).memrefs[2]!.final).toEqual(execute(GEMM, 'gemm', sizes, 7).memrefs[2]!.final);
+    const tw = t as Execution;
+    expect(tw.memrefs[0]!.final[1]).toBe(2n * tw.memrefs[0]!.initial[1]!);
+    expect(tw.results.map((r) => r.cell)).toEqual([5n, floatBits('f64', 2.5)]);
+    // A kernel that writes far outside its buffers faults: the others still get their runs.
+    const [w, t2] = executeBatch(module, [{ kernel: 'wild', specs: [], seed: 0 }, { kernel: 'twice', specs: [undefined, 5], seed: 1 }]);
+    expect(w).toBeInstanceOf(MlirRunError);
+    expect((w as MlirRunError).kind).toBe('runtime');
+    expect((t2 as Execution).results.map((r) => r.cell)).toEqual([5n, floatBits('f64', 2.5)]);
   });
 
   it('reports bad input as input errors and a runaway program as a limit', () => {

@@ -160,15 +160,24 @@ export function guardBytes(bytes: number): number {
   return Math.max(64, Math.ceil(bytes / 64) * 64);
 }
 
-/** The harness (globals and @__sched_main) for SIG called with VALUES, in MLIR's custom syntax. */
-export function harnessText(sig: Signature, values: readonly ArgValue[]): string {
+/** One kernel call of a harness: the kernel's signature and its arguments' values. */
+export interface HarnessKernel {
+  readonly sig: Signature;
+  readonly values: readonly ArgValue[];
+}
+
+/**
+ * The harness (globals and @__sched_main) calling each of KERNELS once in order, in MLIR's custom
+ * syntax. After each call it prints MARKER, the kernel's position, every memref argument's cells
+ * (row-major) and its changed guard bytes, every scalar result, and the heap's changed guard bytes
+ * so far (cumulative: the next kernel's are the difference).
+ */
+export function harnessText(kernels: readonly HarnessKernel[]): string {
   const out: string[] = [];
   const body: string[] = [];
   let fresh = 0;
   const v = (p: string): string => `%${p}${fresh++}`;
-  body.push('    %c0 = arith.constant 0 : index', '    %c1 = arith.constant 1 : index', `    %canary = arith.constant ${CANARY - 256} : i8`, '    %zero64 = arith.constant 0 : i64');
-  const callArgs: string[] = [];
-  const prints: string[] = [];
+  body.push('    %c0 = arith.constant 0 : index', '    %c1 = arith.constant 1 : index', `    %canary = arith.constant ${CANARY - 256} : i8`, '    %zero64 = arith.constant 0 : i64', `    %marker = arith.constant ${MARKER} : i64`);
   const toI64 = (elem: ElemType, x: string, lines: string[], indent: string): string => {
     const r = v('p');
     switch (elem) {
@@ -183,102 +192,107 @@ export function harnessText(sig: Signature, values: readonly ArgValue[]): string
       default: lines.push(`${indent}${r} = arith.extsi ${x} : ${elem} to i64`); return r;
     }
   };
-  sig.args.forEach((a, k) => {
-    const val = values[k]!;
-    if (a.kind === 'scalar') {
-      if (val.kind !== 'scalar') throw new HarnessError(`argument ${k}: a scalar value is needed`);
-      const x = v('s');
-      const lit = a.elem === 'f32' || a.elem === 'f64' ? `0x${val.cell.toString(16).toUpperCase()}` : val.cell.toString();
-      body.push(`    ${x} = arith.constant ${lit} : ${a.elem}`);
-      callArgs.push(x);
-      return;
-    }
-    if (val.kind !== 'memref') throw new HarnessError(`argument ${k}: a memref value is needed`);
-    const shape = val.shape;
-    const count = shape.reduce((p, d) => p * d, 1);
-    const bytes = (count * bitWidth(a.elem)) / 8;
-    const guard = guardBytes(bytes);
-    const total = 2 * guard + Math.ceil(bytes / 64) * 64;
-    const staticType = `memref<${shape.map((d) => `${d}x`).join('')}${a.elem}>`;
-    const buf = v('buf');
-    const view = v('view');
-    const n = v('n');
-    const g = v('g');
-    const i = v('i');
-    body.push(
-      `    ${buf} = memref.alloc() {alignment = 64 : i64} : memref<${total}xi8>`,
-      `    ${n} = arith.constant ${total} : index`,
-      `    scf.for ${i} = %c0 to ${n} step %c1 {`,
-      `      memref.store %canary, ${buf}[${i}] : memref<${total}xi8>`,
-      '    }',
-      `    ${g} = arith.constant ${guard} : index`,
-      `    ${view} = memref.view ${buf}[${g}][] : memref<${total}xi8> to ${staticType}`,
-    );
-    if (count > 0) {
-      const glob = `__sched_in${k}`;
-      out.push(`  memref.global "private" @${glob} : ${staticType} = dense<"${denseHex(a.elem, val.cells)}">`);
-      const gv = v('init');
-      body.push(`    ${gv} = memref.get_global @${glob} : ${staticType}`, `    memref.copy ${gv}, ${view} : ${staticType} to ${staticType}`);
-    }
-    if (staticType === a.text) callArgs.push(view);
-    else {
-      const c = v('arg');
-      body.push(`    ${c} = memref.cast ${view} : ${staticType} to ${a.text}`);
-      callArgs.push(c);
-    }
-    // Print the cells in row-major order, then the number of guard bytes that changed.
-    const ivs: string[] = [];
-    let indent = '    ';
-    for (const d of shape) {
-      const ub = v('ub');
-      const iv = v('iv');
-      prints.push(`${indent}${ub} = arith.constant ${d} : index`, `${indent}scf.for ${iv} = %c0 to ${ub} step %c1 {`);
-      ivs.push(iv);
-      indent += '  ';
-    }
-    const x = v('x');
-    prints.push(`${indent}${x} = memref.load ${view}[${ivs.join(', ')}] : ${staticType}`);
-    prints.push(`${indent}vector.print ${toI64(a.elem, x, prints, indent)} : i64`);
-    for (let d = shape.length; d > 0; d--) {
-      indent = indent.slice(2);
-      prints.push(`${indent}}`);
-    }
-    const countGuard = (from: string, to: string, init: string): string => {
-      const r = v('bad');
-      const j = v('j');
-      const acc = v('acc');
-      const b = v('byte');
-      const ne = v('ne');
-      const e = v('e');
-      const s = v('sum');
-      prints.push(
-        `    ${r} = scf.for ${j} = ${from} to ${to} step %c1 iter_args(${acc} = ${init}) -> (i64) {`,
-        `      ${b} = memref.load ${buf}[${j}] : memref<${total}xi8>`,
-        `      ${ne} = arith.cmpi ne, ${b}, %canary : i8`,
-        `      ${e} = arith.extui ${ne} : i1 to i64`,
-        `      ${s} = arith.addi ${acc}, ${e} : i64`,
-        `      scf.yield ${s} : i64`,
+  kernels.forEach(({ sig, values }, kk) => {
+    const callArgs: string[] = [];
+    const prints: string[] = [];
+    sig.args.forEach((a, k) => {
+      const val = values[k]!;
+      if (a.kind === 'scalar') {
+        if (val.kind !== 'scalar') throw new HarnessError(`@${sig.name} argument ${k}: a scalar value is needed`);
+        const x = v('s');
+        const lit = a.elem === 'f32' || a.elem === 'f64' ? `0x${val.cell.toString(16).toUpperCase()}` : val.cell.toString();
+        body.push(`    ${x} = arith.constant ${lit} : ${a.elem}`);
+        callArgs.push(x);
+        return;
+      }
+      if (val.kind !== 'memref') throw new HarnessError(`@${sig.name} argument ${k}: a memref value is needed`);
+      const shape = val.shape;
+      const count = shape.reduce((p, d) => p * d, 1);
+      const bytes = (count * bitWidth(a.elem)) / 8;
+      const guard = guardBytes(bytes);
+      const total = 2 * guard + Math.ceil(bytes / 64) * 64;
+      const staticType = `memref<${shape.map((d) => `${d}x`).join('')}${a.elem}>`;
+      const buf = v('buf');
+      const view = v('view');
+      const n = v('n');
+      const g = v('g');
+      const i = v('i');
+      body.push(
+        `    ${buf} = memref.alloc() {alignment = 64 : i64} : memref<${total}xi8>`,
+        `    ${n} = arith.constant ${total} : index`,
+        `    scf.for ${i} = %c0 to ${n} step %c1 {`,
+        `      memref.store %canary, ${buf}[${i}] : memref<${total}xi8>`,
         '    }',
+        `    ${g} = arith.constant ${guard} : index`,
+        `    ${view} = memref.view ${buf}[${g}][] : memref<${total}xi8> to ${staticType}`,
       );
-      return r;
-    };
-    const after = v('after');
-    prints.push(`    ${after} = arith.constant ${guard + bytes} : index`);
-    const low = countGuard('%c0', g, '%zero64');
-    const both = countGuard(after, n, low);
-    prints.push(`    vector.print ${both} : i64`);
-  });
-  const argTypes = sig.args.map((a) => a.text).join(', ');
-  const resTypes = sig.results.map((r) => r.text);
-  const res = v('res');
-  const call = `func.call @${sig.name}(${callArgs.join(', ')}) : (${argTypes}) -> (${resTypes.join(', ')})`;
-  body.push(resTypes.length > 0 ? `    ${res}:${resTypes.length} = ${call}` : `    ${call}`);
-  body.push(`    %marker = arith.constant ${MARKER} : i64`, '    vector.print %marker : i64');
-  body.push(...prints);
-  body.push('    %heapbad = llvm.call @__sched_heap_check() : () -> i64', '    vector.print %heapbad : i64');
-  sig.results.forEach((r, k) => {
-    const x = `${res}#${k}`;
-    body.push(`    vector.print ${toI64(r.elem, x, body, '    ')} : i64`);
+      if (count > 0) {
+        const glob = `__sched_in${kk}_${k}`;
+        out.push(`  memref.global "private" @${glob} : ${staticType} = dense<"${denseHex(a.elem, val.cells)}">`);
+        const gv = v('init');
+        body.push(`    ${gv} = memref.get_global @${glob} : ${staticType}`, `    memref.copy ${gv}, ${view} : ${staticType} to ${staticType}`);
+      }
+      if (staticType === a.text) callArgs.push(view);
+      else {
+        const c = v('arg');
+        body.push(`    ${c} = memref.cast ${view} : ${staticType} to ${a.text}`);
+        callArgs.push(c);
+      }
+      // Print the cells in row-major order, then the number of guard bytes that changed.
+      const ivs: string[] = [];
+      let indent = '    ';
+      for (const d of shape) {
+        const ub = v('ub');
+        const iv = v('iv');
+        prints.push(`${indent}${ub} = arith.constant ${d} : index`, `${indent}scf.for ${iv} = %c0 to ${ub} step %c1 {`);
+        ivs.push(iv);
+        indent += '  ';
+      }
+      const x = v('x');
+      prints.push(`${indent}${x} = memref.load ${view}[${ivs.join(', ')}] : ${staticType}`);
+      prints.push(`${indent}vector.print ${toI64(a.elem, x, prints, indent)} : i64`);
+      for (let d = shape.length; d > 0; d--) {
+        indent = indent.slice(2);
+        prints.push(`${indent}}`);
+      }
+      const countGuard = (from: string, to: string, init: string): string => {
+        const r = v('bad');
+        const j = v('j');
+        const acc = v('acc');
+        const byte = v('byte');
+        const ne = v('ne');
+        const e = v('e');
+        const sum = v('sum');
+        prints.push(
+          `    ${r} = scf.for ${j} = ${from} to ${to} step %c1 iter_args(${acc} = ${init}) -> (i64) {`,
+          `      ${byte} = memref.load ${buf}[${j}] : memref<${total}xi8>`,
+          `      ${ne} = arith.cmpi ne, ${byte}, %canary : i8`,
+          `      ${e} = arith.extui ${ne} : i1 to i64`,
+          `      ${sum} = arith.addi ${acc}, ${e} : i64`,
+          `      scf.yield ${sum} : i64`,
+          '    }',
+        );
+        return r;
+      };
+      const after = v('after');
+      prints.push(`    ${after} = arith.constant ${guard + bytes} : index`);
+      const low = countGuard('%c0', g, '%zero64');
+      const both = countGuard(after, n, low);
+      prints.push(`    vector.print ${both} : i64`);
+    });
+    const argTypes = sig.args.map((a) => a.text).join(', ');
+    const resTypes = sig.results.map((r) => r.text);
+    const res = v('res');
+    const call = `func.call @${sig.name}(${callArgs.join(', ')}) : (${argTypes}) -> (${resTypes.join(', ')})`;
+    body.push(resTypes.length > 0 ? `    ${res}:${resTypes.length} = ${call}` : `    ${call}`);
+    const pos = v('k');
+    body.push('    vector.print %marker : i64', `    ${pos} = arith.constant ${kk} : i64`, `    vector.print ${pos} : i64`);
+    body.push(...prints);
+    sig.results.forEach((r, k) => {
+      body.push(`    vector.print ${toI64(r.elem, `${res}#${k}`, body, '    ')} : i64`);
+    });
+    const heap = v('heap');
+    body.push(`    ${heap} = llvm.call @__sched_heap_check() : () -> i64`, `    vector.print ${heap} : i64`);
   });
   out.push(`  func.func @${HARNESS_MAIN}() {`, ...body, '    return', '  }');
   out.push(...ALLOCATOR);

@@ -172,7 +172,7 @@ export interface Execution {
   readonly results: readonly { readonly type: string; readonly elem: ElemType; readonly cell: bigint }[];
   /** Guard bytes changed around the blocks memref.alloc made (a pass's buffer written past its end when > 0). */
   readonly heapGuardBytesChanged: number;
-  /** Wall-clock milliseconds: printing the module generic, lowering it, running it (measurements). */
+  /** Wall-clock milliseconds: printing the module generic, lowering it, running it (measurements; a batch's shared equally). */
   readonly ms: { readonly canonical: number; readonly lower: number; readonly run: number };
 }
 
@@ -228,49 +228,93 @@ function harnessError(e: unknown, file: string): never {
 
 /** Run KERNEL of MODULE once under mlir-cpu-runner with the arguments SPECS (seeded where not given). */
 export function execute(module: string, kernel: string, specs: readonly ArgSpec[], seed = 0, o: RunOptions = {}): Execution {
+  const r = executeBatch(module, [{ kernel, specs, seed }], o)[0]!;
+  if (r instanceof Error) throw r;
+  return r;
+}
+
+/** One kernel call of a batch. */
+export interface BatchCall {
+  readonly kernel: string;
+  readonly specs: readonly ArgSpec[];
+  readonly seed: number;
+}
+
+/**
+ * Run each call of CALLS (kernels of MODULE) once, in one lowering and one mlir-cpu-runner process
+ * (each process loads MLIR: a batch of many small kernels costs about what one costs). The kernels
+ * must not share state (each call gets its own buffers). When the batch fails as a whole (a kernel
+ * faults, runs past the limit, or cannot be lowered) every call is run alone, so each gets its own
+ * answer: its Execution, or the error it alone raises. An error of the module itself is thrown.
+ */
+export function executeBatch(module: string, calls: readonly BatchCall[], o: RunOptions = {}): (Execution | MlirRunError | MlirInputError)[] {
   const file = o.fileName ?? '<input>';
   const tools = mlirTools();
   const can = o.generic ? { text: module, ms: 0 } : canonical(module, o);
-  let sig: Signature;
-  let values: ArgValue[];
+  const out: (Execution | MlirRunError | MlirInputError | null)[] = calls.map(() => null);
+  const ready: { k: number; sig: Signature; values: ArgValue[] }[] = [];
+  calls.forEach((c, k) => {
+    try {
+      const sig = kernelSignature(can.text, c.kernel);
+      ready.push({ k, sig, values: argValues(sig, c.specs, c.seed) });
+    } catch (e) {
+      if (!(e instanceof HarnessError)) throw e;
+      out[k] = inputError(file, e.message);
+    }
+  });
+  if (ready.length === 0) return out as (Execution | MlirRunError | MlirInputError)[];
   let full: string;
   try {
-    sig = kernelSignature(can.text, kernel);
-    values = argValues(sig, specs, seed);
-    full = withHarness(can.text, harnessText(sig, values));
+    full = withHarness(can.text, harnessText(ready.map((r) => ({ sig: r.sig, values: r.values }))));
   } catch (e) {
     harnessError(e, file);
   }
-  const low = runTool(tools.opt, [...LOWERING, '--mlir-disable-threading'], full, o);
-  if (low.limited !== null) throw new MlirRunError('limit', limitMessage('lowering for mlir-cpu-runner', low, o), low.stderr);
-  if (crashed(low)) throw new MlirRunError('crash', `mlir-opt crashed lowering the module for the runner: ${low.stderr.trim().split('\n').slice(0, 12).join('\n')}`, low.stderr);
-  if (low.status !== 0) throw new MlirRunError('lowering', `the module cannot be lowered to the LLVM dialect for mlir-cpu-runner: ${low.stderr.trim().split('\n').slice(0, 8).join('\n')}`, low.stderr);
-  const run = runTool(tools.runner, ['-e', HARNESS_MAIN, '-entry-point-result=void', `--shared-libs=${tools.sharedLibs.join(',')}`], low.stdout, o);
-  if (run.limited !== null) throw new MlirRunError('limit', limitMessage(`@${kernel} under mlir-cpu-runner`, run, o), run.stderr);
-  if (run.signal !== null || run.status !== 0) {
-    const how = run.signal ?? `exit ${run.status}`;
-    throw new MlirRunError('runtime', `@${kernel} failed under mlir-cpu-runner (${how}${run.signal === 'SIGSEGV' ? ': an access outside the buffers?' : run.signal === 'SIGFPE' ? ': an integer division by zero?' : ''}): ${run.stderr.trim().split('\n').slice(0, 6).join('\n')}`, run.stderr);
-  }
-  const printed = run.stdout.split('\n').filter((l) => l !== '');
-  const start = printed.lastIndexOf(MARKER.toString());
-  if (start < 0) throw new MlirRunError('runtime', `@${kernel}: the harness printed no results (output: ${run.stdout.slice(0, 200)})`);
-  let at = start + 1;
-  const take = (): bigint => {
-    const l = printed[at++];
-    if (l === undefined || !/^-?\d+$/.test(l)) throw new MlirRunError('runtime', `@${kernel}: unexpected harness output line ${at}: ${l ?? '(end)'}`);
-    return BigInt(l);
+  const names = ready.map((r) => `@${r.sig.name}`).join(', ');
+  const fail = (e: MlirRunError): void => {
+    if (ready.length === 1) out[ready[0]!.k] = e;
+    else for (const r of ready) out[r.k] = executeBatch(can.text, [calls[r.k]!], { ...o, generic: true })[0]!;
   };
-  const memrefs: MemrefResult[] = [];
-  sig.args.forEach((a, k) => {
-    const val = values[k]!;
-    if (a.kind !== 'memref' || val.kind !== 'memref') return;
-    const final = val.cells.map(() => cellFromPrinted(a.elem, take()));
-    memrefs.push({ arg: k, type: a.text, elem: a.elem, shape: val.shape, initial: val.cells, final, guardBytesChanged: Number(take()) });
-  });
-  const results = sig.results.map((r) => ({ type: r.text, elem: r.elem, cell: cellFromPrinted(r.elem, take()) }));
-  const heapGuardBytesChanged = Number(take());
-  if (at !== printed.length) throw new MlirRunError('runtime', `@${kernel}: ${printed.length - at} more lines than the harness prints`);
-  return { kernel, seed, signature: sig, inputs: values, memrefs, results, heapGuardBytesChanged, ms: { canonical: can.ms, lower: low.ms, run: run.ms } };
+  const low = runTool(tools.opt, [...LOWERING, '--mlir-disable-threading'], full, o);
+  if (low.limited !== null) fail(new MlirRunError('limit', limitMessage('lowering for mlir-cpu-runner', low, o), low.stderr));
+  else if (crashed(low)) fail(new MlirRunError('crash', `mlir-opt crashed lowering the module for the runner: ${low.stderr.trim().split('\n').slice(0, 12).join('\n')}`, low.stderr));
+  else if (low.status !== 0) fail(new MlirRunError('lowering', `the module cannot be lowered to the LLVM dialect for mlir-cpu-runner: ${low.stderr.trim().split('\n').slice(0, 8).join('\n')}`, low.stderr));
+  else {
+    const run = runTool(tools.runner, ['-e', HARNESS_MAIN, '-entry-point-result=void', `--shared-libs=${tools.sharedLibs.join(',')}`], low.stdout, o);
+    if (run.limited !== null) fail(new MlirRunError('limit', limitMessage(`${names} under mlir-cpu-runner`, run, o), run.stderr));
+    else if (run.signal !== null || run.status !== 0) {
+      const how = run.signal ?? `exit ${run.status}`;
+      fail(new MlirRunError('runtime', `${names} failed under mlir-cpu-runner (${how}${run.signal === 'SIGSEGV' ? ': an access outside the buffers?' : run.signal === 'SIGFPE' ? ': an integer division by zero?' : ''}): ${run.stderr.trim().split('\n').slice(0, 6).join('\n')}`, run.stderr));
+    } else {
+      const printed = run.stdout.split('\n').filter((l) => l !== '');
+      const share = { canonical: can.ms / ready.length, lower: low.ms / ready.length, run: run.ms / ready.length };
+      let at = 0;
+      let heapBefore = 0;
+      ready.forEach((r, kk) => {
+        // The kernel may print before the harness does: its results follow MARKER and its position.
+        while (at < printed.length && !(printed[at] === MARKER.toString() && printed[at + 1] === String(kk))) at++;
+        if (at >= printed.length) throw new MlirRunError('runtime', `@${r.sig.name}: the harness printed no results (output: ${run.stdout.slice(0, 200)})`);
+        at += 2;
+        const take = (): bigint => {
+          const l = printed[at++];
+          if (l === undefined || !/^-?\d+$/.test(l)) throw new MlirRunError('runtime', `@${r.sig.name}: unexpected harness output line ${at}: ${l ?? '(end)'}`);
+          return BigInt(l);
+        };
+        const memrefs: MemrefResult[] = [];
+        r.sig.args.forEach((a, k) => {
+          const val = r.values[k]!;
+          if (a.kind !== 'memref' || val.kind !== 'memref') return;
+          const final = val.cells.map(() => cellFromPrinted(a.elem, take()));
+          memrefs.push({ arg: k, type: a.text, elem: a.elem, shape: val.shape, initial: val.cells, final, guardBytesChanged: Number(take()) });
+        });
+        const results = r.sig.results.map((x) => ({ type: x.text, elem: x.elem, cell: cellFromPrinted(x.elem, take()) }));
+        const heap = Number(take());
+        out[r.k] = { kernel: r.sig.name, seed: calls[r.k]!.seed, signature: r.sig, inputs: r.values, memrefs, results, heapGuardBytesChanged: heap - heapBefore, ms: share };
+        heapBefore = heap;
+      });
+      if (at !== printed.length) throw new MlirRunError('runtime', `${names}: ${printed.length - at} more lines than the harness prints`);
+    }
+  }
+  return out as (Execution | MlirRunError | MlirInputError)[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -342,11 +386,15 @@ export interface Differential {
   readonly comparison: Comparison;
 }
 
+/** The call that gives a kernel the very inputs BEFORE was given (memrefs BEFORE's cells, scalars the same specs and seed). */
+export function sameInputs(before: Execution, specs: readonly ArgSpec[]): BatchCall {
+  return { kernel: before.kernel, seed: before.seed, specs: before.inputs.map((v, k): ArgSpec => (v.kind === 'memref' ? { shape: v.shape, cells: v.cells } : specs[k])) };
+}
+
 /** Run KERNEL of OUTPUT (runPasses' generic printing) on the very inputs BEFORE was given. */
 export function executeLike(before: Execution, output: string, specs: readonly ArgSpec[], o: RunOptions = {}): Execution {
-  // Memrefs get BEFORE's cells (seeded ones included); scalars the same specs (the same seed draws the same).
-  const given = before.inputs.map((v, k): ArgSpec => (v.kind === 'memref' ? { shape: v.shape, cells: v.cells } : specs[k]));
-  return execute(output, before.kernel, given, before.seed, { ...o, generic: true, fileName: `${o.fileName ?? '<input>'} after the passes` });
+  const c = sameInputs(before, specs);
+  return execute(output, c.kernel, c.specs, c.seed, { ...o, generic: true, fileName: `${o.fileName ?? '<input>'} after the passes` });
 }
 
 /** Run PIPELINE on MODULE, then KERNEL of the source (or BEFORE, its execution) and of the output on the same inputs, and compare. */

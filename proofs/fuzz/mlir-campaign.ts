@@ -6,16 +6,16 @@
 // original, the pass output, a report in the form an upstream bug report takes).
 //
 //   npx tsx proofs/fuzz/mlir-campaign.ts [--iterations K] [--seed S] [--start I] [--pipelines P]
-//        [--out DIR] [--log FILE] [--shrink-budget B] [--json]
+//        [--out DIR] [--log FILE] [--shrink-budget B] [--per-signature K] [--json]
 //
 // The verifier oracles of `sched fuzz --compiler mlir` are added on top of this by the front end.
 
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Comparison, compare, execute, type Execution, executeLike, MlirInputError, MlirRunError, type PassResult, runPasses } from '../../compilers/mlir/runner.ts';
+import { type Comparison, compare, execute, executeBatch, type Execution, executeLike, MlirInputError, MlirRunError, type PassResult, runPasses, sameInputs } from '../../compilers/mlir/runner.ts';
 import { renderCell } from '../../compilers/mlir/cells.ts';
 import { mlirMissing } from '../../compilers/mlir/tools.ts';
-import { caseSeed, countStmts, genPipeline, genProgram, KERNEL, type Pipeline, pipelineText, type Program, programText, Rng, shrinkPipeline, shrinkProgram } from './mlir-gen.ts';
+import { caseSeed, countStmts, genPipeline, genProgram, KERNEL, type Pipeline, pipelineReassociates, pipelineText, type Program, programText, Rng, shrinkPipeline, shrinkProgram } from './mlir-gen.ts';
 
 /** What one program under one pipeline gave. */
 export type Outcome =
@@ -46,6 +46,7 @@ export interface CampaignOptions {
 }
 
 function failure(e: unknown, stage: 'pass' | 'source' | 'target'): Outcome {
+  if (!(e instanceof MlirInputError) && !(e instanceof MlirRunError) && e instanceof Error) return { kind: 'bad-source', detail: e.message };
   const first = (m: string): string => m.split('\n').slice(0, 3).join(' | ');
   if (e instanceof MlirInputError) return stage === 'pass' ? { kind: 'bad-source', detail: first(e.message) } : { kind: 'bad-source', detail: `${stage}: ${first(e.message)}` };
   if (e instanceof MlirRunError) {
@@ -86,6 +87,59 @@ export function runCase(text: string, pipeline: Pipeline, program: Program, seed
   return { outcome: comparison.equal ? { kind: 'agrees' } : { kind: 'differs', comparison }, pass, before, after };
 }
 
+/**
+ * Run PIPELINE on ITEMS as one module (kernels @fuzz_0, @fuzz_1, …: the passes work function by
+ * function) and both sides of every item in one batch each. Whatever fails as a batch is run item
+ * by item (runCase), so each item gets the outcome it has alone. A run's pass output is the batch's.
+ */
+export function runCases(items: readonly { readonly program: Program; readonly seed: number }[], pipeline: Pipeline, o: CampaignOptions = {}, known?: readonly (Execution | Error)[]): CaseRun[] {
+  if (items.length === 1 && !known) return [runCase(programText(items[0]!.program), pipeline, items[0]!.program, items[0]!.seed, o)];
+  const alone = (k: number, before?: Execution): CaseRun => runCase(programText(items[k]!.program), pipeline, items[k]!.program, items[k]!.seed, o, before ? rename(before) : undefined);
+  const module = items.map((it, k) => programText(it.program, `${KERNEL}_${k}`)).join('\n');
+  const calls = items.map((it, k) => ({ kernel: `${KERNEL}_${k}`, specs: programArgs(it.program), seed: it.seed }));
+  let befores: readonly (Execution | Error)[];
+  try {
+    befores = known ?? sourceRuns(items, o);
+  } catch {
+    return items.map((_, k) => alone(k));
+  }
+  const sourceFailed = (k: number): CaseRun => ({ outcome: failure(befores[k], 'source'), pass: null, before: null, after: null });
+  let pass: PassResult;
+  try {
+    pass = runPasses(module, pipelineText(pipeline), { limitMs: o.limitMs });
+  } catch {
+    return items.map((_, k) => (befores[k] instanceof Error ? sourceFailed(k) : alone(k, befores[k] as Execution)));
+  }
+  const ok = befores.flatMap((x, k) => (x instanceof Error ? [] : [{ x, k }]));
+  let res: (Execution | Error)[];
+  try {
+    res = executeBatch(pass.output, ok.map(({ x, k }) => sameInputs(rename(x, calls[k]!.kernel), calls[k]!.specs)), { limitMs: o.limitMs, generic: true });
+  } catch {
+    return items.map((_, k) => (befores[k] instanceof Error ? sourceFailed(k) : alone(k, befores[k] as Execution)));
+  }
+  const out = items.map((_, k): CaseRun | null => (befores[k] instanceof Error ? sourceFailed(k) : null));
+  ok.forEach(({ x, k }, j) => {
+    const after = res[j]!;
+    if (after instanceof Error) out[k] = { outcome: failure(after, 'target'), pass, before: x, after: null };
+    else {
+      const comparison = compare(rename(x, calls[k]!.kernel), after);
+      out[k] = { outcome: comparison.equal ? { kind: 'agrees' } : { kind: 'differs', comparison }, pass, before: x, after };
+    }
+  });
+  return out as CaseRun[];
+}
+
+/** The sources of ITEMS run as kernels @fuzz_0, @fuzz_1, … of one module (what runCases compares with). */
+export function sourceRuns(items: readonly { readonly program: Program; readonly seed: number }[], o: CampaignOptions = {}): (Execution | Error)[] {
+  const module = items.map((it, k) => programText(it.program, `${KERNEL}_${k}`)).join('\n');
+  return executeBatch(module, items.map((it, k) => ({ kernel: `${KERNEL}_${k}`, specs: programArgs(it.program), seed: it.seed })), { limitMs: o.limitMs });
+}
+
+/** An execution of one kernel as that of another of the same signature (@fuzz_k of a batch as @fuzz alone, and back). */
+function rename(e: Execution, name = KERNEL): Execution {
+  return { ...e, kernel: name, signature: { ...e.signature, name } };
+}
+
 /** The runner's argument specs of a generated program: the parameter's value; arrays are static, the scalar seeded. */
 export function programArgs(p: Program): (bigint | undefined)[] {
   const n = p.arrays.filter((a) => !a.local).length;
@@ -104,6 +158,9 @@ export function caseFile(p: Program, pipeline: Pipeline, seed: number, outcome: 
   head.push(`// RUNNER fuzz: ${outcome === 'agrees' ? 'agrees' : 'differs'}`);
   return `${[...head, ...note.map((l) => `// ${l}`)].join('\n')}\n${programText(p)}`;
 }
+
+/** Shrinking candidates run together. */
+export const SHRINK_CHUNK = 8;
 
 export interface Shrunk {
   readonly program: Program;
@@ -134,14 +191,22 @@ export function shrink(program: Program, pipeline: Pipeline, seed: number, kind:
       }
     }
     if (progress) continue;
-    for (const p of shrinkProgram(best.program)) {
-      if (runs >= budget) break;
-      if (programText(p) === programText(best.program)) continue;
-      const r = keeps(p, best.pipeline);
-      if (r) {
-        best = { ...best, program: p, run: r };
-        progress = true;
-        break;
+    // Program candidates share the pipeline: tried CHUNK at a time in one batch, the first that keeps the kind wins.
+    const text = programText(best.program);
+    const cands = [...shrinkProgram(best.program)].filter((p) => programText(p) !== text);
+    for (let c0 = 0; c0 < cands.length && runs < budget; c0 += SHRINK_CHUNK) {
+      const chunk = cands.slice(c0, c0 + SHRINK_CHUNK);
+      runs += chunk.length;
+      const rs = kind === 'differs' ? runCases(chunk.map((p) => ({ program: p, seed })), best.pipeline, o) : chunk.map((p) => runCase(programText(p), best.pipeline, p, seed, o));
+      const hit = rs.findIndex((r) => r.outcome.kind === kind);
+      if (hit >= 0) {
+        // Again alone: the bundle's pass output and report are the shrunk program's own.
+        const r = runCase(programText(chunk[hit]!), best.pipeline, chunk[hit]!, seed, o);
+        if (r.outcome.kind === kind) {
+          best = { ...best, program: chunk[hit]!, run: r };
+          progress = true;
+          break;
+        }
       }
     }
   }
@@ -193,6 +258,8 @@ export interface CaseLog {
 
 export interface Summary {
   readonly cases: number;
+  /** Findings by signature (the kind and the passes of the shrunk pipeline), instances included. */
+  readonly signatures: Readonly<Record<string, number>>;
   readonly programs: number;
   readonly byOutcome: Readonly<Record<string, number>>;
   readonly findings: readonly { readonly dir: string; readonly kind: string; readonly passes: string; readonly shrinkRuns: number }[];
@@ -202,9 +269,12 @@ export interface Summary {
 export interface Campaign extends CampaignOptions {
   readonly seed: number;
   readonly start?: number;
+  /** Programs generated (in batches of BATCH). */
   readonly iterations: number;
-  /** Pipelines tried on each program (the source runs once). */
+  /** Pipelines tried on each batch of programs (the sources run once). */
   readonly pipelines?: number;
+  /** Fixed pipelines instead of random ones. */
+  readonly pipelineList?: readonly Pipeline[];
   readonly out?: string;
   readonly log?: string;
   readonly shrinkBudget?: number;
@@ -213,6 +283,9 @@ export interface Campaign extends CampaignOptions {
   readonly onCase?: (c: CaseLog) => void;
 }
 
+/** Programs per batch: their sources run in one process, and under each pipeline their outputs in one more. */
+export const BATCH = 12;
+
 export function campaign(c: Campaign): Summary {
   const t0 = performance.now();
   const byOutcome: Record<string, number> = {};
@@ -220,43 +293,76 @@ export function campaign(c: Campaign): Summary {
   const signatures = new Map<string, number>();
   let cases = 0;
   const start = c.start ?? 0;
-  for (let i = start; i < start + c.iterations; i++) {
-    const seed = caseSeed(c.seed, i);
-    const rng = new Rng(seed);
-    const program = genProgram(rng);
-    const text = programText(program);
-    let before: Execution | undefined;
-    for (let k = 0; k < (c.pipelines ?? 3); k++) {
-      const pipeline = genPipeline(rng, program.elem);
+  const end = start + c.iterations;
+  for (let b0 = start; b0 < end; b0 += BATCH) {
+    const ids = Array.from({ length: Math.min(BATCH, end - b0) }, (_, k) => b0 + k);
+    const seeds = ids.map((i) => caseSeed(c.seed, i));
+    const programs = seeds.map((s) => genProgram(new Rng(s)));
+    // The batch's pipelines come from its first case's seed: the same campaign draws the same.
+    const prng = new Rng(caseSeed(c.seed ^ 0x5bd1e995, b0));
+    const pipelines = c.pipelineList ?? Array.from({ length: c.pipelines ?? 3 }, () => genPipeline(prng, 'i32'));
+    let sources: (Execution | Error)[] | undefined;
+    try {
+      sources = sourceRuns(programs.map((program, k) => ({ program, seed: seeds[k]! })), c);
+    } catch {
+      sources = undefined; // every program alone, in runCases
+    }
+    for (const [pk, batchPipeline] of pipelines.entries()) {
       const t = performance.now();
-      const run = runCase(text, pipeline, program, seed, c, before);
-      before = run.before ?? undefined;
-      cases++;
-      byOutcome[run.outcome.kind] = (byOutcome[run.outcome.kind] ?? 0) + 1;
-      let finding: string | undefined;
-      if (FINDINGS.has(run.outcome.kind) && c.out) {
-        // Shrink the pipeline first (cheap); the program only for the first findings of a signature.
-        const quick = shrink(program, pipeline, seed, run.outcome.kind, 40, c);
-        const sig = `${run.outcome.kind}:${[...new Set(quick.pipeline.map((p) => p.name))].sort().join('+')}`;
-        const seen = signatures.get(sig) ?? 0;
-        signatures.set(sig, seen + 1);
-        const shrunk = seen < (c.perSignature ?? 2) ? shrink(quick.program, quick.pipeline, seed, run.outcome.kind, c.shrinkBudget ?? 150, c) : quick;
-        const dir = join(c.out, `finding-${i}-${k}`);
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(join(dir, 'case.mlir'), caseFile(shrunk.program, shrunk.pipeline, seed, shrunk.run.outcome.kind, [`Found by proofs/fuzz/mlir-campaign.ts (campaign seed ${c.seed}, case ${i}, pipeline ${k}); signature ${sig}.`]));
-        writeFileSync(join(dir, 'original.mlir'), caseFile(program, pipeline, seed, run.outcome.kind));
-        if (shrunk.run.pass) writeFileSync(join(dir, 'output.mlir'), shrunk.run.pass.output);
-        writeFileSync(join(dir, 'report.md'), report(shrunk, seed));
-        findings.push({ dir, kind: run.outcome.kind, passes: sig, shrinkRuns: quick.runs + (shrunk === quick ? 0 : shrunk.runs) });
-        finding = dir;
-      }
-      const entry: CaseLog = { case: i, seed, pipeline: pipelineText(pipeline), outcome: run.outcome.kind, stmts: countStmts(program), ms: Math.round(performance.now() - t), ...(finding ? { finding } : {}) };
-      if (c.log) appendFileSync(c.log, `${JSON.stringify(entry)}\n`);
-      c.onCase?.(entry);
-      if (run.outcome.kind === 'bad-source') break;
+      // A float program never sees a pipeline that reassociates its reductions.
+      const members = programs.flatMap((program, k) => (program.elem === 'f64' && pipelineReassociates(batchPipeline) ? [] : [k]));
+      const runs = runCases(members.map((k) => ({ program: programs[k]!, seed: seeds[k]! })), batchPipeline, c, sources ? members.map((k) => sources![k]!) : undefined);
+      const ms = (performance.now() - t) / Math.max(1, members.length);
+      members.forEach((k, m) => {
+        const program = programs[k]!;
+        const i = ids[k]!;
+        const seed = seeds[k]!;
+        const pipeline = batchPipeline;
+        const outcome = runs[m]!.outcome;
+        cases++;
+        byOutcome[outcome.kind] = (byOutcome[outcome.kind] ?? 0) + 1;
+        let finding: string | undefined;
+        if (FINDINGS.has(outcome.kind) && c.out) {
+          // A finding whose passes include those of a signature already seen is first tried with only
+          // those passes (one run): if it keeps its kind it is logged as another instance, not shrunk.
+          const passes = new Set(pipeline.map((p) => p.name));
+          let repeat: string | undefined;
+          for (const sig of signatures.keys()) {
+            const [kind, names] = [sig.slice(0, sig.indexOf(':')), sig.slice(sig.indexOf(':') + 1).split('+')];
+            if (kind !== outcome.kind || !names.every((n) => passes.has(n))) continue;
+            const only = pipeline.filter((p) => names.includes(p.name));
+            if (runCase(programText(program), only, program, seed, c).outcome.kind === outcome.kind) {
+              repeat = sig;
+              break;
+            }
+          }
+          if (repeat) {
+            signatures.set(repeat, signatures.get(repeat)! + 1);
+            finding = `another instance of ${repeat}`;
+          } else {
+            // Shrink the pipeline first (cheap); the program only for the first findings of a signature.
+            const quick = shrink(program, pipeline, seed, outcome.kind, 40, c);
+            const sig = `${outcome.kind}:${[...new Set(quick.pipeline.map((p) => p.name))].sort().join('+')}`;
+            const seen = signatures.get(sig) ?? 0;
+            signatures.set(sig, seen + 1);
+            const shrunk = seen < (c.perSignature ?? 2) ? shrink(quick.program, quick.pipeline, seed, outcome.kind, c.shrinkBudget ?? 150, c) : quick;
+            const dir = join(c.out, `finding-${i}-${pk}`);
+            mkdirSync(dir, { recursive: true });
+            writeFileSync(join(dir, 'case.mlir'), caseFile(shrunk.program, shrunk.pipeline, seed, shrunk.run.outcome.kind, [`Found by proofs/fuzz/mlir-campaign.ts (campaign seed ${c.seed}, case ${i}, pipeline ${pk}); signature ${sig}.`]));
+            writeFileSync(join(dir, 'original.mlir'), caseFile(program, pipeline, seed, outcome.kind));
+            if (shrunk.run.pass) writeFileSync(join(dir, 'output.mlir'), shrunk.run.pass.output);
+            writeFileSync(join(dir, 'report.md'), report(shrunk, seed));
+            findings.push({ dir, kind: outcome.kind, passes: sig, shrinkRuns: quick.runs + (shrunk === quick ? 0 : shrunk.runs) });
+            finding = dir;
+          }
+        }
+        const entry: CaseLog = { case: i, seed, pipeline: pipelineText(pipeline), outcome: outcome.kind, stmts: countStmts(program), ms: Math.round(ms), ...(finding ? { finding } : {}) };
+        if (c.log) appendFileSync(c.log, `${JSON.stringify(entry)}\n`);
+        c.onCase?.(entry);
+      });
     }
   }
-  return { cases, programs: c.iterations, byOutcome, findings, ms: performance.now() - t0 };
+  return { cases, programs: c.iterations, byOutcome, findings, signatures: Object.fromEntries(signatures), ms: performance.now() - t0 };
 }
 
 function main(argv: string[]): number {
@@ -287,10 +393,11 @@ function main(argv: string[]): number {
     out,
     log: str('log') ?? join(out, 'cases.jsonl'),
     shrinkBudget: num('shrink-budget', 150),
+    perSignature: num('per-signature', 2),
     onCase: json || !process.stdout.isTTY ? undefined : (c) => process.stdout.write(`case ${c.case} ${c.outcome}${c.finding ? ` -> ${c.finding}` : ''} (${c.ms} ms)\n`),
   });
   if (json) process.stdout.write(`${JSON.stringify(s, null, 1)}\n`);
-  else process.stdout.write(`${s.cases} cases on ${s.programs} programs in ${Math.round(s.ms / 1000)} s: ${Object.entries(s.byOutcome).map(([k, v]) => `${v} ${k}`).join(', ')}; ${s.findings.length} findings\n${s.findings.map((f) => `  ${f.dir}: ${f.passes} (shrunk in ${f.shrinkRuns} runs)`).join('\n')}\n`);
+  else process.stdout.write(`${s.cases} cases on ${s.programs} programs in ${Math.round(s.ms / 1000)} s: ${Object.entries(s.byOutcome).map(([k, v]) => `${v} ${k}`).join(', ')}; ${s.findings.length} shrunk findings\n${s.findings.map((f) => `  ${f.dir}: ${f.passes} (shrunk in ${f.shrinkRuns} runs)`).join('\n')}\n${Object.entries(s.signatures).map(([k, v]) => `  ${k}: ${v} instances`).join('\n')}\n`);
   return 0;
 }
 

@@ -298,6 +298,28 @@ class Gen {
   }
 }
 
+type StoreStmt = Extract<Stmt, { k: 'store' }>;
+
+/** F on every store of SS, in program order, through loops and both branches of ifs. */
+function forEachStore(ss: readonly Stmt[], f: (s: StoreStmt) => void): void {
+  for (const s of ss) {
+    if (s.k === 'for') forEachStore(s.body, f);
+    else if (s.k === 'if') {
+      forEachStore(s.then, f);
+      if (s.else) forEachStore(s.else, f);
+    } else f(s);
+  }
+}
+
+/** F on V and every value inside it. */
+function forEachVal(v: Val, f: (v: Val) => void): void {
+  f(v);
+  if (v.k === 'bin') {
+    forEachVal(v.a, f);
+    forEachVal(v.b, f);
+  }
+}
+
 /**
  * Make every subscript non-negative over the iteration domain (shifting its constant), give local
  * loads their subscripts (the buffer's fill extent wraps them), and drop arrays nothing uses. Run
@@ -322,46 +344,24 @@ export function fixSubscripts(p: Program): Program {
       if (s.k === 'if') return { ...s, then: fix(s.then, env), else: s.else ? fix(s.else, env) : null };
       return { ...s, idx: fixIdx(s.idx, env), value: fixVal(s.value, env) };
     });
-  const body = fix(p.body, base);
+  // Loops and ifs without a store do nothing (and a fill nest without its store names a dropped buffer).
+  const hasStore = (ss: readonly Stmt[]): boolean => ss.some((x) => x.k === 'store' || (x.k === 'for' ? hasStore(x.body) : hasStore(x.then) || hasStore(x.else ?? [])));
+  const prune = (ss: readonly Stmt[]): Stmt[] =>
+    ss.flatMap((x): Stmt[] => {
+      if (x.k === 'store') return [x];
+      if (x.k === 'for') return hasStore(x.body) ? [{ ...x, body: prune(x.body) }] : [];
+      return hasStore(x.then) || hasStore(x.else ?? []) ? [{ ...x, then: prune(x.then), else: x.else ? prune(x.else) : null }] : [];
+    });
+  const body = prune(fix(p.body, base));
   const used = new Set<string>();
-  const useVal = (v: Val): void => {
-    if (v.k === 'load') used.add(v.array);
-    if (v.k === 'bin') {
-      useVal(v.a);
-      useVal(v.b);
-    }
-  };
-  const walk = (ss: readonly Stmt[]): void => {
-    for (const s of ss) {
-      if (s.k === 'for') walk(s.body);
-      else if (s.k === 'if') {
-        walk(s.then);
-        if (s.else) walk(s.else);
-      } else {
-        used.add(s.array);
-        useVal(s.value);
-      }
-    }
-  };
-  walk(body);
   let scalar = false;
-  const scal = (v: Val): void => {
-    if (v.k === 'scalar') scalar = true;
-    if (v.k === 'bin') {
-      scal(v.a);
-      scal(v.b);
-    }
-  };
-  const walkScalar = (ss: readonly Stmt[]): void => {
-    for (const s of ss) {
-      if (s.k === 'for') walkScalar(s.body);
-      else if (s.k === 'if') {
-        walkScalar(s.then);
-        if (s.else) walkScalar(s.else);
-      } else scal(s.value);
-    }
-  };
-  walkScalar(body);
+  forEachStore(body, (st) => {
+    used.add(st.array);
+    forEachVal(st.value, (v) => {
+      if (v.k === 'load') used.add(v.array);
+      if (v.k === 'scalar') scalar = true;
+    });
+  });
   const usesParam = JSON.stringify(body).includes(`"${p.param?.name ?? '\u0000'}"`);
   return { ...p, arrays: p.arrays.filter((a) => used.has(a.name)), body, scalar, param: usesParam ? p.param : null };
 }
@@ -433,15 +433,15 @@ function subText(a: Aff): string {
 
 export const KERNEL = 'fuzz';
 
-/** The program as an MLIR module (custom syntax), the kernel @fuzz. */
-export function programText(p: Program): string {
+/** The program as an MLIR function (custom syntax), the kernel @NAME (@fuzz by default). */
+export function programText(p: Program, name = KERNEL): string {
   const sh = shapes(p);
   const ty = (a: string): string => `memref<${sh.get(a)!.map((d) => `${d}x`).join('')}${p.elem}>`;
   const args: string[] = [];
   for (const a of p.arrays) if (!a.local) args.push(`%${a.name}: ${ty(a.name)}`);
   if (p.param) args.push(`%${p.param.name}: index`);
   if (p.scalar) args.push(`%s: ${p.elem}`);
-  const out: string[] = [`func.func @${KERNEL}(${args.join(', ')}) {`];
+  const out: string[] = [`func.func @${name}(${args.join(', ')}) {`];
   let n = 0;
   const fresh = (): string => `%v${n++}`;
   const f = p.elem === 'f64';
@@ -653,14 +653,7 @@ export function* shrinkProgram(p: Program): Generator<Program> {
   const ok = (body: Stmt[]): Program => fixSubscripts({ ...p, body });
   const all = paths(stmtsAt(p));
   const read = new Set<string>();
-  const reads = (v: Val): void => {
-    if (v.k === 'load') read.add(v.array);
-    if (v.k === 'bin') {
-      reads(v.a);
-      reads(v.b);
-    }
-  };
-  for (const { s } of all) if (s.k === 'store') reads(s.value);
+  forEachStore(p.body, (st) => forEachVal(st.value, (v) => (v.k === 'load' ? void read.add(v.array) : undefined)));
   // Remove a statement (nests first: they are listed before their bodies); a fill nest only once its buffer is unread.
   for (const { path, s } of all) {
     if (s.k === 'for' && s.fill && read.has(s.fill.array)) continue;

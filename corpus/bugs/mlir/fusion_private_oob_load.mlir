@@ -1,0 +1,18 @@
+// KERNEL: @domain
+// PIPELINE producer: --pass-pipeline='builtin.module(func.func(affine-loop-fusion{mode=producer fusion-maximal}))'
+// EXPECT producer: invalid output-mismatch
+// RUNNER producer: differs
+// BUG: https://github.com/llvm/llvm-project/issues/212039: affine-loop-fusion rewrites a consumer load of comm[j] to a 1-element private buffer at index j mod 2
+func.func @domain(%in: memref<32xf64>, %comm: memref<32xf64>, %out: memref<32xf64>) {
+  affine.for %i = 0 to 8 {
+    %a = affine.load %in[%i] : memref<32xf64>
+    %b = arith.addf %a, %a : f64
+    affine.store %b, %comm[2 * %i] : memref<32xf64>
+  }
+  affine.for %j = 0 to 16 {
+    %c = affine.load %comm[%j] : memref<32xf64>
+    %d = arith.addf %c, %c : f64
+    affine.store %d, %out[%j] : memref<32xf64>
+  }
+  return
+}
