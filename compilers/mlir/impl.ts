@@ -110,10 +110,13 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
     if (anns.has(t.id)) return anns.get(t.id)!;
     if (busy.has(t.id)) return null;
     busy.add(t.id);
-    // A copy (its value is one read) is annotated with what it copies; a store that computes is
-    // the source statement of its location.
-    let a = t.value.k === 'load' ? asCopy(t, t.value) : null;
+    // A store that computes is the source statement of its location, and so is a copy whose
+    // location is a source copy's; a copy a pass made (no source store of its location copies)
+    // is annotated with what it copies.
+    const sourceCopy = (byLoc.get(locKey(t.loc)) ?? []).some((s) => s.value.k === 'load');
+    let a = t.value.k === 'load' && !sourceCopy ? asCopy(t, t.value) : null;
     if (a === null) a = byLocation(t);
+    if (a === null && t.value.k === 'load' && sourceCopy) a = asCopy(t, t.value);
     // A value that reads no memory (a constant, a padding) is its own annotation.
     if (a === null && loadsOf(t.value).length === 0) a = { pieces: [{ cond: TRUE, tensor: '', args: [], lit: t.value }] };
     busy.delete(t.id);
