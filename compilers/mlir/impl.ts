@@ -206,7 +206,8 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
       const loopEqs: Equation[] = [];
       for (const k of r.free) {
         const sl = s.site.loops[k]!;
-        const cands = t.site.loops.filter((tl) => locKey(tl.loc) === locKey(sl.loc) && !used.has(tl.iv));
+        const same = t.site.loops.filter((tl) => locKey(tl.loc) === locKey(sl.loc));
+        const cands = same.length === 1 ? same : same.filter((tl) => !used.has(tl.iv));
         const unit = cands.filter((tl) => tl.step === 1n);
         const pick = cands.length === 1 ? cands[0]! : unit.length > 0 ? unit[unit.length - 1]! : null;
         if (pick === null) continue;
