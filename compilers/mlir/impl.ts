@@ -219,8 +219,14 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
     }
     // Not unique: the guess stands (the verifier checks it; a wrong one can make the verdict
     // invalid or unknown, never valid), and the note says so.
-    if (!r.ok) notes.push(`guessed: ${t.op} at ${showLoc(t.loc)}${t.part ? ` (${t.part})` : ''}: ${r.why}, for the source store at ${showLoc(s.loc)}`);
-    return { pieces: [{ cond: TRUE, tensor: spec.tensorOf.get(s.id)!, args: r.values }] };
+    const ann = { pieces: [{ cond: TRUE, tensor: spec.tensorOf.get(s.id)!, args: r.values }] };
+    if (!r.ok) {
+      // A copy with a guessed instance: what the copy reads is known exactly, so that wins.
+      const copy = t.value.k === 'load' ? asCopy(t, t.value) : null;
+      if (copy !== null) return copy;
+      notes.push(`guessed: ${t.op} at ${showLoc(t.loc)}${t.part ? ` (${t.part})` : ''}: ${r.why}, for the source store at ${showLoc(s.loc)}`);
+    }
+    return ann;
   };
 
   const asCopy = (t: KStore, l: Load): Ann | null => {
