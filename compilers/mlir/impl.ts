@@ -106,9 +106,17 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
   const busy = new Set<number>();
   const why = new Map<number, string>();
 
+  // Annotations depend on each other (a copy on its source's writer, a store's instance on what its
+  // reads hold); a result found while a store it needed was still being worked out is not kept
+  // when it failed (the store is tried again when it is met again, in program order).
+  let cycles = 0;
   const annOf = (t: KStore): Ann | null => {
     if (anns.has(t.id)) return anns.get(t.id)!;
-    if (busy.has(t.id)) return null;
+    if (busy.has(t.id)) {
+      cycles++;
+      return null;
+    }
+    const before = cycles;
     busy.add(t.id);
     // A store that computes is the source statement of its location, and so is a copy whose
     // location is a source copy's; a copy a pass made (no source store of its location copies)
@@ -120,7 +128,7 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
     // A value that reads no memory (a constant, a padding) is its own annotation.
     if (a === null && loadsOf(t.value).length === 0) a = { pieces: [{ cond: TRUE, tensor: '', args: [], lit: t.value }] };
     busy.delete(t.id);
-    anns.set(t.id, a);
+    if (a !== null || cycles === before) anns.set(t.id, a);
     return a;
   };
 
