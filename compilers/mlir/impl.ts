@@ -26,7 +26,7 @@ import { type KArray, type Kernel, type KLoop, type KNode, type KStore, type KVa
 import type { KernelSpec } from './spec.ts';
 import { arrayRead, condExpr, showExpr, termExpr, valueExpr } from './sched-expr.ts';
 import { Unsupported } from './ops.ts';
-import { hazard, materialize } from './materialize.ts';
+import { hazard, materialize, skipUndefinedCopies } from './materialize.ts';
 
 /** An annotation: pieces over the store's loop counters (the first whose condition holds). */
 interface Ann {
@@ -62,6 +62,12 @@ export interface KernelImpl {
   readonly annotated: number;
   /** Why stores were left unannotated, and other inference remarks. */
   readonly notes: readonly string[];
+  /**
+   * Copies that may copy a cell no write defined over one that holds a value: in MLIR an undefined
+   * value is copied, in SCHED the read of ⊥ is an error (an uninitialised read reported then is not
+   * shown to be MLIR's).
+   */
+  readonly undefinedCopies: readonly string[];
 }
 
 type Load = Extract<KVal, { k: 'load' }>;
@@ -77,9 +83,10 @@ export interface ImplInput {
 
 export function kernelImpl(inp: ImplInput): KernelImpl {
   const { source, spec } = inp;
-  const kept = materialize(inp.target);
+  const skipped = skipUndefinedCopies(inp.target);
+  const kept = materialize(skipped.kernel);
   const target = kept.kernel;
-  const notes: string[] = [...target.notes.map((n) => `target: ${n}`), ...kept.notes.map((n) => `target: ${n}`)];
+  const notes: string[] = [...target.notes.map((n) => `target: ${n}`), ...skipped.notes.map((n) => `target: ${n}`), ...kept.notes.map((n) => `target: ${n}`)];
   const tStores = storesOf(target.body);
   const sArrays = new Map(source.arrays.map((a) => [a.name, a] as const));
   const tArrays = new Map(target.arrays.map((a) => [a.name, a] as const));
@@ -359,6 +366,6 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
     body.length === 0 ? '  skip' : body.join(';\n'),
     '}',
   ].join('\n') + '\n';
-  return { name: inp.implName, text, stores: tStores.length, annotated, notes };
+  return { name: inp.implName, text, stores: tStores.length, annotated, notes, undefinedCopies: skipped.undefinedCopies };
 }
 

@@ -26,6 +26,8 @@ export interface MlirTranslation {
   readonly stores: number;
   readonly annotated: number;
   readonly notes: readonly string[];
+  /** Copies in the target that may copy an undefined value (see KernelImpl.undefinedCopies). */
+  readonly undefinedCopies: readonly string[];
   /** Milliseconds of the translation (a measurement). */
   readonly ms: number;
 }
@@ -91,6 +93,7 @@ export async function translateMlir(source: string, target: string, o: Translate
     stores: impl.stores,
     annotated: impl.annotated,
     notes,
+    undefinedCopies: impl.undefinedCopies,
     ms: performance.now() - t0,
   };
 }
