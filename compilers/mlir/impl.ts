@@ -227,7 +227,13 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
         const pick = cands.length === 1 ? cands[0]! : unit.length > 0 ? unit[unit.length - 1]! : null;
         if (pick === null) continue;
         used.add(pick.iv);
-        loopEqs.push({ lhs: variable(xs[k]!), rhs: variable(pick.iv) });
+        // Unrolled by m (the loop's step m times the source loop's): the c-th copy of the store in
+        // the body is the source iteration z + c·step (no access tells them apart when the
+        // counter is not used).
+        const copies = tStores.filter((w) => locKey(w.loc) === locKey(t.loc) && w.part === t.part && w.site.loops.length === t.site.loops.length && w.site.loops.every((l, i) => l === t.site.loops[i])).sort((a, b) => a.site.seq - b.site.seq);
+        const c = copies.indexOf(t);
+        const offset = copies.length > 1 && pick.step === BigInt(copies.length) * sl.step ? BigInt(c) * sl.step : 0n;
+        loopEqs.push({ lhs: variable(xs[k]!), rhs: addConst(variable(pick.iv), offset) });
       }
       const r2 = solveInstance(xs, [...eqs, ...loopEqs]);
       if (r2.ok || r2.free.length < r.free.length) r = r2;
