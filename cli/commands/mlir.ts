@@ -32,6 +32,7 @@ export const mlirCommand: Command = {
     { name: 'emit', value: true, metavar: 'FILE', help: 'write the translated .sched program to FILE (default: <tmpdir>/sched-mlir/<name>-<hash>.sched, named by its content)' },
     { name: 'name', value: true, metavar: 'N', help: "the spec's name (default: the function's); the implementation is N_tgt" },
     { name: 'oracle', value: false, help: 'the execution oracle: both modules under mlir-cpu-runner on the same seeded inputs, against the spec model and the big-step run of the translation' },
+    { name: 'assume', value: true, repeat: true, metavar: 'COND', help: "a condition on the translation's parameters (SCHED syntax: 'NI >= 0 && NJ >= 0') the verdict is to hold under; it is reported with the verdict (valid for …)" },
     { name: 'param', value: true, repeat: true, metavar: 'NAME=VALUE', help: 'a parameter of the translation for the oracle (dynamic extents argK_dD, index arguments argK; default 6)' },
     { name: 'seed', value: true, metavar: 'S', help: "seed of the oracle's inputs (default 0)" },
     { name: 'limit-ms', value: true, metavar: 'T', help: 'CPU-time limit of each mlir-opt / mlir-cpu-runner run (default 20000)' },
@@ -61,6 +62,7 @@ export const mlirCommand: Command = {
         ...(single(args, 'name') !== undefined ? { name: single(args, 'name')! } : {}),
         sourceFile: srcName,
         limitMs,
+        assumes: args.values.get('assume') ?? [],
       });
     } catch (e) {
       if (e instanceof SchedInputError) {

@@ -79,6 +79,8 @@ export interface ImplInput {
   readonly implName: string;
   /** Memref argument arrays whose contents are outputs (written by the source or the target). */
   readonly outputs: ReadonlySet<string>;
+  /** Conditions on the parameters the verdict is to hold under (SCHED syntax): `assume`s of the impl. */
+  readonly assumes?: readonly string[];
 }
 
 export function kernelImpl(inp: ImplInput): KernelImpl {
@@ -368,6 +370,7 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
   const body = [...entry, ...cmds(target.body, 1)];
   const text = [
     `impl ${inp.implName} of ${spec.name} {`,
+    ...(inp.assumes ?? []).map((a) => `  assume ${a};`),
     ...decls,
     body.length === 0 ? '  skip' : body.join(';\n'),
     '}',

@@ -223,6 +223,8 @@ export interface PrepareOptions {
   readonly targetFile?: string;
   /** CPU-time limit of each mlir-opt run (ms). */
   readonly limitMs?: number;
+  /** Conditions on the parameters the verdict is to hold under (`sched mlir --assume`). */
+  readonly assumes?: readonly string[];
 }
 
 export interface Prepared {
@@ -255,6 +257,7 @@ export async function prepareMlir(o: PrepareOptions): Promise<Prepared> {
     argNames: (f) => kernelArgNames(o.source, f)?.map((a) => a.name) ?? null,
     ...(o.func !== undefined ? { func: o.func } : {}),
     ...(o.name !== undefined ? { name: o.name } : {}),
+    ...(o.assumes ? { assumes: o.assumes } : {}),
     sourceFile: o.sourceFile,
     targetFile: o.targetFile ?? `${o.sourceFile} after ${o.passes}`,
   });
