@@ -34,7 +34,8 @@ describe.skipIf(MISSING !== null)(`the MLIR corpus's expected verdicts (${MLIR_P
     expect(rs.map((r) => r.label).sort()).toEqual([...labels].sort());
     for (const r of rs) {
       expect(`${r.label}: ${r.seen}`, `${file} ${r.label}`).toBe(r.ok ? `${r.label}: ${r.seen}` : `${r.label}: ${r.expected}`);
-      if (r.expected.startsWith('invalid')) expect(r.confirmed, `${file} ${r.label}: confirmed by mlir-cpu-runner`).toBe(true);
+      // An output mismatch shows in the real execution; a race or an out-of-bounds read need not.
+      if (r.expected.startsWith('invalid output-mismatch')) expect(r.confirmed, `${file} ${r.label}: confirmed by mlir-cpu-runner`).toBe(true);
     }
   });
 });
