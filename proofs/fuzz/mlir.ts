@@ -23,7 +23,7 @@ import { seededInputs } from '../../semantics/model.ts';
 import { MlirRunError } from '../../compilers/mlir/runner.ts';
 import { caseFile, FINDINGS, report, runCase, shrink as shrinkByRunner } from './mlir-campaign.ts';
 import { caseSeed, countStmts, genPipeline, genProgram, type Pipeline, pipelineText, type Program, programText, Rng, shrinkPipeline, shrinkProgram } from './mlir-gen.ts';
-import { checkedImpl, executionOracle, type OracleReport, validateMlir } from '../validate/mlir.ts';
+import { checkedImpl, executionOracle, inputsOfRun, type OracleReport, validateMlir } from '../validate/mlir.ts';
 
 export type MlirOutcome = 'ok' | 'bug' | 'disagreement' | 'unknown' | 'rejected';
 
@@ -109,7 +109,8 @@ export async function judgeCase(program: Program, pipeline: Pipeline, seed: numb
   // The translations against the real runs, on the runner's own case (the program's parameter).
   const ci = await checkedImpl(tr, 'case.sched');
   const params = new Map(tr.source.params.map((p) => [p.name, BigInt(program.param && p.name === program.param.name ? program.param.value : 6)] as const));
-  const rep = executionOracle(tr, ci, v.prepared!.modules, params, seededInputs(seed));
+  // On the very runs the runner oracle made (their inputs, their outputs): no second run.
+  const rep = run.before && run.after ? executionOracle(tr, ci, v.prepared!.modules, params, inputsOfRun(tr, run.before), { source: run.before, target: run.after }) : executionOracle(tr, ci, v.prepared!.modules, params, seededInputs(seed));
   if (rep.skipped === null) {
     if (differs(rep.source)) return judged('disagreement', 'spec-vs-source-run', `the spec model and mlir-cpu-runner on the source differ: ${firstDiff(rep.source!)}`);
     const bigstepRan = rep.bigstep === 'match' || rep.bigstep === 'mismatch';

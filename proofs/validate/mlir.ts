@@ -118,7 +118,7 @@ class Tally {
  * Run both modules under mlir-cpu-runner at `params` on `inputs`, and the translations with our
  * semantics on the same values. `source`/`target` are the modules in generic form.
  */
-export function executionOracle(tr: MlirTranslation, ci: CheckedImpl, modules: { source: string; target: string }, params: ReadonlyMap<string, bigint>, inputs: InputSource): OracleReport {
+export function executionOracle(tr: MlirTranslation, ci: CheckedImpl, modules: { source: string; target: string }, params: ReadonlyMap<string, bigint>, inputs: InputSource, runs?: { readonly source: Execution; readonly target: Execution }): OracleReport {
   const t0 = performance.now();
   const paramsText = Object.fromEntries([...params].map(([k, v]) => [k, v.toString()]));
   const skip = (why: string): OracleReport => ({ params: paramsText, skipped: why, source: null, target: null, compiler: null, bigstep: null, runtime: null, ms: performance.now() - t0 });
@@ -155,6 +155,11 @@ export function executionOracle(tr: MlirTranslation, ci: CheckedImpl, modules: {
   for (const p of tr.source.params) if (p.arg !== undefined) specs[p.arg] = env.get(p.name)!;
   let src: Execution;
   let tgt: Execution;
+  if (runs) {
+    // Runs made already, on these very inputs (inputsOfRun).
+    src = runs.source;
+    tgt = runs.target;
+  } else {
   try {
     src = execute(modules.source, tr.func, specs, 0, { generic: true, fileName: 'source' });
   } catch (e) {
@@ -166,6 +171,7 @@ export function executionOracle(tr: MlirTranslation, ci: CheckedImpl, modules: {
   } catch (e) {
     if (e instanceof MlirRunError) return { ...skip(`the target: ${e.message}`), runtime: e.kind === 'runtime' ? `target: ${e.message}` : null };
     throw e;
+  }
   }
   const model = specModel(ci, new Map([...env].map(([k, v]) => [k, Number(v) as Int])), { inputs });
   const run = runImpl(ci, env, { inputs, model });
@@ -193,6 +199,38 @@ export function executionOracle(tr: MlirTranslation, ci: CheckedImpl, modules: {
   }
   const bigstep = run.report.outcome === 'error' ? `error: ${run.report.error?.message ?? ''}` : run.report.outcome;
   return { params: paramsText, skipped: null, source: srcT.done(), target: tgtT.done(), compiler: cmpT.done(), bigstep, runtime: null, ms: performance.now() - t0 };
+}
+
+/**
+ * The input values a run under mlir-cpu-runner was given, as the SCHED input source of the
+ * translation's input tensors (so our runs see the very same values).
+ */
+export function inputsOfRun(tr: MlirTranslation, run: Execution): InputSource {
+  const byTensor = new Map<string, (point: readonly Int[]) => Value>();
+  for (const a of tr.source.arrays) {
+    const o = a.origin;
+    if (o.kind !== 'arg' && o.kind !== 'scalar') continue;
+    const e = elemOf(a);
+    if (e === null) continue;
+    const value = (cell: bigint): Value => (e === 'f32' || e === 'f64' ? floatOfBits(e, cell) : a.elem === 'i64' ? BigInt.asIntN(64, cell) : Number(BigInt.asIntN(64, cell)));
+    if (o.kind === 'scalar') {
+      const v = run.inputs[o.index];
+      if (v?.kind === 'scalar') byTensor.set(inputName(a), () => value(v.cell));
+      continue;
+    }
+    const m = run.memrefs.find((x) => x.arg === o.index);
+    if (!m) continue;
+    byTensor.set(inputName(a), (point) => {
+      let k = 0;
+      m.shape.forEach((d, i) => { k = k * d + Number(point[i]!); });
+      return value(m.initial[k]!);
+    });
+  }
+  const base = seededInputs(0);
+  return {
+    input: (tensor, t, point) => byTensor.get(tensor)?.(point) ?? base.input(tensor, t, point),
+    unconstrained: (tensor, t, point) => base.unconstrained(tensor, t, point),
+  };
 }
 
 /** The inputs a replay names (family, seed, explicit values). */
