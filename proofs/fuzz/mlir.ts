@@ -72,6 +72,8 @@ interface Judged {
   readonly disagreement: string | null;
   readonly detail: string | null;
   readonly sched: string | null;
+  /** For a bug the verifier found: the counterexample's parameters and what mlir-cpu-runner showed there. */
+  readonly confirmation?: { readonly params: Readonly<Record<string, string>>; readonly replay: string; readonly shows: readonly string[] };
 }
 
 function differs(a: OracleReport['source']): boolean {
@@ -125,7 +127,8 @@ export async function judgeCase(program: Program, pipeline: Pipeline, seed: numb
     if (r.class === 'output-mismatch' && c !== null && c.skipped === null && !confirmed) {
       return judged('disagreement', 'invalid-not-confirmed', `an output mismatch of the translation that mlir-cpu-runner does not show at the counterexample: ${r.reason ?? ''}`);
     }
-    return judged('bug', null, r.reason);
+    const shows = confirmed ? c!.compiler!.examples.map((x) => `${x.array}[${x.index.join(', ')}]: source ${x.expected}, target ${x.actual}`) : [];
+    return { ...judged('bug', null, r.reason), ...(r.replay ? { confirmation: { params: r.replay.params, replay: r.replay.shows, shows } } : {}) };
   }
   if (bugByRunner) return judged('bug', null, `mlir-cpu-runner: ${kind}${runnerDetail ? `: ${runnerDetail}` : ''}; verdict ${verdict}`);
   return judged(r.verdict === 'valid' ? 'ok' : 'unknown', null, r.verdict === 'valid' ? null : r.reason);
@@ -150,6 +153,53 @@ async function shrinkDisagreement(program: Program, pipeline: Pipeline, seed: nu
     }
   }
   return best;
+}
+
+/** Shrink a bug the verifier found, while the oracles still call it a bug. */
+async function shrinkBug(program: Program, pipeline: Pipeline, seed: number, o: MlirFuzzOptions, budget = 30): Promise<{ program: Program; pipeline: Pipeline; judged: Judged }> {
+  let best = { program, pipeline, judged: await judgeCase(program, pipeline, seed, o) };
+  let runs = 0;
+  let progress = true;
+  while (progress && runs < budget) {
+    progress = false;
+    const tries: [Program, Pipeline][] = [...[...shrinkPipeline(best.pipeline)].map((pl): [Program, Pipeline] => [best.program, pl]), ...[...shrinkProgram(best.program)].map((p): [Program, Pipeline] => [p, best.pipeline])];
+    for (const [p, pl] of tries) {
+      if (runs++ >= budget) break;
+      const j = await judgeCase(p, pl, seed, o);
+      if (j.outcome === 'bug' && j.confirmation) {
+        best = { program: p, pipeline: pl, judged: j };
+        progress = true;
+        break;
+      }
+    }
+  }
+  return best;
+}
+
+/** A bug the verifier found, in the form of an upstream report. */
+function verifierReport(p: Program, pipeline: Pipeline, j: Judged, cf: NonNullable<Judged['confirmation']>): string {
+  return [
+    `### Miscompilation by \`${pipeline.map((x) => x.name).join(', ')}\` (MLIR 16)`,
+    '',
+    'Input (`case.mlir`):',
+    '',
+    '```mlir',
+    programText(p).trimEnd(),
+    '```',
+    '',
+    'Command:',
+    '',
+    '```sh',
+    `mlir-opt-16 case.mlir ${pipelineText(pipeline)}`,
+    '```',
+    '',
+    `With ${Object.entries(cf.params).map(([k, v]) => `${k} = ${v}`).join(', ') || 'these sizes'}, both run under mlir-cpu-runner on the same inputs; the outputs differ (expected: the source's, actual: the output's):`,
+    '',
+    ...cf.shows.map((x) => `- ${x}`),
+    '',
+    `Found by sched's verifier: ${j.verdict}; its run of the translation shows ${cf.replay}.`,
+    '',
+  ].join('\n');
 }
 
 function bundle(dir: string, files: Record<string, string>): string {
@@ -181,6 +231,18 @@ export async function mlirFuzz(o: MlirFuzzOptions): Promise<MlirFuzzSummary> {
         dir = bundle(d, {
           'case.mlir': caseFile(s.program, s.pipeline, seed, 'agrees', [`sched fuzz --compiler mlir (seed ${o.seed}, case ${i}): DISAGREEMENT ${s.judged.disagreement}: ${s.judged.detail ?? ''}`]),
           'original.mlir': caseFile(program, pipeline, seed, 'agrees'),
+          ...(s.judged.sched ? { 'translation.sched': s.judged.sched } : {}),
+        });
+      } else if (!FINDINGS.has(j.runner as Parameters<typeof shrinkByRunner>[3]) && j.confirmation) {
+        // MLIR's bug the verifier found (the runner agrees on the campaign's inputs, differs at the
+        // counterexample): shrunk by all the oracles, reported at the counterexample's parameters.
+        const s = o.shrink ? await shrinkBug(program, pipeline, seed, o) : { program, pipeline, judged: j };
+        const cf = s.judged.confirmation ?? j.confirmation;
+        const at = s.program.param && cf.params[s.program.param.name] !== undefined ? { ...s.program, param: { ...s.program.param, value: Number(cf.params[s.program.param.name]) } } : s.program;
+        dir = bundle(d, {
+          'case.mlir': caseFile(at, s.pipeline, seed, 'differs', [`sched fuzz --compiler mlir (seed ${o.seed}, case ${i}): found by the verifier (${s.judged.verdict}); mlir-cpu-runner differs at the counterexample ${JSON.stringify(cf.params)}`]),
+          'original.mlir': caseFile(program, pipeline, seed, 'differs'),
+          'report.md': verifierReport(at, s.pipeline, s.judged, cf),
           ...(s.judged.sched ? { 'translation.sched': s.judged.sched } : {}),
         });
       } else {
