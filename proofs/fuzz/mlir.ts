@@ -23,7 +23,7 @@ import { seededInputs } from '../../semantics/model.ts';
 import { MlirRunError } from '../../compilers/mlir/runner.ts';
 import { caseFile, FINDINGS, report, runCase, shrink as shrinkByRunner } from './mlir-campaign.ts';
 import { caseSeed, countStmts, genPipeline, genProgram, type Pipeline, pipelineText, type Program, programText, Rng, shrinkPipeline, shrinkProgram } from './mlir-gen.ts';
-import { checkedImpl, executionOracle, inputsOfRun, type OracleReport, validateMlir } from '../validate/mlir.ts';
+import { executionOracle, inputsOfRun, type OracleReport, validateMlir } from '../validate/mlir.ts';
 
 export type MlirOutcome = 'ok' | 'bug' | 'disagreement' | 'unknown' | 'rejected';
 
@@ -109,7 +109,7 @@ export async function judgeCase(program: Program, pipeline: Pipeline, seed: numb
   const verdict = r.verdict === 'valid' ? 'valid' : `${r.verdict} ${r.class ?? ''}`.trim();
   const judged = (outcome: MlirOutcome, disagreement: string | null, detail: string | null): Judged => ({ outcome, runner: kind, verdict, disagreement, detail, sched: tr.text });
   // The translations against the real runs, on the runner's own case (the program's parameter).
-  const ci = await checkedImpl(tr, 'case.sched');
+  const ci = v.checked!;
   const params = new Map(tr.source.params.map((p) => [p.name, BigInt(program.param && p.name === program.param.name ? program.param.value : 6)] as const));
   // On the very runs the runner oracle made (their inputs, their outputs): no second run.
   const rep = run.before && run.after ? executionOracle(tr, ci, v.prepared!.modules, params, inputsOfRun(tr, run.before), { source: run.before, target: run.after }) : executionOracle(tr, ci, v.prepared!.modules, params, seededInputs(seed));

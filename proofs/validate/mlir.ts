@@ -355,6 +355,8 @@ export function defaultParams(tr: MlirTranslation, value = 6n): Map<string, bigi
 
 export interface MlirValidation {
   readonly prepared: Prepared | null;
+  /** The translation's implementation, checked (for further runs). */
+  readonly checked: CheckedImpl | null;
   /** Set when there is no translation (unsupported op, refused source). */
   readonly unsupported: string | null;
   readonly result: VerifyResult | null;
@@ -369,13 +371,13 @@ export async function validateMlir(o: PrepareOptions & { readonly verify?: Verif
   } catch (e) {
     const why = untranslatable(e);
     if (why === null) throw e;
-    return { prepared: null, unsupported: why, result: null, confirmation: null };
+    return { prepared: null, checked: null, unsupported: why, result: null, confirmation: null };
   }
   const ci = await checkedImpl(p.translation, `${p.translation.specName}.sched`);
   const r = await verifyImpl(ci, o.verify ?? {});
   const defaults = new Map([...defaultParams(p.translation), ...(o.params ?? [])]);
   const c = await confirmInvalid(r, ci, p, defaults);
-  return { prepared: p, unsupported: null, result: c.result, confirmation: c.report };
+  return { prepared: p, checked: ci, unsupported: null, result: c.result, confirmation: c.report };
 }
 
 /** The oracle at given parameters on seeded inputs. */
