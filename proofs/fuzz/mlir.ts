@@ -134,8 +134,8 @@ export async function judgeCase(program: Program, pipeline: Pipeline, seed: numb
   return judged(r.verdict === 'valid' ? 'ok' : 'unknown', null, r.verdict === 'valid' ? null : r.reason);
 }
 
-/** Shrink a disagreement: pipeline first, then program, while the same disagreement stays. */
-async function shrinkDisagreement(program: Program, pipeline: Pipeline, seed: number, what: string, o: MlirFuzzOptions, budget = 30): Promise<{ program: Program; pipeline: Pipeline; judged: Judged }> {
+/** Shrink a case, pipeline first, then program, while `keep` holds of its judgement. */
+async function shrinkWhile(program: Program, pipeline: Pipeline, seed: number, o: MlirFuzzOptions, keep: (j: Judged) => boolean, budget = 30): Promise<{ program: Program; pipeline: Pipeline; judged: Judged }> {
   let best = { program, pipeline, judged: await judgeCase(program, pipeline, seed, o) };
   let runs = 0;
   let progress = true;
@@ -145,28 +145,7 @@ async function shrinkDisagreement(program: Program, pipeline: Pipeline, seed: nu
     for (const [p, pl] of tries) {
       if (runs++ >= budget) break;
       const j = await judgeCase(p, pl, seed, o);
-      if (j.disagreement === what) {
-        best = { program: p, pipeline: pl, judged: j };
-        progress = true;
-        break;
-      }
-    }
-  }
-  return best;
-}
-
-/** Shrink a bug the verifier found, while the oracles still call it a bug. */
-async function shrinkBug(program: Program, pipeline: Pipeline, seed: number, o: MlirFuzzOptions, budget = 30): Promise<{ program: Program; pipeline: Pipeline; judged: Judged }> {
-  let best = { program, pipeline, judged: await judgeCase(program, pipeline, seed, o) };
-  let runs = 0;
-  let progress = true;
-  while (progress && runs < budget) {
-    progress = false;
-    const tries: [Program, Pipeline][] = [...[...shrinkPipeline(best.pipeline)].map((pl): [Program, Pipeline] => [best.program, pl]), ...[...shrinkProgram(best.program)].map((p): [Program, Pipeline] => [p, best.pipeline])];
-    for (const [p, pl] of tries) {
-      if (runs++ >= budget) break;
-      const j = await judgeCase(p, pl, seed, o);
-      if (j.outcome === 'bug' && j.confirmation) {
+      if (keep(j)) {
         best = { program: p, pipeline: pl, judged: j };
         progress = true;
         break;
@@ -227,7 +206,7 @@ export async function mlirFuzz(o: MlirFuzzOptions): Promise<MlirFuzzSummary> {
     if (o.repro !== null && (j.outcome === 'bug' || j.outcome === 'disagreement')) {
       const d = join(o.repro, `mlir-${o.seed}-${i}`);
       if (j.outcome === 'disagreement') {
-        const s = o.shrink ? await shrinkDisagreement(program, pipeline, seed, j.disagreement!, o) : { program, pipeline, judged: j };
+        const s = o.shrink ? await shrinkWhile(program, pipeline, seed, o, (x) => x.disagreement === j.disagreement) : { program, pipeline, judged: j };
         dir = bundle(d, {
           'case.mlir': caseFile(s.program, s.pipeline, seed, 'agrees', [`sched fuzz --compiler mlir (seed ${o.seed}, case ${i}): DISAGREEMENT ${s.judged.disagreement}: ${s.judged.detail ?? ''}`]),
           'original.mlir': caseFile(program, pipeline, seed, 'agrees'),
@@ -236,7 +215,7 @@ export async function mlirFuzz(o: MlirFuzzOptions): Promise<MlirFuzzSummary> {
       } else if (!FINDINGS.has(j.runner as Parameters<typeof shrinkByRunner>[3]) && j.confirmation) {
         // MLIR's bug the verifier found (the runner agrees on the campaign's inputs, differs at the
         // counterexample): shrunk by all the oracles, reported at the counterexample's parameters.
-        const s = o.shrink ? await shrinkBug(program, pipeline, seed, o) : { program, pipeline, judged: j };
+        const s = o.shrink ? await shrinkWhile(program, pipeline, seed, o, (x) => x.outcome === 'bug' && x.confirmation !== undefined) : { program, pipeline, judged: j };
         const cf = s.judged.confirmation ?? j.confirmation;
         const at = s.program.param && cf.params[s.program.param.name] !== undefined ? { ...s.program, param: { ...s.program.param, value: Number(cf.params[s.program.param.name]) } } : s.program;
         dir = bundle(d, {
