@@ -221,12 +221,28 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
       // tiled band, not its tile loop).
       const used = new Set(r.values.flatMap((v) => [...termVars(v)]));
       const loopEqs: Equation[] = [];
+      // A tiled band: the source loops from one whose location the target has, followed by loops
+      // whose locations it lost, are the band's point loops in order (the band's loops that no
+      // other loop of the band takes a bound from; the tile loops give the point loops theirs).
+      const tgtLocs = new Set(t.site.loops.map((l) => locKey(l.loc)));
+      const bandPick = (k: number): KLoop | null => {
+        let h = k;
+        while (h > 0 && !tgtLocs.has(locKey(s.site.loops[h]!.loc))) h--;
+        const headLoc = locKey(s.site.loops[h]!.loc);
+        if (!tgtLocs.has(headLoc)) return null;
+        let end = h + 1;
+        while (end < s.site.loops.length && !tgtLocs.has(locKey(s.site.loops[end]!.loc))) end++;
+        const band = t.site.loops.filter((l) => locKey(l.loc) === headLoc);
+        const inBounds = (l: KLoop): boolean => band.some((o) => o !== l && [...o.lbs, ...o.ubs].some((b) => termVars(b).has(l.iv)));
+        const points = band.filter((l) => !inBounds(l));
+        return points.length === end - h ? points[k - h]! : null;
+      };
       for (const k of r.free) {
         const sl = s.site.loops[k]!;
         const same = t.site.loops.filter((tl) => locKey(tl.loc) === locKey(sl.loc));
         const cands = same.length === 1 ? same : same.filter((tl) => !used.has(tl.iv));
         const unit = cands.filter((tl) => tl.step === 1n);
-        const pick = cands.length === 1 ? cands[0]! : unit.length > 0 ? unit[unit.length - 1]! : null;
+        const pick = cands.length === 1 ? cands[0]! : bandPick(k) ?? (unit.length > 0 ? unit[unit.length - 1]! : null);
         if (pick === null) continue;
         used.add(pick.iv);
         // Unrolled by m (the loop's step m times the source loop's): the c-th copy of the store in
