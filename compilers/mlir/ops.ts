@@ -682,6 +682,11 @@ export const OPS: Readonly<Record<string, OpEntry>> = {
       });
     },
   },
+  'memref.view': {
+    meaning: 'a view of a 1-D i8 buffer, from a byte shift, as a memref of another element type',
+    sched: 'refused: its elements are the buffer’s bytes read as another type, and a SCHED array has one element type',
+    lower: (_c, op) => fail(op, 'a view of bytes as another element type (SCHED arrays are typed; no bit casts)'),
+  },
   'memref.reinterpret_cast': {
     meaning: 'a view of the source’s underlying buffer (from its base, ignoring the source’s own offset) with the given offset, sizes and strides',
     sched: 'another name of the same array: element idx is the root’s element offset + Σ idx·stride in row-major order (static shapes)',
