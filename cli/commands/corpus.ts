@@ -7,7 +7,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { checkReplays, summarizeReplays, type ReplayCheck } from '../../corpus/replays.ts';
-import { countCases, markdownTable, readmeSection, type Row, runCorpus, summarize } from '../../corpus/run.ts';
+import { countCases, markdownTable, resultsPage, type Row, runCorpus, summarize } from '../../corpus/run.ts';
 import { intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
 import { toJson } from '../io.ts';
@@ -17,6 +17,7 @@ import { junit, type ReportItem, sarif } from '../report.ts';
 import { formatOption, JOBS_OPTION, jobsOption } from './verify.ts';
 
 export const QUICK_LIST = 'corpus/quick.txt';
+export const RESULTS_PAGE = 'corpus/RESULTS.md';
 
 /** The paths of the quick slice: one per line, `#` comments. */
 export function quickSlice(): string[] {
@@ -36,7 +37,7 @@ function item(r: Row): ReportItem {
 export const corpusCommand: Command = {
   name: 'corpus',
   summary: "Verify a corpus and check each verdict against the files' EXPECT lines (default: the quick slice, about a minute; --all: everything).",
-  usage: 'sched corpus [PATH…] [--all] [--filter S] [--timeout-ms T] [--jobs N] [--format text|json|sarif|junit] [--markdown FILE] [--replays] [--readme]',
+  usage: 'sched corpus [PATH…] [--all] [--filter S] [--timeout-ms T] [--jobs N] [--format text|json|sarif|junit] [--markdown FILE] [--replays] [--results]',
   options: [
     { name: 'all', value: false, help: 'the whole corpus/ directory (default without paths: the quick slice of corpus/quick.txt)' },
     { name: 'filter', value: true, metavar: 'S', help: 'only files whose path contains S' },
@@ -45,7 +46,7 @@ export const corpusCommand: Command = {
     { name: 'format', value: true, metavar: 'F', help: 'text (default), json, sarif or junit' },
     { name: 'markdown', value: true, metavar: 'FILE', help: 'also write the table of every case as Markdown to FILE' },
     { name: 'replays', value: false, help: 'then re-run the printed `sched run` command of every invalid verdict in a fresh process and check that it shows the verdict\'s class' },
-    { name: 'readme', value: false, help: "rewrite corpus/RESULTS.md and the README's corpus section from this run" },
+    { name: 'results', value: false, help: 'rewrite corpus/RESULTS.md from this run (with --all): the summary, every case, and every replay command printed' },
     JSON_OPTION,
   ],
   async run(args: ParsedArgs): Promise<number> {
@@ -53,6 +54,7 @@ export const corpusCommand: Command = {
     const text = format === 'text';
     const all = args.flags.has('all');
     if (all && args.positional.length > 0) throw new UsageError('give paths or --all, not both');
+    if (args.flags.has('results') && !all) throw new UsageError('--results describes the whole corpus: give --all with it', 'results');
     const paths = all ? ['corpus'] : args.positional.length > 0 ? args.positional : quickSlice();
     const filter = single(args, 'filter');
     const timeoutMs = args.values.has('timeout-ms') ? intOption(args, 'timeout-ms', 10_000, 1) : undefined;
@@ -60,6 +62,7 @@ export const corpusCommand: Command = {
     const jobs = jobsOption(args);
     setSolverJobs(jobs);
     if (text && !all && args.positional.length === 0) process.stdout.write(`the quick slice (${QUICK_LIST}; --all for the whole corpus)\n`);
+    const t0 = performance.now();
     const rows = await runCorpus(paths, {
       filter,
       timeoutMs,
@@ -73,6 +76,7 @@ export const corpusCommand: Command = {
       },
     });
     progress.end();
+    const wallMs = performance.now() - t0;
     let replays: ReplayCheck[] | null = null;
     if (args.flags.has('replays')) {
       const replayProgress = new Progress(rows.filter((r) => r.got.startsWith('invalid') && r.replay !== null).length, !text);
@@ -82,22 +86,14 @@ export const corpusCommand: Command = {
       }, (r) => replayProgress.start(`replay ${r.file}: ${r.impl}`));
       replayProgress.end();
     }
-    const summary = summarize(rows) + (replays ? `\n${summarizeReplays(rows, replays)}` : '');
+    const summary = summarize(rows, wallMs) + (replays ? `\n${summarizeReplays(rows, replays)}` : '');
     if (format === 'json') process.stdout.write(toJson({ rows, summary, ...(replays ? { replays: replays.map((c) => ({ file: c.row.file, impl: c.row.impl, class: c.row.class, command: c.row.replay, shows: c.shows, ok: c.ok })) } : {}) }) + '\n');
     else if (format === 'sarif') process.stdout.write(sarif(rows.map(item)) + '\n');
     else if (format === 'junit') process.stdout.write(junit(rows.map(item)) + '\n');
     else process.stdout.write(`\n${summary}\n`);
     const markdown = single(args, 'markdown');
     if (markdown) writeFileSync(markdown, `${markdownTable(rows)}\n\n${summary}\n`);
-    if (args.flags.has('readme')) {
-      writeFileSync('corpus/RESULTS.md', `# Corpus results\n\nRegenerated by \`npx sched corpus --all --readme\`.\n\n${markdownTable(rows)}\n\n${summary}\n`);
-      const readme = readFileSync('README.md', 'utf8');
-      const start = '<!-- corpus:start -->';
-      const end = '<!-- corpus:end -->';
-      if (readme.includes(start) && readme.includes(end)) {
-        writeFileSync('README.md', readme.slice(0, readme.indexOf(start) + start.length) + `\n${readmeSection(rows)}\n` + readme.slice(readme.indexOf(end)));
-      }
-    }
+    if (args.flags.has('results')) writeFileSync(RESULTS_PAGE, resultsPage(rows, wallMs, replays ? summarizeReplays(rows, replays) : null));
     if (rows.some((r) => !r.ok && !r.incomplete) || replays?.some((c) => !c.ok)) return EXIT_FOUND;
     if (rows.some((r) => r.incomplete)) return EXIT_UNKNOWN;
     return EXIT_OK;
