@@ -9,7 +9,7 @@ import { checkProgramFull } from '../core/language/check.ts';
 import { SchedInputError } from '../core/language/diagnostics.ts';
 import { parseProgram } from '../core/language/parser.ts';
 import { rejectEmpty } from '../core/language/load.ts';
-import { verifyImpl } from '../proofs/verifier/verify.ts';
+import { verdictAt, verifyImpl } from '../proofs/verifier/verify.ts';
 import { VerifyPool } from '../proofs/batch/parallel.ts';
 import { expandFiles } from '../cli/args.ts';
 import { replayCommand } from '../cli/replay-command.ts';
@@ -168,8 +168,8 @@ export async function runCorpus(paths: readonly string[], opts: CorpusOptions): 
             incomplete: !matches(e, r.verdict, r.class) && incompleteFor(e, r.verdict, r.class),
             unsound: r.verdict === 'valid' && e?.verdict === 'invalid',
             reason: r.reason,
-            line: r.counterexample?.line ?? ci.impl.pos.line,
-            col: r.counterexample?.col ?? ci.impl.pos.col,
+            line: verdictAt(r, ci).line,
+            col: verdictAt(r, ci).col,
             replay: r.replay ? replayCommand(rel, ci.impl.name, r.replay) : null,
             replayShows: r.replay?.class ?? null,
           };

@@ -33,7 +33,7 @@ export const serveCommand: Command = {
     const host = single(args, 'host') ?? '127.0.0.1';
     if (await ensureBuilt()) process.stderr.write('sched serve: page bundled (web/dist)\n');
     const s = await startServer({ port, host, dist: DIST_DIR, corpus: CORPUS, cors: args.flags.has('cors'), beforePage: ensureBuilt });
-    process.stdout.write(`sched playground: ${s.url}\n`);
+    process.stdout.write(`sched playground: ${s.url} (process ${process.pid}: stop it with Ctrl-C or kill ${process.pid})\n`);
     // Serves until the process is stopped.
     return new Promise<number>(() => undefined);
   },

@@ -3,7 +3,7 @@
 
 import { type Diagnostic, SchedInputError, formatDiagnostic } from '../../core/language/diagnostics.ts';
 import { FLOAT_MODES, type FloatMode } from '../../proofs/verifier/smt-values.ts';
-import { verifyImpl, type VerifyResult } from '../../proofs/verifier/verify.ts';
+import { verdictAt, verifyImpl, type VerifyResult } from '../../proofs/verifier/verify.ts';
 import { replayCommand, type ReplaySource } from '../replay-command.ts';
 import { expandFiles, intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_INPUT, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
@@ -81,7 +81,7 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
   const only = single(args, 'impl');
   const certs = single(args, 'certs');
   const t0 = performance.now();
-  const results: (VerifyResult & { file: string; source: ReplaySource })[] = [];
+  const results: (VerifyResult & { file: string; source: ReplaySource; where: { line: number; col: number } })[] = [];
   const spec = single(args, 'spec');
   const inputErrors: Diagnostic[] = [];
   let matched = false;
@@ -150,13 +150,13 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
       r = await adjust(r, ci);
       progress.step();
       const source: ReplaySource = spec === undefined ? { file: path } : { file: path, spec };
-      results.push({ ...r, file, source });
+      results.push({ ...r, file, source, where: verdictAt(r, ci) });
       if (certs !== undefined) {
         const dir = bundleDir(certs, path, ci.impl.name);
         if (!step.remote) writeBundle(dir, { name: path === '-' ? '-' : relativeName(path), text: checked.text }, r, eliminationLog());
         if (text) process.stdout.write(`  certificates: ${dir}\n`);
       }
-      if (text) printResult(file, source, r);
+      if (text) printResult(file, source, r, verdictAt(r, ci));
     }
   } finally {
     await pool?.close();
@@ -169,7 +169,7 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
   const ms = performance.now() - t0;
   if (format === 'json') {
     const out = results.map((r) => ({
-      file: r.file, impl: r.impl, spec: r.spec, verdict: r.verdict, class: r.class, reason: r.reason,
+      file: r.file, impl: r.impl, spec: r.spec, verdict: r.verdict, class: r.class, reason: r.reason, line: r.where.line, col: r.where.col,
       assumptions: r.assumptions, counterexample: r.counterexample ? { ...r.counterexample, values: jsonValues(r.counterexample.values) } : null,
       replay: r.replay ? { ...r.replay, command: replayCommand(r.source, r.impl, r.replay) } : null, vcs: r.vcs, ms: Math.round(r.ms), float: r.float,
       ...(r.qualifier ? { qualifier: r.qualifier } : {}),
@@ -177,7 +177,7 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
     process.stdout.write(toJson({ results: out, summary: summaryLine(results, inputErrors.length, ms), ...extraJson, ...(inputErrors.length > 0 ? errorDocument(inputErrors) : { diagnostics: [] }) }) + '\n');
   } else if (format === 'sarif' || format === 'junit') {
     const items: ReportItem[] = [
-      ...results.map((r) => ({ file: r.file, impl: r.impl, verdict: r.verdict, class: r.class, message: r.verdict === 'valid' ? `valid${r.qualifier ? ` ${r.qualifier}` : ''}${r.assumptions ? ` for ${r.assumptions}` : ''}` : r.reason ?? '', line: r.counterexample?.line ?? 1, col: r.counterexample?.col ?? 1, ms: r.ms, asExpected: null, replay: r.replay ? replayCommand(r.source, r.impl, r.replay) : null })),
+      ...results.map((r) => ({ file: r.file, impl: r.impl, verdict: r.verdict, class: r.class, message: r.verdict === 'valid' ? `valid${r.qualifier ? ` ${r.qualifier}` : ''}${r.assumptions ? ` for ${r.assumptions}` : ''}` : r.reason ?? '', line: r.where.line, col: r.where.col, ms: r.ms, asExpected: null, replay: r.replay ? replayCommand(r.source, r.impl, r.replay) : null })),
       ...inputErrors.map((d) => ({ file: d.file, impl: '(input)', verdict: 'input error', class: d.phase, message: d.message, line: d.line, col: d.col, ms: 0, asExpected: null, replay: null })),
     ];
     process.stdout.write((format === 'sarif' ? sarif(items) : junit(items)) + '\n');
@@ -214,14 +214,14 @@ function countImpls(files: readonly string[], only: string | undefined): number 
 }
 
 /** One verdict on the terminal: the verdict line, the reason, the counterexample, its replay. */
-function printResult(file: string, source: ReplaySource, r: VerifyResult): void {
+function printResult(file: string, source: ReplaySource, r: VerifyResult, where: { line: number; col: number }): void {
   let line = `${file}: ${r.impl}: ${r.verdict}`;
   if (r.qualifier) line += ` ${r.qualifier}`;
   if (r.class) line += ` (${r.class})`;
   if (r.assumptions && r.verdict !== 'invalid') line += ` for ${r.assumptions}`;
   line += ` — ${r.vcs} obligation${r.vcs === 1 ? '' : 's'}, ${r.ms.toFixed(0)} ms, float ${r.float}`;
   process.stdout.write(line + '\n');
-  if (r.verdict !== 'valid' && r.reason) process.stdout.write(`  ${r.verdict === 'invalid' ? `${file}:${r.counterexample?.line}:${r.counterexample?.col}: ` : ''}${r.reason}\n`);
+  if (r.verdict !== 'valid' && r.reason) process.stdout.write(`  ${file}:${where.line}:${where.col}: ${r.reason}\n`);
   if (r.counterexample) {
     const vs = Object.entries(r.counterexample.values).map(([k, v]) => `${k} = ${v}`).join(', ');
     if (vs) process.stdout.write(`  counterexample: ${vs}\n`);
