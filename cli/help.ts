@@ -31,9 +31,9 @@ export function commandHelp(c: Command): string {
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-/** docs/commands.md: the table of commands. */
-export function commandsTableMarkdown(): string {
-  return ['| command | does |', '| --- | --- |', ...COMMANDS.map((c) => `| [\`${c.name}\`](#${c.name}) | ${cell(c.summary)} |`)].join('\n');
+/** The table of commands, each linked to its section of docs/commands.md (`page`: that page's path from the reader). */
+export function commandsTableMarkdown(page = ''): string {
+  return ['| command | does |', '| --- | --- |', ...COMMANDS.map((c) => `| [\`${c.name}\`](${page}#${c.name}) | ${cell(c.summary)} |`)].join('\n');
 }
 
 /** docs/commands.md: the exit codes. */

@@ -1,7 +1,7 @@
 // The corpus runner (`sched corpus`, `npm run corpus`): verifies every implementation of every
 // .sched file under the paths given, compares each verdict with the file's `// EXPECT` lines, and
 // summarises. Files under an `errors/` directory must be rejected as input errors instead. The
-// command (cli/commands/corpus.ts) adds progress, formats and the README section.
+// command (cli/commands/corpus.ts) adds progress, formats and corpus/RESULTS.md.
 
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { COMMANDS_PAGE, regenerate } from '../cli/commands-doc.ts';
+import { COMMANDS_PAGE, README, regenerate, regenerateReadme } from '../cli/commands-doc.ts';
 import { EXIT_CODES } from '../cli/command.ts';
 import { COMMANDS } from '../cli/commands/index.ts';
 import { commandHelp, topHelp } from '../cli/help.ts';
@@ -41,6 +41,10 @@ describe('the command line and its documentation', () => {
       expect(page).toMatch(new RegExp(`^## ${c.name}$`, 'm'));
       for (const o of c.options) expect(page).toContain(`\`--${o.name}`);
     }
+    // The README's table of commands too.
+    const readme = readFileSync(README, 'utf8');
+    expect(readme, 'README.md differs from the commands’ definitions: run npm run docs').toBe(regenerateReadme(readme));
+    for (const c of COMMANDS) expect(readme).toContain(`[\`${c.name}\`](docs/commands.md#${c.name})`);
   });
 
   it('sched help lists every command and every exit code; sched help COMMAND every option', () => {
