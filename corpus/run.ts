@@ -8,7 +8,7 @@ import { relative } from 'node:path';
 import { checkProgramFull } from '../core/language/check.ts';
 import { SchedInputError } from '../core/language/diagnostics.ts';
 import { parseProgram } from '../core/language/parser.ts';
-import { rejectEmpty } from '../core/language/load.ts';
+import { readSource, rejectEmpty } from '../core/language/load.ts';
 import { verdictAt, verifyImpl } from '../proofs/verifier/verify.ts';
 import { VerifyPool } from '../proofs/batch/parallel.ts';
 import { expandFiles } from '../cli/args.ts';
@@ -116,7 +116,7 @@ export async function runCorpus(paths: readonly string[], opts: CorpusOptions): 
     for (const file of expandFiles(paths)) {
       if (opts.filter && !file.includes(opts.filter)) continue;
       const rel = relative(process.cwd(), file);
-      const text = readFileSync(file, 'utf8');
+      const text = readSource(file); // an unreadable path is an input error, located
       if (rel.split(/[\\/]/).includes('errors')) {
         // Malformed inputs: `sched check` must reject them (exit 3).
         yield {

@@ -123,6 +123,14 @@ describe('one error document for every command', () => {
     expect(isErrorDocument(v.out, 3).message).toMatch(/--timeout-ms/);
   });
 
+  it('a file that does not exist, for every command that reads files', async () => {
+    for (const c of COMMANDS.filter((x) => /^sched \S+ \[?[A-Z]/.test(x.usage))) {
+      const r = await schedInProcess([c.name, '/nonexistent/input.sched', '--json']);
+      expect({ command: c.name, code: r.code }).toEqual({ command: c.name, code: 3 });
+      isErrorDocument(r.out, 3);
+    }
+  });
+
   it('an empty input, for every command that reads programs', async () => {
     for (const c of COMMANDS.filter((x) => x.options.some((o) => o.name === 'spec'))) {
       const r = await schedInProcess([c.name, empty, '--json']);
