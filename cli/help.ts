@@ -25,7 +25,7 @@ function optionLeft(s: OptionSpec): string {
 export function commandHelp(c: Command): string {
   const lines = [`usage: ${c.usage}`, '', c.summary, '', 'options:'];
   for (const s of [...c.options, HELP_OPTION]) lines.push(`${`  ${optionLeft(s)}`.padEnd(28)} ${s.help}${s.repeat ? ' (repeatable)' : ''}`);
-  lines.push('', `exit codes: ${EXIT_CODES.map(([code]) => code).join(', ')} (sched help)`);
+  lines.push('', `exit codes: ${EXIT_CODES.map(([code, meaning]) => `${code} ${meaning.split(':')[0]}`).join('; ')} (sched help)`);
   return lines.join('\n');
 }
 
