@@ -52,6 +52,8 @@ describe('the command line and its documentation', () => {
     for (const c of COMMANDS) expect(top).toMatch(new RegExp(`^  ${c.name} +${c.summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
     for (const [code] of EXIT_CODES) expect(top).toMatch(new RegExp(`^  ${code}  `, 'm'));
     expect(EXIT_CODES.map(([c]) => c)).toEqual([0, 1, 2, 3, 4]);
+    // docs/commands.md, JSON output: every command takes --json.
+    expect(COMMANDS.filter((c) => !c.options.some((o) => o.name === 'json' && !o.value)).map((c) => c.name)).toEqual([]);
     for (const c of COMMANDS) for (const o of c.options) expect(commandHelp(c)).toMatch(new RegExp(`^  --${o.name}\\b`, 'm'));
   });
 
