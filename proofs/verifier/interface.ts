@@ -128,7 +128,7 @@ function unboundedOutput(ci: CheckedImpl, tensor: string, array: string): Interf
     rule: 'I-ONTO',
     line: d.pos.line,
     col: d.pos.col,
-    message: `the domain of output '${tensor}' (line ${decl.pos.line}) is unbounded: ${open.join(', ')}, since no \`where\` of its equations bounds it; output array '${array}' is finite, so no implementation can cover that domain. Bound it in spec '${ci.spec.spec.name}': output ${tensor}(${decl.vars.join(', ')}): ${decl.type} = …${suggestion}`,
+    message: `the domain of output '${tensor}' of spec '${ci.spec.spec.name}' (line ${decl.pos.line} of the spec) is unbounded: ${open.join(', ')}, since no \`where\` of its equations bounds it; output array '${array}' is finite, so no implementation can cover that domain. Bound it in the spec: output ${tensor}(${decl.vars.join(', ')}): ${decl.type} = …${suggestion}`,
   };
 }
 
