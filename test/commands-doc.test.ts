@@ -141,4 +141,16 @@ describe('one error document for every command', () => {
       expect(doc.message).toMatch(/empty input/);
     }
   });
+
+  it('nothing to verify or run: a file of specs alone, or a directory of them', async () => {
+    const dir = tempDir('sched-specs-');
+    writeFileSync(join(dir, 'specs.sched'), 'spec s { param N; input A(i): i32; output B(i): i32 = A(i) where 0 <= i && i < N; }\n');
+    for (const argv of [['verify', join(dir, 'specs.sched')], ['verify', dir], ['run', join(dir, 'specs.sched'), '--param', 'N=1']]) {
+      const r = await schedInProcess([...argv, '--json']);
+      expect({ argv, code: r.code }).toEqual({ argv, code: 3 });
+      expect(isErrorDocument(r.out, 3).message).toMatch(/no impl to (verify|run)/);
+    }
+    // check accepts a file of specs alone.
+    expect((await schedInProcess(['check', join(dir, 'specs.sched')])).code).toBe(0);
+  });
 });

@@ -1,7 +1,7 @@
 // `sched verify FILE…`: prophetic + symbolic evaluation, obligations discharged by Z3, a verdict
 // per implementation (docs/commands.md).
 
-import { type Diagnostic, SchedInputError, formatDiagnostic } from '../../core/language/diagnostics.ts';
+import { type Diagnostic, diag, SchedInputError, formatDiagnostic } from '../../core/language/diagnostics.ts';
 import { FLOAT_MODES, type FloatMode } from '../../proofs/verifier/smt-values.ts';
 import { verdictAt, verifyImpl, type VerifyResult } from '../../proofs/verifier/verify.ts';
 import { replayCommand, type ReplaySource } from '../replay-command.ts';
@@ -166,6 +166,8 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
     const names = files.flatMap((f) => { try { return loadProgram(f).impls.map((i) => i.name); } catch { return []; } });
     throw new UsageError(`no implementation named '${only}'${didYouMean(only, names)}`);
   }
+  // Files of specs alone under a directory are skipped; if that is all there was, there was nothing to verify.
+  if (!matched && inputErrors.length === 0) throw new SchedInputError([diag(files[0]!, { line: 1, col: 1 }, 'io', `no impl to verify in the ${files.length} file${files.length === 1 ? '' : 's'} given`, 'an impl block (and its spec, here or with --spec)', 'specs only')]);
   const ms = performance.now() - t0;
   if (format === 'json') {
     const out = results.map((r) => ({
