@@ -4,12 +4,11 @@
 
 import type { Diagnostic } from '../../core/language/diagnostics.ts';
 import { formatDiagnostic, SchedInputError } from '../../core/language/diagnostics.ts';
-import { expandFiles, type ParsedArgs, single } from '../args.ts';
+import { expandFiles, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_INPUT, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
 import { checkInterface } from '../../proofs/verifier/interface.ts';
 import { displayName, loadChecked } from '../../core/language/load.ts';
 import { errorDocument, SPEC_OPTION, toJson } from '../io.ts';
-import { UsageError } from '../args.ts';
 
 interface InterfaceProblem {
   impl: string;
