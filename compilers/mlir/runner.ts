@@ -41,7 +41,7 @@ export const LOWERING: readonly string[] = [
 export interface RunOptions extends ToolLimits {
   /** The name diagnostics give the input (default `<input>`). */
   readonly fileName?: string;
-  /** Print locations (`--mlir-print-debuginfo`): the front end follows source statements through passes by them. */
+  /** Print locations (`--mlir-print-debuginfo`, naming fileName where the input had none): the front end follows source statements through passes by them. */
   readonly debugInfo?: boolean;
   /** The module is mlir-opt's own generic printing (runPasses' output): execute need not print it again. */
   readonly generic?: boolean;
@@ -133,7 +133,9 @@ export function runPasses(module: string, pipeline: string | readonly string[], 
   const args = pipelineWords(pipeline);
   const run = runTool(mlirTools().opt, [...args, ...printingFlags(o)], module, o);
   if (run.status !== 0 || run.limited !== null || run.signal !== null) throw optFailure(run, module, o, `mlir-opt ${args.join(' ')}`, args.length > 0);
-  return { output: run.stdout, args, ms: run.ms };
+  // The module came on stdin: its locations name the file it was read from instead.
+  const output = o.debugInfo && o.fileName ? run.stdout.replaceAll('loc("<stdin>":', `loc(${JSON.stringify(o.fileName)}:`) : run.stdout;
+  return { output, args, ms: run.ms };
 }
 
 // ---------------------------------------------------------------------------------------------
