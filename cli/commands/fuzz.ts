@@ -17,6 +17,7 @@ import { toJson } from '../io.ts';
 import { mergeLogs, type MergedSummary, type RunInfo } from '../../proofs/fuzz/logstats.ts';
 import { parseLimits, setSolverLimits } from '../../smt/limits.ts';
 import { solverIdentity } from '../../smt/identity.ts';
+import { fuzzMlir, isMlirLog, mergeMlir } from './fuzz-mlir.ts';
 
 function progressLine(r: CaseRecord, s: FuzzSummary, total: number): string {
   const rate = s.iterations > 0 ? `${(s.ms / 1000 / s.iterations).toFixed(2)} s/case` : '';
@@ -66,7 +67,7 @@ export const fuzzCommand: Command = {
     { name: 'start', value: true, metavar: 'I', help: 'index of the first case (default 0): split one long run across processes' },
     { name: 'shard', value: true, metavar: 'K/N', help: 'run only shard K of N (1 ≤ K ≤ N): the cases i with i mod N = K - 1; the --log files of the N shards merge (--merge) into the summary of the whole run' },
     { name: 'merge', value: false, help: 'merge the --log files given (the shards of one run) into its summary, as the run unsplit would print it' },
-    { name: 'compiler', value: true, metavar: 'CMD', help: 'the compiler under test: `halide` (real Halide 14 through its Python bindings, plus the jit oracle), or an external command: `sh -c CMD`, JSON request on stdin, .sched on stdout (exit 2: unsupported)' },
+    { name: 'compiler', value: true, metavar: 'CMD', help: 'the compiler under test: `halide` (real Halide 14 through its Python bindings, plus the jit oracle), `mlir` (MLIR 16\'s mlir-opt on random affine functions and pass pipelines, with mlir-cpu-runner as an oracle; docs/mlir.md), or an external command: `sh -c CMD`, JSON request on stdin, .sched on stdout (exit 2: unsupported)' },
     { name: 'inject', value: true, metavar: 'BUG', help: 'inject a known bug into the reference compiler (see --list-bugs)' },
     { name: 'profile', value: true, metavar: 'P', help: 'smoke (1-D, small) or full (default)' },
     { name: 'timeout-ms', value: true, metavar: 'T', help: `per-query solver budget of the verifier (default ${DEFAULT_ORACLES.timeoutMs})` },
@@ -89,6 +90,7 @@ export const fuzzCommand: Command = {
     const json = args.flags.has('json');
     if (args.flags.has('merge')) {
       if (args.positional.length === 0) throw new UsageError('--merge needs the --log files of the shards');
+      if (isMlirLog(args.positional)) return mergeMlir(args);
       let m: MergedSummary;
       try {
         m = mergeLogs(args.positional);
@@ -104,6 +106,7 @@ export const fuzzCommand: Command = {
       return m.disagreements > 0 || m.bugsFound > 0 ? EXIT_FOUND : EXIT_OK;
     }
     if (args.positional.length > 0) throw new UsageError(`fuzz takes no files (got '${args.positional[0]}'; --merge takes log files)`);
+    if (single(args, 'compiler') === 'mlir') return fuzzMlir(args, shardOption(single(args, 'shard')));
     if (args.flags.has('list-bugs')) {
       if (json) process.stdout.write(toJson({ bugs: BUGS }) + '\n');
       else for (const b of BUG_NAMES) process.stdout.write(`${b.padEnd(24)} ${BUGS[b]}\n`);

@@ -9,16 +9,17 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { SchedInputError, formatDiagnostic } from '../../core/diagnostics.ts';
+import { SchedInputError, formatDiagnostic } from '../../core/language/diagnostics.ts';
 import { mlirMissing } from '../../compilers/mlir/tools.ts';
 import { MlirRunError } from '../../compilers/mlir/runner.ts';
 import { seededInputs } from '../../semantics/model.ts';
-import type { CheckedImpl } from '../../core/typecheck.ts';
+import type { CheckedImpl } from '../../core/language/typecheck.ts';
 import { checkedImpl, confirmInvalid, defaultParams, executionOracle, type OracleReport, prepareMlir, type Prepared, untranslatable } from '../../proofs/validate/mlir.ts';
-import type { VerifyResult } from '../../proofs/verify.ts';
+import type { VerifyResult } from '../../proofs/verifier/verify.ts';
 import { intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_INPUT, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
-import { displayName, readSource, toJson } from '../io.ts';
+import { toJson } from '../io.ts';
+import { displayName, readSource } from '../../core/language/load.ts';
 import { formatOption, verifyCommand, verifyFiles } from './verify.ts';
 
 export const mlirCommand: Command = {
@@ -111,8 +112,8 @@ export const mlirCommand: Command = {
       return code;
     }
     const confirmations = extra.mlir.confirmations as unknown[];
-    const adjust = (r: VerifyResult, ci: CheckedImpl): VerifyResult => {
-      const c = confirmInvalid(r, ci, p, params);
+    const adjust = async (r: VerifyResult, ci: CheckedImpl): Promise<VerifyResult> => {
+      const c = await confirmInvalid(r, ci, p, params);
       if (c.report) confirmations.push(c.report);
       return c.result;
     };

@@ -13,7 +13,7 @@
 // values, and the front end checks that they do not (dataflow is the sequential meaning).
 
 import {
-  and, andAll, eqT, FALSE, lexLess, lexOptimum, not, or, orAll, renameFormula, simplify, substFormula, substTerm, variable, type Formula, type Term,
+  and, andAll, conjuncts, eqT, FALSE, lexLess, lexOptimum, not, or, orAll, renameFormula, simplify, substFormula, substTerm, TRUE, variable, type Formula, type Term,
 } from '../../core/presburger/index.ts';
 import type { KLoop, KStore, Site } from './kernel.ts';
 
@@ -89,6 +89,22 @@ export function lastWriters(writers: readonly KStore[], read: Access): WriterPie
     if (cond.kind !== 'false') out.push({ ...c, cond });
   }
   return out;
+}
+
+/**
+ * f where `context` holds: conjuncts of f that are conjuncts of the context dropped (in every
+ * disjunct). Equivalent to f wherever the context holds; the pieces of a read are only evaluated
+ * in the read's domain, so their conditions need not repeat it.
+ */
+export function gist(f: Formula, context: Formula): Formula {
+  const known = new Set(conjuncts(context).map((c) => c.key));
+  const go = (g: Formula): Formula => {
+    if (known.has(g.key)) return TRUE;
+    if (g.kind === 'and') return andAll(g.args.map(go));
+    if (g.kind === 'or') return orAll(g.args.map(go));
+    return g;
+  };
+  return simplify(go(f));
 }
 
 /** Where no piece holds (the read sees the initial contents), within the read's domain. */

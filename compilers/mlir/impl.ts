@@ -16,9 +16,9 @@
 // tensor), and the output array must end with the spec's output.
 
 import {
-  add, addConst, and, floor, max, min, scale, simplify, sub, substFormula, substTerm, TRUE, variable, type Formula, type Term,
+  add, addConst, and, floor, max, min, scale, simplify, sub, substFormula, substTerm, termVars, TRUE, variable, type Formula, type Term,
 } from '../../core/presburger/index.ts';
-import { type Expr } from '../../core/ast.ts';
+import { type Expr } from '../../core/language/ast.ts';
 import { type Access, lastWriters } from './dataflow.ts';
 import { locKey, showLoc } from './ir.ts';
 import { type Equation, solveInstance } from './instance.ts';
@@ -26,6 +26,7 @@ import { type KArray, type Kernel, type KLoop, type KNode, type KStore, type KVa
 import type { KernelSpec } from './spec.ts';
 import { arrayRead, condExpr, showExpr, termExpr, valueExpr } from './sched-expr.ts';
 import { Unsupported } from './ops.ts';
+import { hazard, materialize } from './materialize.ts';
 
 /** An annotation: pieces over the store's loop counters (the first whose condition holds). */
 interface Ann {
@@ -75,8 +76,10 @@ export interface ImplInput {
 }
 
 export function kernelImpl(inp: ImplInput): KernelImpl {
-  const { source, target, spec } = inp;
-  const notes: string[] = [...target.notes.map((n) => `target: ${n}`)];
+  const { source, spec } = inp;
+  const kept = materialize(inp.target);
+  const target = kept.kernel;
+  const notes: string[] = [...target.notes.map((n) => `target: ${n}`), ...kept.notes.map((n) => `target: ${n}`)];
   const tStores = storesOf(target.body);
   const sArrays = new Map(source.arrays.map((a) => [a.name, a] as const));
   const tArrays = new Map(target.arrays.map((a) => [a.name, a] as const));
@@ -107,10 +110,13 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
     if (anns.has(t.id)) return anns.get(t.id)!;
     if (busy.has(t.id)) return null;
     busy.add(t.id);
-    // A copy (its value is one read) is annotated with what it copies; a store that computes is
-    // the source statement of its location.
-    let a = t.value.k === 'load' ? asCopy(t, t.value) : null;
+    // A store that computes is the source statement of its location, and so is a copy whose
+    // location is a source copy's; a copy a pass made (no source store of its location copies)
+    // is annotated with what it copies.
+    const sourceCopy = (byLoc.get(locKey(t.loc)) ?? []).some((s) => s.value.k === 'load');
+    let a = t.value.k === 'load' && !sourceCopy ? asCopy(t, t.value) : null;
     if (a === null) a = byLocation(t);
+    if (a === null && t.value.k === 'load' && sourceCopy) a = asCopy(t, t.value);
     // A value that reads no memory (a constant, a padding) is its own annotation.
     if (a === null && loadsOf(t.value).length === 0) a = { pieces: [{ cond: TRUE, tensor: '', args: [], lit: t.value }] };
     busy.delete(t.id);
@@ -191,15 +197,24 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
     }
     let r = solveInstance(xs, eqs);
     if (!r.ok) {
-      // Coordinates no access determines (a repetition loop): the target loop of the same
-      // location, where exactly one encloses the store, runs over the same values.
+      // Coordinates no access determines (a repetition loop): a target loop around the store that
+      // runs over the same values. Candidates have the source loop's location (tiling gives a
+      // whole band the location of its outermost loop) and are not used by the coordinates
+      // already determined; a unit-step loop is preferred, the innermost one (the point loop of a
+      // tiled band, not its tile loop).
+      const used = new Set(r.values.flatMap((v) => [...termVars(v)]));
       const loopEqs: Equation[] = [];
-      s.site.loops.forEach((sl, k) => {
-        const ms = t.site.loops.filter((tl) => locKey(tl.loc) === locKey(sl.loc));
-        if (ms.length === 1) loopEqs.push({ lhs: variable(xs[k]!), rhs: variable(ms[0]!.iv) });
-      });
+      for (const k of r.free) {
+        const sl = s.site.loops[k]!;
+        const cands = t.site.loops.filter((tl) => locKey(tl.loc) === locKey(sl.loc) && !used.has(tl.iv));
+        const unit = cands.filter((tl) => tl.step === 1n);
+        const pick = cands.length === 1 ? cands[0]! : unit.length > 0 ? unit[unit.length - 1]! : null;
+        if (pick === null) continue;
+        used.add(pick.iv);
+        loopEqs.push({ lhs: variable(xs[k]!), rhs: variable(pick.iv) });
+      }
       const r2 = solveInstance(xs, [...eqs, ...loopEqs]);
-      if (r2.ok) r = r2;
+      if (r2.ok || r2.free.length < r.free.length) r = r2;
     }
     // Not unique: the guess stands (the verifier checks it; a wrong one can make the verdict
     // invalid or unknown, never valid), and the note says so.
@@ -238,27 +253,18 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
     return { pieces: out };
   };
 
-  // ---- hazards: a read inlined at its use must see the value it saw where it stood ------------
+  // ---- hazards: a read inlined at its use must see the value it saw where it stood (the reads
+  // for which that may fail were kept in cells by materialize(); this is the check) ---------------
   const checkHazards = (t: KStore): void => {
     for (const l of loadsOf(t.value)) {
-      const p = l.site.loops.length;
-      for (const w of tStores) {
-        if (w.array !== l.array || w === t && t.site.loops.length === p) continue;
-        const shares = w.site.loops.slice(0, p).every((x, i) => x === l.site.loops[i]) && w.site.loops.length >= p;
-        if (!shares) continue;
-        // Same iteration, cells a nonzero constant apart (the lanes of a vector write): never the cell.
-        const sameLoops = w.site.loops.length === p && w.site.loops.every((x, i) => x === l.site.loops[i]);
-        if (sameLoops && w.index.some((e, d) => { const diff = sub(e, l.index[d]!); return diff.parts.length === 0 && diff.c !== 0n; })) continue;
-        const between = w.site.seq > l.site.seq && w.site.seq < t.site.seq;
-        const deeper = w.site.loops.length > p && t.site.loops.length > p && w.site.loops[p] === t.site.loops[p];
-        if (between || deeper) throw new Unsupported('ssa', `the value read at ${showLoc(l.loc)} is used at ${showLoc(t.loc)} after a write that may change the cell (${showLoc(w.loc)})`);
-      }
+      const w = hazard(t, l, tStores);
+      if (w !== null) throw new Unsupported('ssa', `the value read at ${showLoc(l.loc)} is used at ${showLoc(t.loc)} after a write that may change the cell (${showLoc(w.loc)})`);
     }
   };
 
   // ---- the program --------------------------------------------------------------------------
   let annotated = 0;
-  const annExpr = (a: Piece): string => `{${showExpr(a.lit ? valueExpr(a.lit, () => { throw new Error('a load in a literal annotation'); }) : { kind: 'tensor', name: a.tensor, indices: a.args.map(termExpr), pos: { line: 0, col: 0 } })}}`;
+  const annExpr = (a: Piece): string => `{${showExpr(a.lit ? valueExpr(a.lit, () => { throw new Error('a load in a literal annotation'); }) : { kind: 'tensor', name: a.tensor, indices: spec.args(a.tensor, a.args).map(termExpr), pos: { line: 0, col: 0 } })}}`;
   const loadExpr = (l: Load): Expr => arrayRead(l.array, l.index);
   const ind = (d: number): string => '  '.repeat(d);
 

@@ -19,7 +19,7 @@ export interface Equation {
 export type Solved =
   | { readonly ok: true; readonly values: Term[]; readonly unique: true }
   /** Not unique: `values` sets the undetermined coordinates to 0 (a guess the verifier checks). */
-  | { readonly ok: false; readonly why: string; readonly values: Term[] };
+  | { readonly ok: false; readonly why: string; readonly values: Term[]; readonly free: readonly number[] };
 
 /**
  * Solve `eqs` for `unknowns`. Equations where an unknown occurs other than linearly (inside a
@@ -82,7 +82,7 @@ export function solveInstance(unknowns: readonly string[], eqs: readonly Equatio
   }
   if (rank < n) {
     const free = unknowns.filter((_, j) => !pivots.includes(j));
-    return { ok: false, values, why: `the accesses do not determine ${free.length === 1 ? 'one coordinate' : `${free.length} coordinates`} of the source iteration (instance not unique; guessed 0)` };
+    return { ok: false, values, free: unknowns.map((_, j) => j).filter((j) => !pivots.includes(j)), why: `the accesses do not determine ${free.length === 1 ? 'one coordinate' : `${free.length} coordinates`} of the source iteration (instance not unique; guessed 0)` };
   }
   return { ok: true, values, unique: true };
 }

@@ -9,7 +9,7 @@
 // and every `yield`) and read where it is used. Their writes are statements like any store.
 
 import type { Formula, Term } from '../../core/presburger/index.ts';
-import type { ValueType } from '../../core/ast.ts';
+import type { ValueType } from '../../core/language/ast.ts';
 import type { Loc, MType } from './ir.ts';
 
 /** Where a kernel array comes from. */
@@ -32,12 +32,18 @@ export interface KArray {
   readonly origin: ArrayOrigin;
   /** The MLIR type it came from (for messages and the harness). */
   readonly mtype: MType;
+  /** For an argument: the input tensor of its initial contents (the output is `<tensor>_out`). */
+  readonly tensor?: string;
 }
 
 export interface KParam {
   readonly name: string;
   /** What it is in MLIR terms (`extent 1 of %arg2`, `index argument %arg3`). */
   readonly what: string;
+  /** For an index argument: its position. */
+  readonly arg?: number;
+  /** A product of parameters (a semi-affine symbol product): its value is a · b. */
+  readonly product?: readonly [Term, Term];
 }
 
 /** A loop: `iv` runs from max(lbs) to min(ubs) − 1 by `step` (> 0). */
@@ -52,6 +58,8 @@ export interface KLoop {
   readonly body: readonly KNode[];
   readonly loc: Loc;
   readonly op: string;
+  /** The op's place in the order (see Site.seq). */
+  readonly seq: number;
 }
 
 export interface KIf {
@@ -60,6 +68,7 @@ export interface KIf {
   readonly then: readonly KNode[];
   readonly else: readonly KNode[];
   readonly loc: Loc;
+  readonly seq: number;
 }
 
 /** Where an access stands: its enclosing loops (outermost first), its guard, its place in the order. */
@@ -94,6 +103,7 @@ export interface KAlloc {
   readonly kind: 'alloc';
   readonly array: string;
   readonly body: readonly KNode[];
+  readonly seq: number;
 }
 
 export type KNode = KLoop | KIf | KStore | KAlloc;

@@ -4,10 +4,10 @@
 // of the accesses), allocations and their scopes, cells for loop-carried and `if` values, views
 // (subview/cast) resolved to their root array, calls inlined with MLIR's call-site locations.
 
-import { isBuiltinFunction, isValueTypeName, type ValueType } from '../../core/ast.ts';
-import { KEYWORDS } from '../../core/lexer.ts';
+import { isBuiltinFunction, isValueTypeName, type ValueType } from '../../core/language/ast.ts';
+import { KEYWORDS } from '../../core/language/lexer.ts';
 import {
-  and, andAll, cong, constant, floor, geT, linear, ltT, max, mod, not, simplify, sub, variable, type Formula, type Term,
+  and, andAll, cong, constant, floor, geT, linear, ltT, max, mod, not, printTerm, simplify, sub, termVars, variable, type Formula, type Term,
 } from '../../core/presburger/index.ts';
 import type { Block, Loc, Module, MType, Op } from './ir.ts';
 import { renameFiles, showLoc, showType } from './ir.ts';
@@ -66,26 +66,29 @@ class Lowering implements Ctx {
   private op!: Op;
   private block!: Block;
 
-  constructor(private readonly funcs: ReadonlyMap<string, Op>, readonly body: KNode[], private readonly fileName: ((f: string) => string) | null) {
+  constructor(private readonly funcs: ReadonlyMap<string, Op>, readonly body: KNode[], private readonly fileName: ((f: string) => string) | null, private readonly argNames: readonly string[] | null) {
     this.out = body;
   }
 
   // ---------------------------------------------------------------------------------------------
   // Names
 
-  fresh(base: string): string {
+  /** A new name; `same` may be reused (an input tensor named like its array). */
+  fresh(base: string, same?: string): string {
     // SCHED keywords, type names and builtins are not names.
     const reserved = (x: string): boolean => (KEYWORDS as readonly string[]).includes(x) || isValueTypeName(x) || isBuiltinFunction(x) || ['sum', 'prod', 'all', 'any', 'partial'].includes(x);
     if (reserved(base)) base = `${base}_`;
     let n = base;
-    for (let k = 2; this.taken.has(n); k++) n = `${base}_${k}`;
+    for (let k = 2; this.taken.has(n) && n !== same; k++) n = `${base}_${k}`;
     this.taken.add(n);
     return n;
   }
 
   private addArray(base: string, elem: ValueType, dims: readonly Term[], origin: ArrayOrigin, mtype: MType): string {
     const name = this.fresh(base);
-    this.arrays.push({ name, elem, dims, origin, mtype });
+    // Arguments' contents are input tensors, capitalised (an array and a tensor may share a name).
+    const tensor = origin.kind === 'arg' || origin.kind === 'scalar' ? this.fresh(name.charAt(0).toUpperCase() + name.slice(1), name) : undefined;
+    this.arrays.push({ name, elem, dims, origin, mtype, ...(tensor !== undefined ? { tensor } : {}) });
     return name;
   }
 
@@ -100,15 +103,18 @@ class Lowering implements Ctx {
     this.op = f;
     this.block = block;
     block.args.forEach((a, k) => {
-      const base = `arg${k}`;
+      // The argument's name in the source text when it is known (`%NI`), else `argK`.
+      const given = this.argNames?.[k];
+      const base = given ? given.replace(/[^A-Za-z0-9_]/g, '_').replace(/^(?=\d)/, 'a') : `arg${k}`;
+      const shown = `%${given ?? `arg${k}`}`;
       if (a.type.kind === 'memref') {
-        if (a.type.layout !== null) throw new Unsupported('func.func', `memref argument %arg${k} with a layout (${showType(a.type)})`);
-        const dims = a.type.shape.map((d, i) => (d === null ? this.param(`${base}_d${i}`, `extent ${i} of %arg${k}`) : constant(d)));
+        if (a.type.layout !== null) throw new Unsupported('func.func', `memref argument ${shown} with a layout (${showType(a.type)})`);
+        const dims = a.type.shape.map((d, i) => (d === null ? this.param(`${base}_d${i}`, `extent ${i} of ${shown}`) : constant(d)));
         const name = this.addArray(base, this.scalar(a.type.elem), dims, { kind: 'arg', index: k }, a.type);
         this.argArrays.add(name);
         this.bind(a.name, { t: 'view', view: rootView(name, this.scalar(a.type.elem), dims) });
       } else if (a.type.kind === 'index') {
-        this.bind(a.name, { t: 'index', term: this.param(base, `index argument %arg${k}`) });
+        this.bind(a.name, { t: 'index', term: this.param(base, `index argument ${shown}`, undefined, k) });
       } else {
         const elem = this.scalar(a.type);
         const name = this.addArray(base, elem, [], { kind: 'scalar', index: k }, a.type);
@@ -126,10 +132,21 @@ class Lowering implements Ctx {
     });
   }
 
-  private param(name: string, what: string): Term {
+  private param(name: string, what: string, product?: readonly [Term, Term], arg?: number): Term {
     const n = this.fresh(name);
-    this.params.push({ name: n, what });
+    this.params.push({ name: n, what, ...(product ? { product } : {}), ...(arg !== undefined ? { arg } : {}) });
     return variable(n);
+  }
+
+  product(a: Term, b: Term): Term | null {
+    const params = new Set(this.params.map((p) => p.name));
+    if (![...termVars(a), ...termVars(b)].every((v) => params.has(v))) return null;
+    const [x, y] = a.key <= b.key ? [a, b] : [b, a];
+    const have = this.params.find((p) => p.product && p.product[0].key === x.key && p.product[1].key === y.key);
+    if (have) return variable(have.name);
+    const show = (t: Term): string => printTerm(t);
+    const name = `${[...termVars(x)].join('_')}_times_${[...termVars(y)].join('_')}`;
+    return this.param(name, `the product (${show(x)}) * (${show(y)})`, [x, y]);
   }
 
   /** The ops of a block, the terminator handed to `onTerminator`. */
@@ -348,6 +365,7 @@ class Lowering implements Ctx {
   }
 
   private ifNode(cond: Formula, then: () => void, els: () => void): void {
+    const seq = this.seq;
     const saveOut = this.out;
     const t: KNode[] = [];
     const e: KNode[] = [];
@@ -366,7 +384,7 @@ class Lowering implements Ctx {
       this.guards.pop();
       this.out = saveOut;
     }
-    this.out.push({ kind: 'if', cond, then: t, else: e, loc: this.locOf(this.op) });
+    this.out.push({ kind: 'if', cond, then: t, else: e, loc: this.locOf(this.op), seq });
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -388,7 +406,7 @@ class Lowering implements Ctx {
 
   private openScope(array: string): void {
     const body: KNode[] = [];
-    this.out.push({ kind: 'alloc', array, body });
+    this.out.push({ kind: 'alloc', array, body, seq: this.seq });
     this.out = body;
   }
 
@@ -456,7 +474,7 @@ class Lowering implements Ctx {
       if (b.lbs.length === 0 || b.ubs.length === 0) throw new Unsupported(op.name, 'a loop without bounds');
       const argName = body.args[k]!.name.replace(/^%/, '');
       const iv = this.fresh(/^arg\d+$/.test(argName) ? `i${argName.slice(3)}` : `i_${argName.replace(/[^A-Za-z0-9_]/g, '')}`);
-      const loop: MutLoop = { kind: 'loop', id: this.nextId++, iv, lbs: b.lbs, ubs: b.ubs, step: b.step, parallel: l.parallel, body: [], loc: this.locOf(op), op: op.name };
+      const loop: MutLoop = { kind: 'loop', id: this.nextId++, iv, lbs: b.lbs, ubs: b.ubs, step: b.step, parallel: l.parallel, body: [], loc: this.locOf(op), op: op.name, seq: this.seq };
       this.out.push(loop);
       this.out = loop.body;
       this.loops.push(loop);
@@ -590,7 +608,7 @@ class Lowering implements Ctx {
     try {
       for (const c of count) {
         const iv = this.fresh('e');
-        const loop: MutLoop = { kind: 'loop', id: this.nextId++, iv, lbs: [constant(0n)], ubs: [c], step: 1n, parallel: false, body: [], loc: this.locOf(this.op), op: this.op.name };
+        const loop: MutLoop = { kind: 'loop', id: this.nextId++, iv, lbs: [constant(0n)], ubs: [c], step: 1n, parallel: false, body: [], loc: this.locOf(this.op), op: this.op.name, seq: this.seq };
         this.out.push(loop);
         this.out = loop.body;
         this.loops.push(loop);
@@ -645,10 +663,12 @@ export function pickFunction(mod: Module, name?: string): { func: Op; funcs: Map
  * Lower one function of a module. `fileName` renames the files of locations (the module was read
  * from stdin, where mlir-opt calls the file `<stdin>`).
  */
-export function lowerFunction(mod: Module, name?: string, fileName: ((f: string) => string) | null = null): Kernel {
+export function lowerFunction(mod: Module, name?: string, fileName: ((f: string) => string) | null = null, argNames: ((func: string) => readonly string[] | null) | null = null): Kernel {
   const { func, funcs } = pickFunction(mod, name);
   const body: KNode[] = [];
-  const l = new Lowering(funcs, body, fileName);
+  const sym0 = func.attrs.get('sym_name');
+  const names = argNames && sym0?.kind === 'string' ? argNames(sym0.value) : null;
+  const l = new Lowering(funcs, body, fileName, names && names.length === func.regions[0]?.blocks[0]?.args.length ? names : null);
   const sym = func.attrs.get('sym_name');
   try {
     l.lowerFunc(func);

@@ -13,7 +13,7 @@
 // are IEEE 754 with round-to-nearest-even and no fast-math (a `fastmath` flag other than `none`
 // lets the compiler change the result: refused).
 
-import type { ValueType } from '../../core/ast.ts';
+import type { ValueType } from '../../core/language/ast.ts';
 import { add, addConst, and, andAll, ceil, constant, eqT, floor, FALSE, geT, gtT, leT, ltT, max, min, mod, neT, not, or, scale, select as selectT, sub, TRUE, type Formula, type Term } from '../../core/presburger/index.ts';
 import type { AffineExpr, AffineMap, Attr, IntegerSet, MType, Op } from './ir.ts';
 import { showType } from './ir.ts';
@@ -75,6 +75,11 @@ export interface Ctx {
    * number offset + Σ idx·strides (the root must have a static shape).
    */
   linearView(view: View, offset: Term, sizes: readonly Term[], strides: readonly Term[]): View;
+  /**
+   * A product of two index terms that mention parameters only (a semi-affine symbol product): a
+   * parameter of its own, defined as the product; null when a loop variable occurs.
+   */
+  product(a: Term, b: Term): Term | null;
   /** A memref's extent: a constant, or the parameter naming it. */
   extent(view: View, d: number): Term;
   /**
@@ -150,7 +155,7 @@ function denseArray(op: Op, name: string): readonly bigint[] {
 const DYNAMIC = -9223372036854775808n;
 
 /** An affine expression over dim and symbol terms. */
-export function affineTerm(e: AffineExpr, dims: readonly Term[], syms: readonly Term[], why: (d: string) => never): Term {
+export function affineTerm(e: AffineExpr, dims: readonly Term[], syms: readonly Term[], why: (d: string) => never, product: ((a: Term, b: Term) => Term | null) | null = null): Term {
   const go = (x: AffineExpr): Term => {
     switch (x.k) {
       case 'dim': return dims[x.i] ?? why(`dimension d${x.i} has no operand`);
@@ -162,7 +167,7 @@ export function affineTerm(e: AffineExpr, dims: readonly Term[], syms: readonly 
         const b = go(x.b);
         if (b.parts.length === 0) return scale(a, b.c);
         if (a.parts.length === 0) return scale(b, a.c);
-        return why('a product of two non-constant expressions (semi-affine map)');
+        return product?.(a, b) ?? why('a product of two non-constant expressions (semi-affine map)');
       }
       case 'floordiv': case 'ceildiv': case 'mod': {
         const a = go(x.a);
@@ -180,7 +185,7 @@ export function applyMap(c: Ctx, op: Op, map: AffineMap, from: number): Term[] {
   const ops = op.operands.slice(from, from + map.dims + map.syms);
   if (ops.length !== map.dims + map.syms) fail(op, 'fewer operands than the map has dimensions and symbols');
   const terms = ops.map((v) => c.index(v));
-  return map.results.map((e) => affineTerm(e, terms.slice(0, map.dims), terms.slice(map.dims), (d) => fail(op, d)));
+  return map.results.map((e) => affineTerm(e, terms.slice(0, map.dims), terms.slice(map.dims), (d) => fail(op, d), (a, b) => c.product(a, b)));
 }
 
 export function setFormula(c: Ctx, op: Op, set: IntegerSet, from: number): Formula {
@@ -758,7 +763,7 @@ export const OPS: Readonly<Record<string, OpEntry>> = {
   'arith.muli': {
     meaning: 'integer multiplication, wrapping',
     sched: '* (wraps); on indices only by a constant (affine)',
-    lower: intBinary((a, b) => (b.parts.length === 0 ? scale(a, b.c) : a.parts.length === 0 ? scale(b, a.c) : null), (a, b, t) => bin('*', a, b, t)),
+    lower: (c, op) => intBinary((a, b) => (b.parts.length === 0 ? scale(a, b.c) : a.parts.length === 0 ? scale(b, a.c) : c.product(a, b)), (a, b, t) => bin('*', a, b, t))(c, op),
   },
   'arith.divsi': {
     meaning: 'signed division rounding toward zero; x / 0 and INT_MIN / -1 are undefined behaviour',
@@ -808,12 +813,12 @@ export const OPS: Readonly<Record<string, OpEntry>> = {
   'arith.minui': { meaning: 'unsigned minimum', sched: 'iN(min(uN(a), uN(b)))', lower: intBinary(null, (a, b, t) => cast(t, { k: 'call', fn: 'min', args: [cast(unsignedOf(t), a), cast(unsignedOf(t), b)], type: unsignedOf(t) })) },
   'arith.maxui': { meaning: 'unsigned maximum', sched: 'iN(max(uN(a), uN(b)))', lower: intBinary(null, (a, b, t) => cast(t, { k: 'call', fn: 'max', args: [cast(unsignedOf(t), a), cast(unsignedOf(t), b)], type: unsignedOf(t) })) },
   'arith.andi': {
-    meaning: 'bitwise and',
+    meaning: 'bitwise and of two integers',
     sched: 'on i1: && (on an affine condition: its conjunction); on wider integers refused',
     lower: (c, op) => boolOp(c, op, '&&'),
   },
   'arith.ori': {
-    meaning: 'bitwise or',
+    meaning: 'bitwise or of two integers',
     sched: 'on i1: || ; on wider integers refused',
     lower: (c, op) => boolOp(c, op, '||'),
   },
@@ -1209,3 +1214,13 @@ export function opEntry(name: string): OpEntry | undefined {
   return Object.prototype.hasOwnProperty.call(OPS, name) ? OPS[name] : undefined;
 }
 
+
+/** The table as docs/mlir.md prints it (test/mlir-frontend.test.ts keeps the two equal). */
+export function opsTableMarkdown(): string {
+  const esc = (s: string): string => s.replace(/\|/g, '\\|');
+  return [
+    '| op | meaning in MLIR 16 | translation |',
+    '| --- | --- | --- |',
+    ...Object.entries(OPS).map(([k, e]) => `| \`${k}\` | ${esc(e.meaning)} | ${esc(e.sched)} |`),
+  ].join('\n');
+}

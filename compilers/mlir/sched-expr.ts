@@ -3,9 +3,9 @@
 // as many digits as its binary64 value needs (an f32 value is such a double), NaN and ±∞ as
 // `0.0 / 0.0` and `±1.0 / 0.0` (SCHED has no literal for them).
 
-import { type Expr, NO_POS, type ValueType } from '../../core/ast.ts';
-import { formulaToExpr, termToExpr } from '../../core/lower/terms.ts';
-import { printExpr } from '../../core/printer.ts';
+import { type Expr, NO_POS, type ValueType } from '../../core/language/ast.ts';
+import { formulaToExpr, termToExpr } from '../algorithm/terms.ts';
+import { printExpr } from '../../core/language/printer.ts';
 import type { Formula, Term } from '../../core/presburger/index.ts';
 import type { KVal } from './kernel.ts';
 

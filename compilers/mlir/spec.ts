@@ -11,13 +11,13 @@
 // - The final contents of every memref argument are an output Arg<k>_out over the argument's box:
 //   the last write of each cell, or its input where none wrote it.
 
-import { type Expr } from '../../core/ast.ts';
-import { and, andAll, constant, eliminate, exists, geT, hasQuantifier, ltT, not, or, orAll, satisfiable, simplify, variable, type Formula, type Term } from '../../core/presburger/index.ts';
-import { type Access, initialRegion, lastWriters, NoClosedForm, type WriterPiece } from './dataflow.ts';
+import { type Expr, NO_POS } from '../../core/language/ast.ts';
+import { addConst, and, andAll, constant, eliminate, exists, geT, hasQuantifier, ltT, not, or, orAll, satisfiable, select as selectT, simplify, variable, type Formula, type Term } from '../../core/presburger/index.ts';
+import { type Access, gist, initialRegion, lastWriters, NoClosedForm, type WriterPiece } from './dataflow.ts';
 import { showLoc } from './ir.ts';
 import { type KArray, type Kernel, type KStore, type KVal, loadsOf, storesOf } from './kernel.ts';
 import { Unsupported } from './ops.ts';
-import { condExpr, selectExpr, showExpr, tensorRead, valueExpr } from './sched-expr.ts';
+import { condExpr, selectExpr, showExpr, tensorRead, termExpr, valueExpr } from './sched-expr.ts';
 
 /** A source the front end does not give a meaning to, with the reason (not static control, UB). */
 export class SourceRefused extends Error {
@@ -37,6 +37,8 @@ export interface KernelSpec {
   /** Output tensor of each memref argument array. */
   readonly outputOf: ReadonlyMap<string, string>;
   readonly stores: readonly KStore[];
+  /** A tensor's arguments for an instance (a statement's: its schedule vector; an input's: as is). */
+  readonly args: (tensor: string, at: readonly Term[]) => Term[];
   /**
    * The parameters where every access of the source is in bounds (an out-of-bounds access is
    * undefined behaviour, so the source means something only there), as the spec assumes it; null
@@ -80,9 +82,9 @@ function inBounds(k: Kernel, stores: readonly KStore[]): { formula: Formula; not
 }
 
 /** Tensor names: `S<line>` after the store's source line where it has one. */
-function statementNames(stores: readonly KStore[]): Map<number, string> {
+function statementNames(stores: readonly KStore[], taken: Iterable<string>): Map<number, string> {
   const out = new Map<number, string>();
-  const used = new Set<string>();
+  const used = new Set<string>(taken);
   for (const s of stores) {
     const l = innermostFile(s.loc);
     const base = `${s.op.endsWith('yield') || s.array.startsWith('cell') ? 'V' : 'S'}${l ?? ''}`;
@@ -104,12 +106,12 @@ function innermostFile(l: KStore['loc']): number | null {
   }
 }
 
-export const inputName = (a: KArray): string => `A${a.name.slice(1)}`;
+export const inputName = (a: KArray): string => a.tensor ?? a.name;
 
 /** The spec of a source kernel. Async: a read that may see uninitialised memory is decided by Z3. */
 export async function kernelSpec(k: Kernel, specName: string, outputs: ReadonlySet<string> = writtenArgs(k)): Promise<KernelSpec> {
   const stores = storesOf(k.body);
-  const tensorOf = statementNames(stores);
+  const tensorOf = statementNames(stores, [...k.params.map((p) => p.name), ...k.arrays.flatMap((a) => [a.name, ...(a.tensor ? [a.tensor, `${a.tensor}_out`] : [])]), ...stores.flatMap((s) => s.site.loops.map((l) => l.iv))]);
   const arrays = new Map(k.arrays.map((a) => [a.name, a] as const));
   const inputOf = new Map<string, string>();
   const outputOf = new Map<string, string>();
@@ -119,15 +121,51 @@ export async function kernelSpec(k: Kernel, specName: string, outputs: ReadonlyS
     inputOf.set(a.name, t);
     if (a.origin.kind === 'arg' && outputs.has(a.name)) outputOf.set(a.name, `${t}_out`);
   }
+  // Each statement tensor's arguments are its schedule vector (β0, x1, β1, …, xd, βd), padded to
+  // one length with zeros: β_k orders the ops of one loop body (their op numbers), x_k are the loop
+  // counters. Every read of the dataflow is of a lexicographically earlier vector, so the spec is
+  // well founded by the ranking "coordinate 0, then 1, …" that the checker finds first.
+  const depth = Math.max(0, ...stores.map((st) => st.site.loops.length));
+  const raw = new Map(stores.map((st) => [st.id, [...st.site.loops.map((l) => l.seq), st.site.seq]] as const));
+  // Op numbers renumbered per level (the order is all that matters): 0, 1, 2, …
+  const ranks = Array.from({ length: depth + 1 }, (_, k) => [...new Set([...raw.values()].filter((b) => b.length > k).map((b) => b[k]!))].sort((a, b) => a - b));
+  const betas = new Map([...raw].map(([id, b]) => [id, b.map((x, k) => ranks[k]!.indexOf(x))] as const));
+  const fullArgs = (id: number, at: readonly Term[]): Term[] => {
+    const b = betas.get(id)!;
+    const out: Term[] = [constant(BigInt(b[0]!))];
+    at.forEach((x, k) => out.push(x, constant(BigInt(b[k + 1]!))));
+    while (out.length < 2 * depth + 1) out.push(constant(0n));
+    return out;
+  };
+  const statementOf = new Map(stores.map((st) => [tensorOf.get(st.id)!, st.id] as const));
   const checks: Promise<void>[] = [];
-  const readExpr = (read: Access, what: string): Expr => {
-    let pieces: WriterPiece[];
+  const piecesOf = (read: Access, what: string): WriterPiece[] => {
     try {
-      pieces = lastWriters(stores, read);
+      return lastWriters(stores, read);
     } catch (e) {
       if (e instanceof NoClosedForm) throw new SourceRefused(`${what}: ${e.message}`);
       throw e;
     }
+  };
+  // The last writers of every read, and the statements' recursive groups: a read in a select
+  // branch not taken is still evaluated (SCHED's select is eager), so a read of the reader's own
+  // group is made to point outside the writer's domain where its branch is not taken (the
+  // writer's first counter below its first loop's lower bound): no point then depends on itself.
+  const readPieces = new Map<number, WriterPiece[]>();
+  // Statements that never run, and pieces that never hold, are left out (Z3 decides; an unknown
+  // keeps them): fewer reads for the well-foundedness check and the verifier.
+  const live = new Map(await Promise.all(stores.map(async (st) => [st.id, (await satisfiable(st.site.domain)).status !== 'unsat'] as const)));
+  const feasible = async (ps: WriterPiece[], read: Access): Promise<WriterPiece[]> => {
+    const keep = await Promise.all(ps.map(async (p) => live.get(p.store.id) !== false && (await satisfiable(and(p.cond, read.site.domain))).status !== 'unsat'));
+    return ps.filter((_, k) => keep[k]);
+  };
+  for (const st of stores) {
+    if (!live.get(st.id)) continue;
+    for (const l of loadsOf(st.value)) readPieces.set(l.id, await feasible(piecesOf(l, `the read by ${l.op} at ${showLoc(l.loc)}`), l));
+  }
+  const group = recursiveGroups(stores, (st) => loadsOf(st.value).flatMap((l) => (readPieces.get(l.id) ?? []).map((p) => p.store)));
+  const readExpr = (read: Access, what: string, reader: KStore | null, known?: WriterPiece[]): Expr => {
+    const pieces = known ?? piecesOf(read, what);
     const arr = arrays.get(read.array)!;
     let init: Expr | null = null;
     const input = inputOf.get(read.array);
@@ -143,11 +181,27 @@ export async function kernelSpec(k: Kernel, specName: string, outputs: ReadonlyS
     }
     let e: Expr | null = init;
     for (let i = pieces.length - 1; i >= 0; i--) {
-      const p = pieces[i]!;
-      const w = tensorRead(tensorOf.get(p.store.id)!, p.at);
+      const p0 = pieces[i]!;
+      const p = { ...p0, cond: gist(p0.cond, read.site.domain) };
+      if (p.cond.kind === 'false') continue;
+      // A piece that holds on the whole domain hides everything after it.
+      if (p.cond.kind === 'true') e = null;
+      const guarded = e !== null;
+      let at = fullArgs(p.store.id, p.at);
+      if (guarded && reader !== null && group.get(reader.id) === group.get(p.store.id)) {
+        // Outside the writer's domain where the branch is not taken: its first coordinate is a
+        // constant of its left-hand side.
+        at = [selectT(p.cond, at[0]!, addConst(at[0]!, -1n)), ...at.slice(1)];
+      }
+      const w = tensorRead(tensorOf.get(p.store.id)!, at);
       e = e === null ? w : selectExpr(p.cond, w, e);
     }
-    if (e === null) throw new SourceRefused(`${what} reads a value no write defines`);
+    if (e === null) {
+      // No write reaches the read and there is no initial contents: the read must never run (the
+      // initial-region check above refuses the source otherwise). Any value stands for it.
+      const t = arrays.get(read.array)!.elem;
+      return t === 'bool' ? { kind: 'bool', value: false, pos: NO_POS } : t === 'f32' || t === 'f64' ? { kind: 'float', value: 0, pos: NO_POS } : { kind: 'call', fn: t, args: [{ kind: 'int', value: 0n, pos: NO_POS }], pos: NO_POS };
+    }
     return e;
   };
   const lines: string[] = [`spec ${specName} {`];
@@ -162,14 +216,27 @@ export async function kernelSpec(k: Kernel, specName: string, outputs: ReadonlyS
   }
   for (const s of stores) {
     const what = `the value stored by ${s.op} at ${showLoc(s.loc)}`;
+    const name0 = tensorOf.get(s.id)!;
+    if (!live.get(s.id)) {
+      // Never runs: the tensor is declared (a target store may still name it), defined nowhere.
+      const elem0 = arrays.get(s.array)!.elem;
+      const lhs0 = fullArgs(s.id, s.site.loops.map((l) => variable(l.iv))).map((t) => showExpr(termExpr(t)));
+      const zero = elem0 === 'bool' ? 'false' : elem0 === 'f32' || elem0 === 'f64' ? '0.0' : `${elem0}(0)`;
+      lines.push(`  tensor ${name0}(${lhs0.map((x, j) => (/^[A-Za-z_]\w*$/.test(x) ? x : `b${j}`)).join(', ')}): ${elem0};`);
+      lines.push(`  ${name0}(${lhs0.join(', ')}) = ${zero} where false;`);
+      continue;
+    }
+    void what;
     const loads = loadsOf(s.value);
     for (const l of loads) if (l.site.loops.some((x, i) => s.site.loops[i] !== x)) throw new Unsupported('ssa', `a value read outside the loops of its use (${showLoc(l.loc)})`);
-    const rhs = valueExpr(s.value, (l) => readExpr(l, `the read by ${l.op} at ${showLoc(l.loc)}`));
+    const rhs = valueExpr(s.value, (l) => readExpr(l, `the read by ${l.op} at ${showLoc(l.loc)}`, s, readPieces.get(l.id)));
     const name = tensorOf.get(s.id)!;
     const vars = s.site.loops.map((l) => l.iv);
     const elem = arrays.get(s.array)!.elem;
-    lines.push(`  tensor ${name}(${vars.join(', ')}): ${elem};`);
-    lines.push(`  ${name}(${vars.join(', ')}) = ${showExpr(rhs)}${whereText(s.site.domain)};`);
+    const lhs = fullArgs(s.id, vars.map(variable)).map((t) => showExpr(termExpr(t)));
+    const declVars = lhs.map((x, k) => (/^[A-Za-z_]\w*$/.test(x) ? x : `b${k}`));
+    lines.push(`  tensor ${name}(${declVars.join(', ')}): ${elem};`);
+    lines.push(`  ${name}(${lhs.join(', ')}) = ${showExpr(rhs)}${whereText(s.site.domain)};`);
   }
   for (const a of k.arrays) {
     const out = outputOf.get(a.name);
@@ -178,12 +245,50 @@ export async function kernelSpec(k: Kernel, specName: string, outputs: ReadonlyS
     const idx = cs.map(variable);
     const box = andAll(a.dims.map((d, i) => andAll([geT(idx[i]!, constant(0n)), ltT(idx[i]!, d)])));
     const end: Access = { array: a.name, index: idx, site: { loops: [], domain: box, seq: Number.POSITIVE_INFINITY } };
-    const rhs = readExpr(end, `the final contents of ${a.name}`);
+    const rhs = readExpr(end, `the final contents of ${a.name}`, null, await feasible(piecesOf(end, `the final contents of ${a.name}`), end));
     lines.push(`  output ${out}(${cs.join(', ')}): ${a.elem} = ${showExpr(rhs)}${whereText(box)};`);
   }
   lines.push('}');
   await Promise.all(checks);
-  return { name: specName, text: lines.join('\n') + '\n', tensorOf, inputOf, outputOf, stores, defined: defined.formula.kind === 'true' ? null : showExpr(condExpr(defined.formula)), notes: defined.notes };
+  const args = (tensor: string, at: readonly Term[]): Term[] => {
+    const id = statementOf.get(tensor);
+    return id === undefined ? [...at] : fullArgs(id, at);
+  };
+  return { name: specName, text: lines.join('\n') + '\n', tensorOf, inputOf, outputOf, stores, args, defined: defined.formula.kind === 'true' ? null : showExpr(condExpr(defined.formula)), notes: defined.notes };
+}
+
+/** Each statement's recursive group (Tarjan's strongly connected components) of `reads`. */
+function recursiveGroups(stores: readonly KStore[], reads: (s: KStore) => readonly KStore[]): Map<number, number> {
+  const index = new Map<number, number>();
+  const low = new Map<number, number>();
+  const onStack = new Set<number>();
+  const stack: KStore[] = [];
+  const comp = new Map<number, number>();
+  let next = 0;
+  let groups = 0;
+  const strong = (v: KStore): void => {
+    index.set(v.id, next);
+    low.set(v.id, next++);
+    stack.push(v);
+    onStack.add(v.id);
+    for (const w of reads(v)) {
+      if (!index.has(w.id)) {
+        strong(w);
+        low.set(v.id, Math.min(low.get(v.id)!, low.get(w.id)!));
+      } else if (onStack.has(w.id)) low.set(v.id, Math.min(low.get(v.id)!, index.get(w.id)!));
+    }
+    if (low.get(v.id) === index.get(v.id)) {
+      let w: KStore;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w.id);
+        comp.set(w.id, groups);
+      } while (w !== v);
+      groups++;
+    }
+  };
+  for (const s of stores) if (!index.has(s.id)) strong(s);
+  return comp;
 }
 
 /** The memref arguments a kernel writes. */

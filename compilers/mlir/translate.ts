@@ -35,6 +35,8 @@ export interface TranslateOptions {
   readonly func?: string;
   /** The name of the spec (default: the function's); the implementation is `<name>_tgt`. */
   readonly name?: string;
+  /** The source's argument names by function (`%NI` in `func.func @k(%NI: index, …)`), if known. */
+  readonly argNames?: (func: string) => readonly string[] | null;
   /** Display names of the files the modules came from (mlir-opt calls stdin `<stdin>`). */
   readonly sourceFile: string;
   readonly targetFile: string;
@@ -59,8 +61,8 @@ function parse(text: string, what: string): Module {
 export async function translateMlir(source: string, target: string, o: TranslateOptions): Promise<MlirTranslation> {
   const t0 = performance.now();
   const rename = (file: string) => (f: string): string => (f === '<stdin>' || f === '-' ? file : f);
-  const src = lowerFunction(parse(source, 'source'), o.func, rename(o.sourceFile));
-  const tgt = lowerFunction(parse(target, 'target'), o.func ?? src.name, rename(o.targetFile));
+  const src = lowerFunction(parse(source, 'source'), o.func, rename(o.sourceFile), o.argNames ?? null);
+  const tgt = lowerFunction(parse(target, 'target'), o.func ?? src.name, rename(o.targetFile), o.argNames ?? null);
   const sig = (k: Kernel): string => k.arrays.filter((a) => a.origin.kind === 'arg' || a.origin.kind === 'scalar').map((a) => `${a.name}: ${showType(a.mtype)}`).join(', ') + ` | ${k.params.map((p) => p.name).join(', ')}`;
   if (sig(src) !== sig(tgt)) throw new Unsupported('func.func', `the source's and the target's @${src.name} have different signatures: (${sig(src)}) and (${sig(tgt)})`);
   const outputs = new Set([...writtenArgs(src), ...writtenArgs(tgt)]);
@@ -71,7 +73,7 @@ export async function translateMlir(source: string, target: string, o: Translate
   const header = [
     `// sched mlir: @${src.name} of ${o.sourceFile} (spec ${name}, by dataflow) and of ${o.targetFile} (impl ${implName}, annotations inferred).`,
     ...src.params.map((p) => `// param ${p.name}: ${p.what}`),
-    ...src.arrays.filter((a) => a.origin.kind === 'arg' || a.origin.kind === 'scalar').map((a) => `// ${a.name}: %arg${a.origin.kind === 'arg' || a.origin.kind === 'scalar' ? a.origin.index : ''} : ${showType(a.mtype)}`),
+    ...src.arrays.filter((a) => a.origin.kind === 'arg' || a.origin.kind === 'scalar').map((a) => `// array ${a.name}: argument ${a.origin.kind === 'arg' || a.origin.kind === 'scalar' ? a.origin.index : ''} (${showType(a.mtype)}), initial contents ${a.tensor}${a.origin.kind === 'arg' ? `, final ${a.tensor}_out where written` : ''}`),
   ].join('\n');
   const notes = [
     ...(spec.defined !== null ? [`the source's accesses are in bounds only where ${spec.defined} (out of bounds is undefined behaviour): the spec assumes it`] : []),

@@ -7,7 +7,7 @@
 // Exit 0 when every EXPECT line holds, 1 when one does not, 3 on bad input, 2 when MLIR is missing.
 
 import { readFileSync } from 'node:fs';
-import { formatDiagnostic, SchedInputError } from '../../core/diagnostics.ts';
+import { formatDiagnostic, SchedInputError } from '../../core/language/diagnostics.ts';
 import { type Expect, readHeader } from '../../compilers/mlir/corpus-header.ts';
 import { MlirRunError } from '../../compilers/mlir/runner.ts';
 import { mlirMissing } from '../../compilers/mlir/tools.ts';

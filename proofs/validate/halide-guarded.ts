@@ -37,7 +37,19 @@ export function confirmationInputs(own: ReplayInput | null): ReplayInput[] {
  * with guarded stores, which is kept only if a run with the conditional stores read as
  * `if (c) store` shows an access error (its replay replaces the translation's).
  */
-export async function confirmGuarded(r: VerifyResult, ci: CheckedImpl, guardedStores: number): Promise<VerifyResult> {
+/** Whose code the translation stands for, in the verdict's words (the MLIR front end uses it too). */
+export interface GuardedWording {
+  /** `Halide's code`. */
+  readonly code: string;
+  /** What the data-dependent ifs are: `an RDom predicate`. */
+  readonly origin: string;
+  /** `Halide's if (c) store`. */
+  readonly store: string;
+}
+
+const HALIDE: GuardedWording = { code: "Halide's code", origin: 'an RDom predicate', store: "Halide's if (c) store" };
+
+export async function confirmGuarded(r: VerifyResult, ci: CheckedImpl, guardedStores: number, who: GuardedWording = HALIDE): Promise<VerifyResult> {
   if (guardedStores === 0 || r.verdict !== 'invalid' || r.class === null || !ACCESS_CLASSES.has(r.class)) return r;
   // The verdict's own parameters first; small models of the assumptions only if those fail.
   const own = [r.replay?.params, r.counterexample?.values].flatMap((rec) => {
@@ -56,30 +68,30 @@ export async function confirmGuarded(r: VerifyResult, ci: CheckedImpl, guardedSt
         const f = replayRun(ci, params, input, { ...SMALL_RUN, conditionalStores: true });
         if (f === 'too-large') break;
         runs++;
-        if (f !== null && ACCESS_CLASSES.has(f.class)) return confirmed(r, f, guardedStores);
+        if (f !== null && ACCESS_CLASSES.has(f.class)) return confirmed(r, f, guardedStores, who);
       }
     }
   }
-  return unconfirmed(r, guardedStores, runs);
+  return unconfirmed(r, guardedStores, runs, who);
 }
 
-function confirmed(r: VerifyResult, f: ReplayFinding, guardedStores: number): VerifyResult {
+function confirmed(r: VerifyResult, f: ReplayFinding, guardedStores: number, who: GuardedWording): VerifyResult {
   const replay: Replay = { ...replayOf(f), conditionalStores: true };
   const at = Object.entries(f.params).map(([k, v]) => `${k} = ${v}`).join(', ');
   return {
     ...r,
     class: f.class,
-    reason: `${f.detail} (concrete run with ${at}, ${f.inputs} inputs of seed ${f.seed}, the ${guardedStores} store(s) under a data-dependent if run as Halide's if (c) store, so every access is one Halide's code makes; the translation's ${r.class}: ${r.reason ?? ''})`,
+    reason: `${f.detail} (concrete run with ${at}, ${f.inputs} inputs of seed ${f.seed}, the ${guardedStores} store(s) under a data-dependent if run as ${who.store}, so every access is one ${who.code} makes; the translation's ${r.class}: ${r.reason ?? ''})`,
     counterexample: r.counterexample ? { ...r.counterexample, values: f.params, line: f.line || r.counterexample.line, col: f.line ? f.col : r.counterexample.col } : null,
     replay,
   };
 }
 
-function unconfirmed(r: VerifyResult, guardedStores: number, runs: number): VerifyResult {
+function unconfirmed(r: VerifyResult, guardedStores: number, runs: number, who: GuardedWording): VerifyResult {
   return {
     ...r,
     verdict: 'unknown',
     class: UNCONFIRMED_CLASS,
-    reason: `${r.reason ?? r.class} — a ${r.class} of the translation, not shown of Halide's code: ${guardedStores} store(s) under a data-dependent if (an RDom predicate) are translated as select(c, v, cell), which also reads and writes the cell and evaluates v when c fails, and none of ${runs} run(s) with them read as Halide's if (c) store (--conditional-stores; default, corner, spread and small inputs) showed an access error (the replay command runs the translation)`,
+    reason: `${r.reason ?? r.class} — a ${r.class} of the translation, not shown of ${who.code}: ${guardedStores} store(s) under a data-dependent if (${who.origin}) are translated as select(c, v, cell), which also reads and writes the cell and evaluates v when c fails, and none of ${runs} run(s) with them read as ${who.store} (--conditional-stores; default, corner, spread and small inputs) showed an access error (the replay command runs the translation)`,
   };
 }

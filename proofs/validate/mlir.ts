@@ -12,26 +12,30 @@
 //   target's with the big-step run of the implementation (is the translation the target's
 //   meaning?), and the two real runs with each other (did the compiler change the result?).
 
-import { checkSource } from '../../core/check.ts';
+import { checkSource } from '../../core/language/check.ts';
 import { MlirSyntaxError, SourceRefused, translateMlir, Unsupported } from '../../compilers/mlir/translate.ts';
 import { runPasses } from '../../compilers/mlir/runner.ts';
-import { verifyImpl, type VerifyOptions } from '../verify.ts';
+import { kernelArgNames } from '../../compilers/mlir/corpus-header.ts';
+import { verifyImpl, type VerifyOptions } from '../verifier/verify.ts';
 import { seededInputs } from '../../semantics/model.ts';
-import type { CheckedImpl } from '../../core/typecheck.ts';
-import type { ValueType } from '../../core/ast.ts';
+import type { CheckedImpl } from '../../core/language/typecheck.ts';
+import type { ValueType } from '../../core/language/ast.ts';
 import { familyInputs, type InputOverride, parseOverrideValue, withOverrides } from '../../semantics/inputs.ts';
 import type { InputSource } from '../../semantics/model.ts';
 import { forEachCell, runImpl, specModel } from '../../semantics/run.ts';
 import { getCell } from '../../semantics/memory.ts';
 import type { Value } from '../../semantics/values.ts';
 import type { Int } from '../../semantics/int.ts';
-import { evalTerm } from '../../core/presburger/index.ts';
+import { asVar, evalTerm } from '../../core/presburger/index.ts';
 import type { MlirTranslation } from '../../compilers/mlir/translate.ts';
-import type { KArray } from '../../compilers/mlir/kernel.ts';
+import { type KArray, storesOf } from '../../compilers/mlir/kernel.ts';
+import { confirmGuarded, type GuardedWording } from './halide-guarded.ts';
 import { inputName } from '../../compilers/mlir/spec.ts';
 import { type ArgSpec, execute, type Execution, MlirRunError } from '../../compilers/mlir/runner.ts';
 import { cellOfNumber, type ElemType, floatOfBits, isElemType, renderCell } from '../../compilers/mlir/cells.ts';
-import type { Replay, VerifyResult } from '../verify.ts';
+import type { Replay, VerifyResult } from '../verifier/verify.ts';
+
+const MLIR_WORDING: GuardedWording = { code: "the MLIR program", origin: 'an scf.if on data', store: 'if (c) store' };
 
 /** The class of a verdict the inference, not the compiler, may be to blame for. */
 const INFERENCE_CLASSES = new Set(['annotation-mismatch', 'value-mismatch']);
@@ -103,7 +107,7 @@ class Tally {
     this.cells++;
     if (expected !== null && actual !== null && sameCell(e, expected, actual)) return;
     this.differences++;
-    if (this.examples.length < 5) this.examples.push({ array, index, expected: expected === null ? '⊥' : renderCell(e, expected), actual: actual === null ? '⊥' : renderCell(e, actual) });
+    if (this.examples.length < 5) this.examples.push({ array, index: [...index], expected: expected === null ? '⊥' : renderCell(e, expected), actual: actual === null ? '⊥' : renderCell(e, actual) });
   }
   done(): Agreement {
     return { cells: this.cells, differences: this.differences, examples: this.examples };
@@ -118,7 +122,9 @@ export function executionOracle(tr: MlirTranslation, ci: CheckedImpl, modules: {
   const t0 = performance.now();
   const paramsText = Object.fromEntries([...params].map(([k, v]) => [k, v.toString()]));
   const skip = (why: string): OracleReport => ({ params: paramsText, skipped: why, source: null, target: null, compiler: null, bigstep: null, runtime: null, ms: performance.now() - t0 });
+  // A product parameter is what its factors make (the runner is given the factors).
   const env = new Map([...params]);
+  for (const p of tr.source.params) if (p.product) env.set(p.name, evalTerm(p.product[0], env) * evalTerm(p.product[1], env));
   const args = tr.source.arrays.filter((a) => a.origin.kind === 'arg' || a.origin.kind === 'scalar');
   // The arguments in signature order: arrays, then the index arguments (parameters) by position.
   const specs: ArgSpec[] = [];
@@ -146,10 +152,7 @@ export function executionOracle(tr: MlirTranslation, ci: CheckedImpl, modules: {
     if (bad) return skip(`${a.name}: an input value the runner cannot hold`);
     specs[pos] = { shape, cells };
   }
-  for (const p of tr.source.params) {
-    const m = /^arg(\d+)$/.exec(p.name);
-    if (m) specs[Number(m[1])] = params.get(p.name)!;
-  }
+  for (const p of tr.source.params) if (p.arg !== undefined) specs[p.arg] = env.get(p.name)!;
   let src: Execution;
   let tgt: Execution;
   try {
@@ -164,8 +167,8 @@ export function executionOracle(tr: MlirTranslation, ci: CheckedImpl, modules: {
     if (e instanceof MlirRunError) return { ...skip(`the target: ${e.message}`), runtime: e.kind === 'runtime' ? `target: ${e.message}` : null };
     throw e;
   }
-  const model = specModel(ci, new Map([...params].map(([k, v]) => [k, Number(v) as Int])), { inputs });
-  const run = runImpl(ci, params, { inputs, model });
+  const model = specModel(ci, new Map([...env].map(([k, v]) => [k, Number(v) as Int])), { inputs });
+  const run = runImpl(ci, env, { inputs, model });
   const srcT = new Tally();
   const tgtT = new Tally();
   const cmpT = new Tally();
@@ -249,6 +252,7 @@ export async function prepareMlir(o: PrepareOptions): Promise<Prepared> {
   }
   const modules = { source: src.output, target: tgt.output };
   const translation = await translateMlir(modules.source, modules.target, {
+    argNames: (f) => kernelArgNames(o.source, f)?.map((a) => a.name) ?? null,
     ...(o.func !== undefined ? { func: o.func } : {}),
     ...(o.name !== undefined ? { name: o.name } : {}),
     sourceFile: o.sourceFile,
@@ -270,11 +274,26 @@ export function untranslatable(e: unknown): string | null {
  * real execution at the counterexample: confirmed when mlir-cpu-runner's outputs of source and
  * target differ there. `params` completes the replay's parameters (defaults for the runner).
  */
-export function confirmInvalid(r0: VerifyResult, ci: CheckedImpl, p: Prepared, defaults: ReadonlyMap<string, bigint>): { result: VerifyResult; report: OracleReport | null } {
-  const r = adjustMlirVerdict(r0);
+export async function confirmInvalid(r0: VerifyResult, ci: CheckedImpl, p: Prepared, defaults: ReadonlyMap<string, bigint>): Promise<{ result: VerifyResult; report: OracleReport | null }> {
+  // Conditional stores (an scf.if on data) make accesses MLIR's code does not: an access error is
+  // kept only if a run with them read as `if (c) store` shows one.
+  const guarded = storesOf(p.translation.target.body).filter((s) => s.guarded).length;
+  const r = await confirmGuarded(adjustMlirVerdict(r0), ci, guarded, MLIR_WORDING);
   if (r.verdict !== 'invalid' || r.replay === null) return { result: r, report: null };
   const params = new Map(defaults);
   for (const [k, v] of Object.entries(r.replay.params)) params.set(k, BigInt(v));
+  // A product parameter the counterexample chose apart from its factors: factors that make it
+  // (a, 1) when the factors are parameters of their own.
+  for (const q of p.translation.source.params) {
+    if (!q.product) continue;
+    const want = params.get(q.name);
+    const [a, b] = q.product.map(asVar);
+    if (want === undefined || a === null || b === null || a === undefined || b === undefined) continue;
+    if ((params.get(a) ?? 0n) * (params.get(b) ?? 0n) !== want) {
+      params.set(a, want);
+      params.set(b, 1n);
+    }
+  }
   const rep = executionOracle(p.translation, ci, p.modules, params, replayInputs(r.replay, ci));
   const c = rep.compiler;
   const shows = rep.skipped !== null ? `not run under mlir-cpu-runner (${rep.skipped})`
@@ -309,7 +328,7 @@ export async function validateMlir(o: PrepareOptions & { readonly verify?: Verif
   const ci = await checkedImpl(p.translation, `${p.translation.specName}.sched`);
   const r = await verifyImpl(ci, o.verify ?? {});
   const defaults = new Map([...defaultParams(p.translation), ...(o.params ?? [])]);
-  const c = confirmInvalid(r, ci, p, defaults);
+  const c = await confirmInvalid(r, ci, p, defaults);
   return { prepared: p, unsupported: null, result: c.result, confirmation: c.report };
 }
 

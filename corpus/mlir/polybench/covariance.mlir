@@ -19,7 +19,7 @@
 // EXPECT fusion: invalid output-mismatch
 // RUNNER fusion: differs
 // PIPELINE fusionmax: --pass-pipeline='builtin.module(func.func(affine-loop-fusion{fusion-maximal}))'
-// EXPECT fusionmax: invalid output-mismatch
+// EXPECT fusionmax: invalid uninitialized-read
 // RUNNER fusionmax: differs
 //
 // PolyBench/C 4.2 covariance: column means, centring, then the symmetric covariance matrix.

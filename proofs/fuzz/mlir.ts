@@ -1,0 +1,227 @@
+// `sched fuzz --compiler mlir`: real MLIR 16 as the compiler under test. Each case is a random
+// static-control affine function and a random pass pipeline (proofs/fuzz/mlir-gen.ts); the four
+// oracles run on it:
+//
+//   runner    both modules under mlir-cpu-runner on the same inputs (compilers/mlir/runner.ts);
+//   verifier  `sched mlir`'s validation: the translation verified (proofs/validate/mlir.ts);
+//   big-step  the spec model and the big-step run of the implementation on the runner's inputs,
+//             against the real runs of the source and the target (is each translation the
+//             program's meaning?);
+//   replay    every invalid verdict's counterexample run again under mlir-cpu-runner.
+//
+// A *bug* is MLIR's: the runner shows source and target differ (or the output crashes, faults or
+// never ends) and the verifier does not say valid. A *disagreement* is ours: a valid verdict where
+// the runner shows a difference, an output mismatch the real execution does not show at the
+// counterexample, a translation whose run differs from the program's real run. Bugs are shrunk by
+// the runner alone (mlir-campaign.ts); disagreements by all the oracles; both are written as
+// bundles (case.mlir in the corpus format, the translation, a report).
+
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SchedInputError } from '../../core/language/diagnostics.ts';
+import { seededInputs } from '../../semantics/model.ts';
+import { MlirRunError } from '../../compilers/mlir/runner.ts';
+import { caseFile, FINDINGS, report, runCase, shrink as shrinkByRunner } from './mlir-campaign.ts';
+import { caseSeed, countStmts, genPipeline, genProgram, type Pipeline, pipelineText, type Program, programText, Rng, shrinkPipeline, shrinkProgram } from './mlir-gen.ts';
+import { checkedImpl, executionOracle, type OracleReport, validateMlir } from '../validate/mlir.ts';
+
+export type MlirOutcome = 'ok' | 'bug' | 'disagreement' | 'unknown' | 'rejected';
+
+export interface MlirCase {
+  readonly index: number;
+  readonly seed: number;
+  readonly pipeline: string;
+  readonly stmts: number;
+  readonly outcome: MlirOutcome;
+  /** What the runner saw: agrees, differs, crash, runtime, limit, pass-failed, lowering, bad-source. */
+  readonly runner: string;
+  /** The verifier's verdict (`valid`, `invalid <class>`, `unknown <class>`), or null when not run. */
+  readonly verdict: string | null;
+  readonly disagreement: string | null;
+  readonly detail: string | null;
+  readonly bundle: string | null;
+  readonly ms: number;
+}
+
+export interface MlirFuzzOptions {
+  readonly seed: number;
+  readonly start: number;
+  readonly iterations: number;
+  readonly shard?: { readonly k: number; readonly n: number };
+  readonly timeoutMs: number;
+  readonly limitMs?: number;
+  readonly verify: boolean;
+  readonly repro: string | null;
+  readonly shrink: boolean;
+  readonly onCase?: (c: MlirCase) => void;
+}
+
+export interface MlirFuzzSummary {
+  readonly iterations: number;
+  readonly byOutcome: Readonly<Record<MlirOutcome, number>>;
+  readonly verdicts: Readonly<Record<string, number>>;
+  readonly runner: Readonly<Record<string, number>>;
+  readonly bundles: readonly string[];
+  readonly ms: number;
+}
+
+interface Judged {
+  readonly outcome: MlirOutcome;
+  readonly runner: string;
+  readonly verdict: string | null;
+  readonly disagreement: string | null;
+  readonly detail: string | null;
+  readonly sched: string | null;
+}
+
+function differs(a: OracleReport['source']): boolean {
+  return a !== null && a.differences > 0;
+}
+
+function firstDiff(a: NonNullable<OracleReport['source']>): string {
+  const x = a.examples[0];
+  return x ? `${x.array}[${x.index.join(', ')}]: ${x.expected} vs ${x.actual}` : '';
+}
+
+/** One program under one pipeline through every oracle. */
+export async function judgeCase(program: Program, pipeline: Pipeline, seed: number, o: Pick<MlirFuzzOptions, 'timeoutMs' | 'limitMs' | 'verify'>): Promise<Judged> {
+  const text = programText(program);
+  const run = runCase(text, pipeline, program, seed, { ...(o.limitMs !== undefined ? { limitMs: o.limitMs } : {}) });
+  const kind = run.outcome.kind;
+  const runnerDetail = 'detail' in run.outcome ? run.outcome.detail : null;
+  if (kind === 'bad-source') return { outcome: 'rejected', runner: kind, verdict: null, disagreement: null, detail: `the generator's program: ${runnerDetail}`, sched: null };
+  if (kind === 'pass-failed' || kind === 'lowering') return { outcome: 'rejected', runner: kind, verdict: null, disagreement: null, detail: runnerDetail, sched: null };
+  if (kind === 'crash' || kind === 'limit') return { outcome: 'bug', runner: kind, verdict: null, disagreement: null, detail: runnerDetail, sched: null };
+  if (!o.verify) return { outcome: FINDINGS.has(kind) ? 'bug' : 'ok', runner: kind, verdict: null, disagreement: null, detail: runnerDetail, sched: null };
+  let v;
+  try {
+    v = await validateMlir({ source: text, passes: pipelineText(pipeline), sourceFile: 'case.mlir', verify: { timeoutMs: o.timeoutMs }, ...(o.limitMs !== undefined ? { limitMs: o.limitMs } : {}), ...(program.param ? { params: new Map([[program.param.name, BigInt(program.param.value)]]) } : {}) });
+  } catch (e) {
+    if (e instanceof SchedInputError || e instanceof MlirRunError) return { outcome: 'rejected', runner: kind, verdict: null, disagreement: null, detail: e.message.split('\n')[0]!, sched: null };
+    throw e;
+  }
+  const bugByRunner = FINDINGS.has(kind);
+  if (v.unsupported !== null) return { outcome: bugByRunner ? 'bug' : 'unknown', runner: kind, verdict: 'unknown unsupported', disagreement: null, detail: v.unsupported, sched: null };
+  const r = v.result!;
+  const tr = v.prepared!.translation;
+  const verdict = r.verdict === 'valid' ? 'valid' : `${r.verdict} ${r.class ?? ''}`.trim();
+  const judged = (outcome: MlirOutcome, disagreement: string | null, detail: string | null): Judged => ({ outcome, runner: kind, verdict, disagreement, detail, sched: tr.text });
+  // The translations against the real runs, on the runner's own case (the program's parameter).
+  const ci = await checkedImpl(tr, 'case.sched');
+  const params = new Map(tr.source.params.map((p) => [p.name, BigInt(program.param && p.name === program.param.name ? program.param.value : 6)] as const));
+  const rep = executionOracle(tr, ci, v.prepared!.modules, params, seededInputs(seed));
+  if (rep.skipped === null) {
+    if (differs(rep.source)) return judged('disagreement', 'spec-vs-source-run', `the spec model and mlir-cpu-runner on the source differ: ${firstDiff(rep.source!)}`);
+    const bigstepRan = rep.bigstep === 'match' || rep.bigstep === 'mismatch';
+    if (bigstepRan && differs(rep.target)) return judged('disagreement', 'translation-vs-target-run', `the big-step run of the translation and mlir-cpu-runner on the target differ: ${firstDiff(rep.target!)}`);
+    if (r.verdict === 'valid' && differs(rep.compiler)) return judged('disagreement', 'valid-but-runner-differs', `valid, but mlir-cpu-runner shows source and target differ: ${firstDiff(rep.compiler!)}`);
+  }
+  if (r.verdict === 'valid' && kind === 'differs') return judged('disagreement', 'valid-but-runner-differs', 'valid, but mlir-cpu-runner shows source and target differ on the campaign inputs');
+  if (r.verdict === 'valid' && (kind === 'runtime')) return judged('disagreement', 'valid-but-target-faults', `valid, but the target faults under mlir-cpu-runner: ${runnerDetail}`);
+  if (r.verdict === 'invalid') {
+    const c = v.confirmation;
+    const confirmed = c !== null && c.skipped === null && differs(c.compiler);
+    if (r.class === 'output-mismatch' && c !== null && c.skipped === null && !confirmed) {
+      return judged('disagreement', 'invalid-not-confirmed', `an output mismatch of the translation that mlir-cpu-runner does not show at the counterexample: ${r.reason ?? ''}`);
+    }
+    return judged('bug', null, r.reason);
+  }
+  if (bugByRunner) return judged('bug', null, `mlir-cpu-runner: ${kind}${runnerDetail ? `: ${runnerDetail}` : ''}; verdict ${verdict}`);
+  return judged(r.verdict === 'valid' ? 'ok' : 'unknown', null, r.verdict === 'valid' ? null : r.reason);
+}
+
+/** Shrink a disagreement: pipeline first, then program, while the same disagreement stays. */
+async function shrinkDisagreement(program: Program, pipeline: Pipeline, seed: number, what: string, o: MlirFuzzOptions, budget = 30): Promise<{ program: Program; pipeline: Pipeline; judged: Judged }> {
+  let best = { program, pipeline, judged: await judgeCase(program, pipeline, seed, o) };
+  let runs = 0;
+  let progress = true;
+  while (progress && runs < budget) {
+    progress = false;
+    const tries: [Program, Pipeline][] = [...[...shrinkPipeline(best.pipeline)].map((pl): [Program, Pipeline] => [best.program, pl]), ...[...shrinkProgram(best.program)].map((p): [Program, Pipeline] => [p, best.pipeline])];
+    for (const [p, pl] of tries) {
+      if (runs++ >= budget) break;
+      const j = await judgeCase(p, pl, seed, o);
+      if (j.disagreement === what) {
+        best = { program: p, pipeline: pl, judged: j };
+        progress = true;
+        break;
+      }
+    }
+  }
+  return best;
+}
+
+function bundle(dir: string, files: Record<string, string>): string {
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+export async function mlirFuzz(o: MlirFuzzOptions): Promise<MlirFuzzSummary> {
+  const t0 = performance.now();
+  const byOutcome: Record<MlirOutcome, number> = { ok: 0, bug: 0, disagreement: 0, unknown: 0, rejected: 0 };
+  const verdicts: Record<string, number> = {};
+  const runner: Record<string, number> = {};
+  const bundles: string[] = [];
+  let n = 0;
+  for (let i = o.start; i < o.start + o.iterations; i++) {
+    if (o.shard && i % o.shard.n !== o.shard.k - 1) continue;
+    const t = performance.now();
+    const seed = caseSeed(o.seed, i);
+    const rng = new Rng(seed);
+    const program = genProgram(rng);
+    const pipeline = genPipeline(rng, program.elem);
+    const j = await judgeCase(program, pipeline, seed, o);
+    let dir: string | null = null;
+    if (o.repro !== null && (j.outcome === 'bug' || j.outcome === 'disagreement')) {
+      const d = join(o.repro, `mlir-${o.seed}-${i}`);
+      if (j.outcome === 'disagreement') {
+        const s = o.shrink ? await shrinkDisagreement(program, pipeline, seed, j.disagreement!, o) : { program, pipeline, judged: j };
+        dir = bundle(d, {
+          'case.mlir': caseFile(s.program, s.pipeline, seed, 'agrees', [`sched fuzz --compiler mlir (seed ${o.seed}, case ${i}): DISAGREEMENT ${s.judged.disagreement}: ${s.judged.detail ?? ''}`]),
+          'original.mlir': caseFile(program, pipeline, seed, 'agrees'),
+          ...(s.judged.sched ? { 'translation.sched': s.judged.sched } : {}),
+        });
+      } else {
+        // MLIR's bug: shrunk by the runner alone when the runner shows it (cheap), as upstream reports it.
+        const kind = j.runner as Parameters<typeof shrinkByRunner>[3];
+        const s = o.shrink && FINDINGS.has(kind) ? shrinkByRunner(program, pipeline, seed, kind, 150, o.limitMs !== undefined ? { limitMs: o.limitMs } : {}) : null;
+        dir = bundle(d, {
+          'case.mlir': caseFile(s?.program ?? program, s?.pipeline ?? pipeline, seed, FINDINGS.has(kind) ? kind : 'differs', [`sched fuzz --compiler mlir (seed ${o.seed}, case ${i}): verdict ${j.verdict ?? 'not run'}; runner ${j.runner}`]),
+          'original.mlir': caseFile(program, pipeline, seed, FINDINGS.has(kind) ? kind : 'differs'),
+          ...(s ? { 'report.md': report(s, seed) } : {}),
+          ...(j.sched ? { 'translation.sched': j.sched } : {}),
+        });
+      }
+      bundles.push(dir);
+    }
+    n++;
+    byOutcome[j.outcome]++;
+    if (j.verdict !== null) verdicts[j.verdict] = (verdicts[j.verdict] ?? 0) + 1;
+    runner[j.runner] = (runner[j.runner] ?? 0) + 1;
+    o.onCase?.({ index: i, seed, pipeline: pipelineText(pipeline), stmts: countStmts(program), outcome: j.outcome, runner: j.runner, verdict: j.verdict, disagreement: j.disagreement, detail: j.detail, bundle: dir, ms: Math.round(performance.now() - t) });
+  }
+  return { iterations: n, byOutcome, verdicts, runner, bundles, ms: performance.now() - t0 };
+}
+
+/** Merge the --log files of the shards of one run into its summary. */
+export function mergeMlirLogs(lines: readonly MlirCase[]): MlirFuzzSummary {
+  const byOutcome: Record<MlirOutcome, number> = { ok: 0, bug: 0, disagreement: 0, unknown: 0, rejected: 0 };
+  const verdicts: Record<string, number> = {};
+  const runner: Record<string, number> = {};
+  const seen = new Set<number>();
+  let ms = 0;
+  for (const c of lines) {
+    if (seen.has(c.index)) continue;
+    seen.add(c.index);
+    byOutcome[c.outcome]++;
+    if (c.verdict !== null) verdicts[c.verdict] = (verdicts[c.verdict] ?? 0) + 1;
+    runner[c.runner] = (runner[c.runner] ?? 0) + 1;
+    ms += c.ms;
+  }
+  return { iterations: seen.size, byOutcome, verdicts, runner, bundles: lines.flatMap((c) => (c.bundle ? [c.bundle] : [])), ms };
+}
+
+export function appendCase(log: string, c: MlirCase): void {
+  appendFileSync(log, `${JSON.stringify(c)}\n`);
+}
