@@ -1,6 +1,6 @@
 // KERNEL: @fuzz
 // PIPELINE copy: --affine-data-copy-generate='generate-dma=false fast-mem-space=0'
-// EXPECT copy: invalid uninitialized-read
+// EXPECT copy: invalid out-of-bounds
 // RUNNER copy: differs
 // PIPELINE licm: --affine-loop-invariant-code-motion
 // EXPECT licm: valid
