@@ -2,7 +2,10 @@
 // the dataflow spec against the real execution of the source, annotation inference, and end-to-end
 // verdicts. Without MLIR 16 only the reader and the table are tested (the rest needs mlir-opt).
 
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from './temp-dirs.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseGeneric, MlirSyntaxError } from '../compilers/mlir/parse.ts';
 import { locKey } from '../compilers/mlir/ir.ts';
@@ -265,4 +268,35 @@ describe.skipIf(MISSING !== null)(`with MLIR 16 (${MLIR_PACKAGES})`, () => {
     expect(v.result).toBeNull();
     expect(v.unsupported).toMatch(/fast-math/);
   });
+
+  it('is a command: sched mlir with --passes or two files, --json, exit codes, replay commands that run as printed', () => {
+    const dir = tempDir('sched-mlir-cli-');
+    const src = join(dir, 'seidel.mlir');
+    writeFileSync(src, KERNELS.seidel!);
+    const sched = (...args: string[]) => spawnSync('npx', ['tsx', 'cli/main.ts', ...args], { encoding: 'utf8', timeout: 300_000 });
+    // A real miscompilation: exit 1, the replay command runs and shows the mismatch.
+    const bad = sched('mlir', src, '--passes', '--affine-loop-tile=tile-size=4', '--emit', join(dir, 'out.sched'), '--json');
+    expect(bad.status).toBe(1);
+    const r = JSON.parse(bad.stdout) as { results: { verdict: string; class: string; replay: { command: string } }[]; mlir: { sched: string } };
+    expect([r.results[0]!.verdict, r.results[0]!.class]).toEqual(['invalid', 'output-mismatch']);
+    const replay = r.results[0]!.replay.command.replace(/^npx sched /, '').split(' ');
+    const run = sched(...replay);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/mismatch/);
+    // The same transformation made elsewhere (two files): the same verdict.
+    const tgt = join(dir, 'tiled.mlir');
+    writeFileSync(tgt, runPasses(KERNELS.seidel!, ['--affine-loop-tile=tile-size=4'], { debugInfo: true }).output);
+    expect(sched('mlir', src, tgt).status).toBe(1);
+    // Bad input: an input error (3), located.
+    writeFileSync(join(dir, 'bad.mlir'), 'func.func @f( {');
+    const e = sched('mlir', join(dir, 'bad.mlir'), '--passes', '--canonicalize');
+    expect(e.status).toBe(3);
+    expect(e.stderr).toMatch(/bad\.mlir:1:\d+: error/);
+    // Not translated: unknown (2), the op named.
+    writeFileSync(join(dir, 'gpu.mlir'), 'func.func @f(%a: memref<4xf32>) {\n  %c = arith.constant 1.0 : f32\n  %x = math.tanh %c : f32\n  %i = arith.constant 0 : index\n  memref.store %x, %a[%i] : memref<4xf32>\n  return\n}\n');
+    const u = sched('mlir', join(dir, 'gpu.mlir'), '--passes', '--canonicalize');
+    expect(u.status).toBe(2);
+    expect(u.stdout).toMatch(/unsupported: math\.tanh/);
+  });
 });
+

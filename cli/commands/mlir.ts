@@ -25,14 +25,15 @@ import { formatOption, verifyCommand, verifyFiles } from './verify.ts';
 export const mlirCommand: Command = {
   name: 'mlir',
   summary: "Validate MLIR 16 passes: run mlir-opt (or take a target made elsewhere), translate source and target to SCHED and verify.",
-  usage: "sched mlir INPUT.mlir --passes '<mlir-opt args>' | sched mlir SRC.mlir TGT.mlir [--func NAME] [--emit FILE] [--oracle] [--param NAME=V] [--seed S] [--limit-ms T] [--no-verify] [verify options: --certs DIR --timeout-ms T --float M --json]",
+  usage: "sched mlir INPUT.mlir --passes '<mlir-opt args>' | sched mlir SRC.mlir TGT.mlir [--func NAME] [--assume COND] [--emit FILE] [--oracle] [--param NAME=V] [--seed S] [--limit-ms T] [--no-verify] [verify options: --certs DIR --timeout-ms T --float M --json]",
   options: [
     { name: 'passes', value: true, metavar: 'ARGS', help: "the mlir-opt 16 arguments to run on INPUT (e.g. '--affine-loop-tile=tile-size=8' or \"--pass-pipeline=builtin.module(func.func(affine-loop-fusion))\")" },
     { name: 'func', value: true, metavar: 'NAME', help: 'the function to validate (default: the only one with a body that no other calls)' },
     { name: 'emit', value: true, metavar: 'FILE', help: 'write the translated .sched program to FILE (default: <tmpdir>/sched-mlir/<name>-<hash>.sched, named by its content)' },
     { name: 'name', value: true, metavar: 'N', help: "the spec's name (default: the function's); the implementation is N_tgt" },
     { name: 'oracle', value: false, help: 'the execution oracle: both modules under mlir-cpu-runner on the same seeded inputs, against the spec model and the big-step run of the translation' },
-    { name: 'param', value: true, repeat: true, metavar: 'NAME=VALUE', help: 'a parameter of the translation for the oracle (dynamic extents argK_dD, index arguments argK; default 6)' },
+    { name: 'assume', value: true, repeat: true, metavar: 'COND', help: "a condition on the translation's parameters (SCHED syntax: 'NI >= 0 && NJ >= 0') the verdict is to hold under; it is reported with the verdict (valid for …)" },
+    { name: 'param', value: true, repeat: true, metavar: 'NAME=VALUE', help: "a parameter of the translation for the runs (an index argument %N is N, an extent of %C is C_d0; see the translation's header; default 6)" },
     { name: 'seed', value: true, metavar: 'S', help: "seed of the oracle's inputs (default 0)" },
     { name: 'limit-ms', value: true, metavar: 'T', help: 'CPU-time limit of each mlir-opt / mlir-cpu-runner run (default 20000)' },
     { name: 'no-verify', value: false, help: 'translate (and run the oracle) only' },
@@ -61,6 +62,7 @@ export const mlirCommand: Command = {
         ...(single(args, 'name') !== undefined ? { name: single(args, 'name')! } : {}),
         sourceFile: srcName,
         limitMs,
+        assumes: args.values.get('assume') ?? [],
       });
     } catch (e) {
       if (e instanceof SchedInputError) {

@@ -38,12 +38,14 @@ export interface CorpusHeader {
   readonly sizes: readonly { readonly name: string; readonly value: string; readonly col: number }[];
   readonly sizesLine: number;
   readonly seed: number;
+  /** `// ASSUME: cond` lines: conditions on the translation's parameters (`sched mlir --assume`). */
+  readonly assumes: readonly string[];
   readonly pipelines: readonly PipelineEntry[];
   /** The tracker reports the file reproduces; url null for a bug found here and not yet reported. */
   readonly bugs: readonly { readonly url: string | null; readonly summary: string }[];
 }
 
-const KEYS = ['KERNEL', 'SIZES', 'SEED', 'PIPELINE', 'EXPECT', 'RUNNER', 'BUG'] as const;
+const KEYS = ['KERNEL', 'SIZES', 'SEED', 'ASSUME', 'PIPELINE', 'EXPECT', 'RUNNER', 'BUG'] as const;
 
 /** Read the header of FILE's TEXT (throws SchedInputError with every problem found). */
 export function readHeader(text: string, file: string): CorpusHeader {
@@ -58,6 +60,7 @@ export function readHeader(text: string, file: string): CorpusHeader {
   const pipelines = new Map<string, { args: string; line: number; expect: Expect | null; runner: 'differs' | 'agrees' | null }>();
   const pending: { key: 'EXPECT' | 'RUNNER'; label: string; value: string; line: number }[] = [];
   const bugs: { url: string | null; summary: string }[] = [];
+  const assumes: string[] = [];
   const lines = text.split('\n');
   for (let k = 0; k < lines.length; k++) {
     const raw = lines[k]!;
@@ -97,6 +100,11 @@ export function readHeader(text: string, file: string): CorpusHeader {
         sizes = out;
         break;
       }
+      case 'ASSUME':
+        // A condition on the translation's parameters (SCHED syntax) the verdicts hold under.
+        if (value === '') err(n, valueCol, 'an empty ASSUME', 'a condition', 'nothing');
+        else assumes.push(value);
+        break;
       case 'SEED':
         if (!/^\d+$/.test(value)) err(n, valueCol, 'bad SEED', 'a natural number', value);
         else seed = Number(value);
@@ -147,6 +155,7 @@ export function readHeader(text: string, file: string): CorpusHeader {
     sizes,
     sizesLine,
     seed,
+    assumes,
     pipelines: [...pipelines].map(([label, e]) => ({ label, ...e })),
     bugs,
   };

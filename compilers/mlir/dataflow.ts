@@ -8,9 +8,10 @@
 // Order. Two accesses share their common enclosing loops; an instance x of a write is before an
 // instance y of a read when x's common loop counters are lexicographically smaller than y's, or
 // equal and the write comes first in the body (its op number `seq` is smaller). Loops run their
-// iterations in increasing iv order (steps are positive). A parallel loop is ordered like a
-// sequential one: where its iterations do not depend on each other, any order gives the same
-// values, and the front end checks that they do not (dataflow is the sequential meaning).
+// iterations in increasing iv order (steps are positive). A parallel loop of the source is ordered
+// like a sequential one: where its iterations do not depend on each other, any order gives the
+// same values; where they do, the source races, which is undefined behaviour, and the spec is the
+// meaning of one order (docs/mlir.md). A parallel loop of the target is checked (no race).
 
 import {
   and, andAll, conjuncts, eqT, FALSE, lexLess, lexOptimum, not, or, orAll, renameFormula, simplify, substFormula, substTerm, TRUE, variable, type Formula, type Term,

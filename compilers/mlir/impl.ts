@@ -26,7 +26,7 @@ import { type KArray, type Kernel, type KLoop, type KNode, type KStore, type KVa
 import type { KernelSpec } from './spec.ts';
 import { arrayRead, condExpr, showExpr, termExpr, valueExpr } from './sched-expr.ts';
 import { Unsupported } from './ops.ts';
-import { hazard, materialize } from './materialize.ts';
+import { hazard, materialize, skipUndefinedCopies } from './materialize.ts';
 
 /** An annotation: pieces over the store's loop counters (the first whose condition holds). */
 interface Ann {
@@ -62,6 +62,12 @@ export interface KernelImpl {
   readonly annotated: number;
   /** Why stores were left unannotated, and other inference remarks. */
   readonly notes: readonly string[];
+  /**
+   * Copies that may copy a cell no write defined over one that holds a value: in MLIR an undefined
+   * value is copied, in SCHED the read of ⊥ is an error (an uninitialised read reported then is not
+   * shown to be MLIR's).
+   */
+  readonly undefinedCopies: readonly string[];
 }
 
 type Load = Extract<KVal, { k: 'load' }>;
@@ -73,13 +79,16 @@ export interface ImplInput {
   readonly implName: string;
   /** Memref argument arrays whose contents are outputs (written by the source or the target). */
   readonly outputs: ReadonlySet<string>;
+  /** Conditions on the parameters the verdict is to hold under (SCHED syntax): `assume`s of the impl. */
+  readonly assumes?: readonly string[];
 }
 
 export function kernelImpl(inp: ImplInput): KernelImpl {
   const { source, spec } = inp;
-  const kept = materialize(inp.target);
+  const skipped = skipUndefinedCopies(inp.target);
+  const kept = materialize(skipped.kernel);
   const target = kept.kernel;
-  const notes: string[] = [...target.notes.map((n) => `target: ${n}`), ...kept.notes.map((n) => `target: ${n}`)];
+  const notes: string[] = [...target.notes.map((n) => `target: ${n}`), ...skipped.notes.map((n) => `target: ${n}`), ...kept.notes.map((n) => `target: ${n}`)];
   const tStores = storesOf(target.body);
   const sArrays = new Map(source.arrays.map((a) => [a.name, a] as const));
   const tArrays = new Map(target.arrays.map((a) => [a.name, a] as const));
@@ -106,9 +115,17 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
   const busy = new Set<number>();
   const why = new Map<number, string>();
 
+  // Annotations depend on each other (a copy on its source's writer, a store's instance on what its
+  // reads hold); a result found while a store it needed was still being worked out is not kept
+  // when it failed (the store is tried again when it is met again, in program order).
+  let cycles = 0;
   const annOf = (t: KStore): Ann | null => {
     if (anns.has(t.id)) return anns.get(t.id)!;
-    if (busy.has(t.id)) return null;
+    if (busy.has(t.id)) {
+      cycles++;
+      return null;
+    }
+    const before = cycles;
     busy.add(t.id);
     // A store that computes is the source statement of its location, and so is a copy whose
     // location is a source copy's; a copy a pass made (no source store of its location copies)
@@ -120,7 +137,7 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
     // A value that reads no memory (a constant, a padding) is its own annotation.
     if (a === null && loadsOf(t.value).length === 0) a = { pieces: [{ cond: TRUE, tensor: '', args: [], lit: t.value }] };
     busy.delete(t.id);
-    anns.set(t.id, a);
+    if (a !== null || cycles === before) anns.set(t.id, a);
     return a;
   };
 
@@ -204,22 +221,51 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
       // tiled band, not its tile loop).
       const used = new Set(r.values.flatMap((v) => [...termVars(v)]));
       const loopEqs: Equation[] = [];
+      // A tiled band: the source loops from one whose location the target has, followed by loops
+      // whose locations it lost, are the band's point loops in order (the band's loops that no
+      // other loop of the band takes a bound from; the tile loops give the point loops theirs).
+      const tgtLocs = new Set(t.site.loops.map((l) => locKey(l.loc)));
+      const bandPick = (k: number): KLoop | null => {
+        let h = k;
+        while (h > 0 && !tgtLocs.has(locKey(s.site.loops[h]!.loc))) h--;
+        const headLoc = locKey(s.site.loops[h]!.loc);
+        if (!tgtLocs.has(headLoc)) return null;
+        let end = h + 1;
+        while (end < s.site.loops.length && !tgtLocs.has(locKey(s.site.loops[end]!.loc))) end++;
+        const band = t.site.loops.filter((l) => locKey(l.loc) === headLoc);
+        const inBounds = (l: KLoop): boolean => band.some((o) => o !== l && [...o.lbs, ...o.ubs].some((b) => termVars(b).has(l.iv)));
+        const points = band.filter((l) => !inBounds(l));
+        return points.length === end - h ? points[k - h]! : null;
+      };
       for (const k of r.free) {
         const sl = s.site.loops[k]!;
-        const cands = t.site.loops.filter((tl) => locKey(tl.loc) === locKey(sl.loc) && !used.has(tl.iv));
+        const same = t.site.loops.filter((tl) => locKey(tl.loc) === locKey(sl.loc));
+        const cands = same.length === 1 ? same : same.filter((tl) => !used.has(tl.iv));
         const unit = cands.filter((tl) => tl.step === 1n);
-        const pick = cands.length === 1 ? cands[0]! : unit.length > 0 ? unit[unit.length - 1]! : null;
+        const pick = cands.length === 1 ? cands[0]! : bandPick(k) ?? (unit.length > 0 ? unit[unit.length - 1]! : null);
         if (pick === null) continue;
         used.add(pick.iv);
-        loopEqs.push({ lhs: variable(xs[k]!), rhs: variable(pick.iv) });
+        // Unrolled by m (the loop's step m times the source loop's): the c-th copy of the store in
+        // the body is the source iteration z + c·step (no access tells them apart when the
+        // counter is not used).
+        const copies = tStores.filter((w) => locKey(w.loc) === locKey(t.loc) && w.part === t.part && w.site.loops.length === t.site.loops.length && w.site.loops.every((l, i) => l === t.site.loops[i])).sort((a, b) => a.site.seq - b.site.seq);
+        const c = copies.indexOf(t);
+        const offset = copies.length > 1 && pick.step === BigInt(copies.length) * sl.step ? BigInt(c) * sl.step : 0n;
+        loopEqs.push({ lhs: variable(xs[k]!), rhs: addConst(variable(pick.iv), offset) });
       }
       const r2 = solveInstance(xs, [...eqs, ...loopEqs]);
       if (r2.ok || r2.free.length < r.free.length) r = r2;
     }
     // Not unique: the guess stands (the verifier checks it; a wrong one can make the verdict
     // invalid or unknown, never valid), and the note says so.
-    if (!r.ok) notes.push(`guessed: ${t.op} at ${showLoc(t.loc)}${t.part ? ` (${t.part})` : ''}: ${r.why}, for the source store at ${showLoc(s.loc)}`);
-    return { pieces: [{ cond: TRUE, tensor: spec.tensorOf.get(s.id)!, args: r.values }] };
+    const ann = { pieces: [{ cond: TRUE, tensor: spec.tensorOf.get(s.id)!, args: r.values }] };
+    if (!r.ok) {
+      // A copy with a guessed instance: what the copy reads is known exactly, so that wins.
+      const copy = t.value.k === 'load' ? asCopy(t, t.value) : null;
+      if (copy !== null) return copy;
+      notes.push(`guessed: ${t.op} at ${showLoc(t.loc)}${t.part ? ` (${t.part})` : ''}: ${r.why}, for the source store at ${showLoc(s.loc)}`);
+    }
+    return ann;
   };
 
   const asCopy = (t: KStore, l: Load): Ann | null => {
@@ -340,10 +386,11 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
   const body = [...entry, ...cmds(target.body, 1)];
   const text = [
     `impl ${inp.implName} of ${spec.name} {`,
+    ...(inp.assumes ?? []).map((a) => `  assume ${a};`),
     ...decls,
     body.length === 0 ? '  skip' : body.join(';\n'),
     '}',
   ].join('\n') + '\n';
-  return { name: inp.implName, text, stores: tStores.length, annotated, notes };
+  return { name: inp.implName, text, stores: tStores.length, annotated, notes, undefinedCopies: skipped.undefinedCopies };
 }
 

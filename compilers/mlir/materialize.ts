@@ -5,7 +5,8 @@
 // cell of its own: `tmp[] := a[ι]` where the load stands, and the uses read `tmp[]`. The spec needs
 // none of this (dataflow reads each load at its own place); the implementation does.
 
-import { sub, type Term } from '../../core/presburger/index.ts';
+import { and, FALSE, not, simplify, sub, type Formula, type Term } from '../../core/presburger/index.ts';
+import { initialRegion, lastWriters } from './dataflow.ts';
 import type { KAlloc, KArray, Kernel, KNode, KStore, KVal } from './kernel.ts';
 import { loadsOf, storesOf } from './kernel.ts';
 import { showLoc } from './ir.ts';
@@ -112,4 +113,62 @@ export function materialize(k: Kernel): { kernel: Kernel; notes: string[] } {
     notes.push(`the value read by ${load.op} at ${showLoc(load.loc)} is kept in the cell ${cell.name} (a write between the read and its use may change what it read)`);
   }
   return { kernel: { ...k, arrays: [...k.arrays, ...[...cells.values()].map((c) => c.cell)], body }, notes };
+}
+
+/**
+ * Copies of memory no write has defined. A pass may copy a buffer in before anything is stored in
+ * it (`affine-data-copy-generate` of an uninitialised alloca): in MLIR that copies an undefined
+ * value, which is no error until the value is used; in SCHED reading ⊥ is one. Where the copied
+ * cell holds no value (no write reaches it, and it is an allocation or a cell), the copy is made a
+ * no-op: the target cell keeps ⊥ (fresh buffers) — an `if` on the other instances.
+ */
+export function skipUndefinedCopies(k: Kernel): { kernel: Kernel; notes: string[]; undefinedCopies: string[] } {
+  const stores = storesOf(k.body);
+  // Copies that may copy ⊥ over a value: SCHED reads ⊥ as an error where MLIR copies an undefined
+  // value, so an uninitialised read the verifier reports may be one of these (not an MLIR error).
+  const undefinedCopies: string[] = [];
+  const noInitial = new Set(k.arrays.filter((a) => a.origin.kind === 'alloc' || a.origin.kind === 'cell').map((a) => a.name));
+  const guards = new Map<number, Formula>();
+  const notes: string[] = [];
+  for (const s of stores) {
+    if (s.value.k !== 'load' || !noInitial.has(s.value.array)) continue;
+    let pieces;
+    try {
+      pieces = lastWriters(stores, s.value);
+    } catch {
+      continue;
+    }
+    const undefinedAt = initialRegion(s.value, pieces);
+    if (undefinedAt.kind === 'false') continue;
+    // Skipping is copying ⊥ only where the target cell holds ⊥ too.
+    let dstUndefined: Formula = FALSE;
+    if (noInitial.has(s.array)) {
+      try {
+        const dst = { array: s.array, index: s.index, site: s.site };
+        dstUndefined = initialRegion(dst, lastWriters(stores, dst));
+      } catch {
+        dstUndefined = FALSE;
+      }
+    }
+    const skip = simplify(and(undefinedAt, dstUndefined));
+    if (skip.kind !== 'true') undefinedCopies.push(`${s.op} at ${showLoc(s.loc)}`);
+    if (skip.kind === 'false') continue;
+    guards.set(s.id, simplify(not(skip)));
+    notes.push(`the copy by ${s.op} at ${showLoc(s.loc)} of ${s.value.array} is skipped where neither the cell it copies nor the cell it writes holds a value (${skip.kind === 'true' ? 'everywhere' : 'on some instances'})`);
+  }
+  if (guards.size === 0) return { kernel: k, notes, undefinedCopies };
+  const rewrite = (nodes: readonly KNode[]): KNode[] => nodes.flatMap((n): KNode[] => {
+    switch (n.kind) {
+      case 'store': {
+        const g = guards.get(n.id);
+        if (g === undefined) return [n];
+        if (g.kind === 'false') return [];
+        return [{ kind: 'if', cond: g, then: [n], else: [], loc: n.loc, seq: n.site.seq }];
+      }
+      case 'loop': return [{ ...n, body: rewrite(n.body) }];
+      case 'if': return [{ ...n, then: rewrite(n.then), else: rewrite(n.else) }];
+      case 'alloc': return [{ ...n, body: rewrite(n.body) }];
+    }
+  });
+  return { kernel: { ...k, body: rewrite(k.body) }, notes, undefinedCopies };
 }

@@ -12,7 +12,7 @@
 //   the last write of each cell, or its input where none wrote it.
 
 import { type Expr, NO_POS } from '../../core/language/ast.ts';
-import { addConst, and, andAll, constant, eliminate, exists, geT, hasQuantifier, ltT, not, or, orAll, satisfiable, select as selectT, simplify, variable, type Formula, type Term } from '../../core/presburger/index.ts';
+import { addConst, and, andAll, constant, eliminate, exists, geT, hasQuantifier, ltT, min, not, or, orAll, satisfiable, select as selectT, simplify, variable, type Formula, type Term } from '../../core/presburger/index.ts';
 import { type Access, gist, initialRegion, lastWriters, NoClosedForm, type WriterPiece } from './dataflow.ts';
 import { showLoc } from './ir.ts';
 import { type KArray, type Kernel, type KStore, type KVal, loadsOf, storesOf } from './kernel.ts';
@@ -130,12 +130,30 @@ export async function kernelSpec(k: Kernel, specName: string, outputs: ReadonlyS
   // Op numbers renumbered per level (the order is all that matters): 0, 1, 2, …
   const ranks = Array.from({ length: depth + 1 }, (_, k) => [...new Set([...raw.values()].filter((b) => b.length > k).map((b) => b[k]!))].sort((a, b) => a - b));
   const betas = new Map([...raw].map(([id, b]) => [id, b.map((x, k) => ranks[k]!.indexOf(x))] as const));
-  const fullArgs = (id: number, at: readonly Term[]): Term[] => {
+  const vector = (id: number, at: readonly Term[]): Term[] => {
     const b = betas.get(id)!;
     const out: Term[] = [constant(BigInt(b[0]!))];
     at.forEach((x, k) => out.push(x, constant(BigInt(b[k + 1]!))));
     while (out.length < 2 * depth + 1) out.push(constant(0n));
     return out;
+  };
+  // Within a recursive group, a position that holds the same constant for every statement ranks
+  // nothing: it is left out (each useless position costs the checker a round of queries per read).
+  // A statement outside any recursion keeps its loop counters only.
+  const storeById = new Map(stores.map((st) => [st.id, st] as const));
+  let kept = new Map<number, boolean[]>();
+  const fullArgs = (id: number, at: readonly Term[]): Term[] => {
+    const v = vector(id, at);
+    const k = kept.get(id);
+    return k === undefined ? v : v.filter((_, p) => k[p]);
+  };
+  const firstOutside = (id: number, at0: Term): Term => {
+    // The first argument kept: a position constant on the left-hand side (any other value is
+    // outside the domain), or the outermost counter (below its loop's lower bounds).
+    const k = kept.get(id);
+    const p = k === undefined ? 0 : k.indexOf(true);
+    if (p % 2 === 0) return addConst(at0, -1n);
+    return addConst(min(...storeById.get(id)!.site.loops[0]!.lbs), -1n);
   };
   const statementOf = new Map(stores.map((st) => [tensorOf.get(st.id)!, st.id] as const));
   const checks: Promise<void>[] = [];
@@ -164,6 +182,20 @@ export async function kernelSpec(k: Kernel, specName: string, outputs: ReadonlyS
     for (const l of loadsOf(st.value)) readPieces.set(l.id, await feasible(piecesOf(l, `the read by ${l.op} at ${showLoc(l.loc)}`), l));
   }
   const group = recursiveGroups(stores, (st) => loadsOf(st.value).flatMap((l) => (readPieces.get(l.id) ?? []).map((p) => p.store)));
+  {
+    const members = new Map<number, KStore[]>();
+    for (const st of stores) members.set(group.get(st.id)!, [...(members.get(group.get(st.id)!) ?? []), st]);
+    const next = new Map<number, boolean[]>();
+    for (const ms of members.values()) {
+      const keep = Array.from({ length: 2 * depth + 1 }, (_, p) => {
+        const counter = ms.some((st) => p % 2 === 1 && (p - 1) / 2 < st.site.loops.length);
+        const values = new Set(ms.map((st) => vector(st.id, st.site.loops.map((l) => variable(l.iv)))[p]!.key));
+        return counter || values.size > 1;
+      });
+      for (const st of ms) next.set(st.id, keep);
+    }
+    kept = next;
+  }
   const readExpr = (read: Access, what: string, reader: KStore | null, known?: WriterPiece[]): Expr => {
     const pieces = known ?? piecesOf(read, what);
     const arr = arrays.get(read.array)!;
@@ -191,7 +223,7 @@ export async function kernelSpec(k: Kernel, specName: string, outputs: ReadonlyS
       if (guarded && reader !== null && group.get(reader.id) === group.get(p.store.id)) {
         // Outside the writer's domain where the branch is not taken: its first coordinate is a
         // constant of its left-hand side.
-        at = [selectT(p.cond, at[0]!, addConst(at[0]!, -1n)), ...at.slice(1)];
+        at = [selectT(p.cond, at[0]!, firstOutside(p.store.id, at[0]!)), ...at.slice(1)];
       }
       const w = tensorRead(tensorOf.get(p.store.id)!, at);
       e = e === null ? w : selectExpr(p.cond, w, e);

@@ -26,6 +26,8 @@ export interface MlirTranslation {
   readonly stores: number;
   readonly annotated: number;
   readonly notes: readonly string[];
+  /** Copies in the target that may copy an undefined value (see KernelImpl.undefinedCopies). */
+  readonly undefinedCopies: readonly string[];
   /** Milliseconds of the translation (a measurement). */
   readonly ms: number;
 }
@@ -35,6 +37,8 @@ export interface TranslateOptions {
   readonly func?: string;
   /** The name of the spec (default: the function's); the implementation is `<name>_tgt`. */
   readonly name?: string;
+  /** Conditions on the parameters the verdict is to hold under (SCHED syntax, the translation's names). */
+  readonly assumes?: readonly string[];
   /** The source's argument names by function (`%NI` in `func.func @k(%NI: index, …)`), if known. */
   readonly argNames?: (func: string) => readonly string[] | null;
   /** Display names of the files the modules came from (mlir-opt calls stdin `<stdin>`). */
@@ -69,7 +73,7 @@ export async function translateMlir(source: string, target: string, o: Translate
   const name = o.name ?? sanitize(src.name);
   const spec = await kernelSpec(src, name, outputs);
   const implName = `${name}_tgt`;
-  const impl = kernelImpl({ source: src, target: tgt, spec, implName, outputs });
+  const impl = kernelImpl({ source: src, target: tgt, spec, implName, outputs, ...(o.assumes ? { assumes: o.assumes } : {}) });
   const header = [
     `// sched mlir: @${src.name} of ${o.sourceFile} (spec ${name}, by dataflow) and of ${o.targetFile} (impl ${implName}, annotations inferred).`,
     ...src.params.map((p) => `// param ${p.name}: ${p.what}`),
@@ -91,6 +95,7 @@ export async function translateMlir(source: string, target: string, o: Translate
     stores: impl.stores,
     annotated: impl.annotated,
     notes,
+    undefinedCopies: impl.undefinedCopies,
     ms: performance.now() - t0,
   };
 }

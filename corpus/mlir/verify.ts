@@ -54,7 +54,7 @@ export async function verifyFile(file: string, o: { only?: (label: string) => bo
     let confirmed: boolean | null = null;
     let obligations = 0;
     try {
-      const v = await validateMlir({ source: text, passes: p.args, func: h.kernel, sourceFile: file, verify: { timeoutMs: o.timeoutMs ?? 10_000 } });
+      const v = await validateMlir({ source: text, passes: p.args, func: h.kernel, sourceFile: file, assumes: h.assumes, verify: { timeoutMs: o.timeoutMs ?? 10_000 } });
       if (v.unsupported !== null) {
         seen = `unknown unsupported: ${v.unsupported}`;
         ok = matches(expected, 'unknown', 'unsupported', v.unsupported);

@@ -23,7 +23,7 @@ import { seededInputs } from '../../semantics/model.ts';
 import { MlirRunError } from '../../compilers/mlir/runner.ts';
 import { caseFile, FINDINGS, report, runCase, shrink as shrinkByRunner } from './mlir-campaign.ts';
 import { caseSeed, countStmts, genPipeline, genProgram, type Pipeline, pipelineText, type Program, programText, Rng, shrinkPipeline, shrinkProgram } from './mlir-gen.ts';
-import { checkedImpl, executionOracle, type OracleReport, validateMlir } from '../validate/mlir.ts';
+import { executionOracle, inputsOfRun, type OracleReport, validateMlir } from '../validate/mlir.ts';
 
 export type MlirOutcome = 'ok' | 'bug' | 'disagreement' | 'unknown' | 'rejected';
 
@@ -72,6 +72,8 @@ interface Judged {
   readonly disagreement: string | null;
   readonly detail: string | null;
   readonly sched: string | null;
+  /** For a bug the verifier found: the counterexample's parameters and what mlir-cpu-runner showed there. */
+  readonly confirmation?: { readonly params: Readonly<Record<string, string>>; readonly replay: string; readonly shows: readonly string[] };
 }
 
 function differs(a: OracleReport['source']): boolean {
@@ -107,9 +109,10 @@ export async function judgeCase(program: Program, pipeline: Pipeline, seed: numb
   const verdict = r.verdict === 'valid' ? 'valid' : `${r.verdict} ${r.class ?? ''}`.trim();
   const judged = (outcome: MlirOutcome, disagreement: string | null, detail: string | null): Judged => ({ outcome, runner: kind, verdict, disagreement, detail, sched: tr.text });
   // The translations against the real runs, on the runner's own case (the program's parameter).
-  const ci = await checkedImpl(tr, 'case.sched');
+  const ci = v.checked!;
   const params = new Map(tr.source.params.map((p) => [p.name, BigInt(program.param && p.name === program.param.name ? program.param.value : 6)] as const));
-  const rep = executionOracle(tr, ci, v.prepared!.modules, params, seededInputs(seed));
+  // On the very runs the runner oracle made (their inputs, their outputs): no second run.
+  const rep = run.before && run.after ? executionOracle(tr, ci, v.prepared!.modules, params, inputsOfRun(tr, run.before), { source: run.before, target: run.after }) : executionOracle(tr, ci, v.prepared!.modules, params, seededInputs(seed));
   if (rep.skipped === null) {
     if (differs(rep.source)) return judged('disagreement', 'spec-vs-source-run', `the spec model and mlir-cpu-runner on the source differ: ${firstDiff(rep.source!)}`);
     const bigstepRan = rep.bigstep === 'match' || rep.bigstep === 'mismatch';
@@ -124,14 +127,15 @@ export async function judgeCase(program: Program, pipeline: Pipeline, seed: numb
     if (r.class === 'output-mismatch' && c !== null && c.skipped === null && !confirmed) {
       return judged('disagreement', 'invalid-not-confirmed', `an output mismatch of the translation that mlir-cpu-runner does not show at the counterexample: ${r.reason ?? ''}`);
     }
-    return judged('bug', null, r.reason);
+    const shows = confirmed ? c!.compiler!.examples.map((x) => `${x.array}[${x.index.join(', ')}]: source ${x.expected}, target ${x.actual}`) : [];
+    return { ...judged('bug', null, r.reason), ...(r.replay ? { confirmation: { params: r.replay.params, replay: r.replay.shows, shows } } : {}) };
   }
   if (bugByRunner) return judged('bug', null, `mlir-cpu-runner: ${kind}${runnerDetail ? `: ${runnerDetail}` : ''}; verdict ${verdict}`);
   return judged(r.verdict === 'valid' ? 'ok' : 'unknown', null, r.verdict === 'valid' ? null : r.reason);
 }
 
-/** Shrink a disagreement: pipeline first, then program, while the same disagreement stays. */
-async function shrinkDisagreement(program: Program, pipeline: Pipeline, seed: number, what: string, o: MlirFuzzOptions, budget = 30): Promise<{ program: Program; pipeline: Pipeline; judged: Judged }> {
+/** Shrink a case, pipeline first, then program, while `keep` holds of its judgement. */
+async function shrinkWhile(program: Program, pipeline: Pipeline, seed: number, o: MlirFuzzOptions, keep: (j: Judged) => boolean, budget = 30): Promise<{ program: Program; pipeline: Pipeline; judged: Judged }> {
   let best = { program, pipeline, judged: await judgeCase(program, pipeline, seed, o) };
   let runs = 0;
   let progress = true;
@@ -141,7 +145,7 @@ async function shrinkDisagreement(program: Program, pipeline: Pipeline, seed: nu
     for (const [p, pl] of tries) {
       if (runs++ >= budget) break;
       const j = await judgeCase(p, pl, seed, o);
-      if (j.disagreement === what) {
+      if (keep(j)) {
         best = { program: p, pipeline: pl, judged: j };
         progress = true;
         break;
@@ -149,6 +153,32 @@ async function shrinkDisagreement(program: Program, pipeline: Pipeline, seed: nu
     }
   }
   return best;
+}
+
+/** A bug the verifier found, in the form of an upstream report. */
+function verifierReport(p: Program, pipeline: Pipeline, j: Judged, cf: NonNullable<Judged['confirmation']>): string {
+  return [
+    `### Miscompilation by \`${pipeline.map((x) => x.name).join(', ')}\` (MLIR 16)`,
+    '',
+    'Input (`case.mlir`):',
+    '',
+    '```mlir',
+    programText(p).trimEnd(),
+    '```',
+    '',
+    'Command:',
+    '',
+    '```sh',
+    `mlir-opt-16 case.mlir ${pipelineText(pipeline)}`,
+    '```',
+    '',
+    `With ${Object.entries(cf.params).map(([k, v]) => `${k} = ${v}`).join(', ') || 'these sizes'}, both run under mlir-cpu-runner on the same inputs; the outputs differ (expected: the source's, actual: the output's):`,
+    '',
+    ...cf.shows.map((x) => `- ${x}`),
+    '',
+    `Found by sched's verifier: ${j.verdict}; its run of the translation shows ${cf.replay}.`,
+    '',
+  ].join('\n');
 }
 
 function bundle(dir: string, files: Record<string, string>): string {
@@ -176,10 +206,22 @@ export async function mlirFuzz(o: MlirFuzzOptions): Promise<MlirFuzzSummary> {
     if (o.repro !== null && (j.outcome === 'bug' || j.outcome === 'disagreement')) {
       const d = join(o.repro, `mlir-${o.seed}-${i}`);
       if (j.outcome === 'disagreement') {
-        const s = o.shrink ? await shrinkDisagreement(program, pipeline, seed, j.disagreement!, o) : { program, pipeline, judged: j };
+        const s = o.shrink ? await shrinkWhile(program, pipeline, seed, o, (x) => x.disagreement === j.disagreement) : { program, pipeline, judged: j };
         dir = bundle(d, {
           'case.mlir': caseFile(s.program, s.pipeline, seed, 'agrees', [`sched fuzz --compiler mlir (seed ${o.seed}, case ${i}): DISAGREEMENT ${s.judged.disagreement}: ${s.judged.detail ?? ''}`]),
           'original.mlir': caseFile(program, pipeline, seed, 'agrees'),
+          ...(s.judged.sched ? { 'translation.sched': s.judged.sched } : {}),
+        });
+      } else if (!FINDINGS.has(j.runner as Parameters<typeof shrinkByRunner>[3]) && j.confirmation) {
+        // MLIR's bug the verifier found (the runner agrees on the campaign's inputs, differs at the
+        // counterexample): shrunk by all the oracles, reported at the counterexample's parameters.
+        const s = o.shrink ? await shrinkWhile(program, pipeline, seed, o, (x) => x.outcome === 'bug' && x.confirmation !== undefined) : { program, pipeline, judged: j };
+        const cf = s.judged.confirmation ?? j.confirmation;
+        const at = s.program.param && cf.params[s.program.param.name] !== undefined ? { ...s.program, param: { ...s.program.param, value: Number(cf.params[s.program.param.name]) } } : s.program;
+        dir = bundle(d, {
+          'case.mlir': caseFile(at, s.pipeline, seed, 'differs', [`sched fuzz --compiler mlir (seed ${o.seed}, case ${i}): found by the verifier (${s.judged.verdict}); mlir-cpu-runner differs at the counterexample ${JSON.stringify(cf.params)}`]),
+          'original.mlir': caseFile(program, pipeline, seed, 'differs'),
+          'report.md': verifierReport(at, s.pipeline, s.judged, cf),
           ...(s.judged.sched ? { 'translation.sched': s.judged.sched } : {}),
         });
       } else {

@@ -1,5 +1,6 @@
 // KERNEL: @kernel_floyd_warshall
 // SIZES: N=6 path=NxN
+// ASSUME: N >= 0 && path_d0 == N && path_d1 == N
 // PIPELINE unroll: --affine-loop-unroll=unroll-factor=3
 // EXPECT unroll: valid
 // RUNNER unroll: agrees

@@ -1,5 +1,6 @@
 // KERNEL: @kernel_gemm
 // SIZES: NI=7 NJ=6 NK=5 C=NIxNJ A=NIxNK B=NKxNJ
+// ASSUME: NI >= 0 && NJ >= 0 && NK >= 0 && C_d0 == NI && C_d1 == NJ && A_d0 == NI && A_d1 == NK && B_d0 == NK && B_d1 == NJ
 // PIPELINE tile: --affine-loop-tile='tile-size=3'
 // EXPECT tile: valid
 // RUNNER tile: agrees

@@ -1,5 +1,6 @@
 // KERNEL: @kernel_lu
 // SIZES: N=6 A=NxN
+// ASSUME: N >= 0 && A_d0 == N && A_d1 == N
 // PIPELINE tile: --affine-loop-tile='tile-size=3'
 // EXPECT tile: valid
 // RUNNER tile: agrees

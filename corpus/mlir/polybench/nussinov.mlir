@@ -1,5 +1,6 @@
 // KERNEL: @kernel_nussinov
 // SIZES: N=8 seq=N table=NxN
+// ASSUME: N >= 0 && seq_d0 == N && table_d0 == N && table_d1 == N
 // PIPELINE unroll: --affine-loop-unroll=unroll-factor=3
 // EXPECT unroll: valid
 // RUNNER unroll: agrees

@@ -1,5 +1,6 @@
 // KERNEL: @kernel_seidel_2d
 // SIZES: TSTEPS=2 N=7 A=NxN
+// ASSUME: TSTEPS >= 0 && N >= 0 && A_d0 == N && A_d1 == N
 // PIPELINE unroll: --affine-loop-unroll=unroll-factor=3
 // EXPECT unroll: valid
 // RUNNER unroll: agrees

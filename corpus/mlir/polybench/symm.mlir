@@ -1,5 +1,6 @@
 // KERNEL: @kernel_symm
 // SIZES: M=5 N=6 C=MxN A=MxM B=MxN
+// ASSUME: M >= 0 && N >= 0 && C_d0 == M && C_d1 == N && A_d0 == M && A_d1 == M && B_d0 == M && B_d1 == N
 // PIPELINE tile: --affine-loop-tile='tile-size=3'
 // EXPECT tile: valid
 // RUNNER tile: agrees

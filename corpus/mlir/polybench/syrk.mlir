@@ -1,5 +1,6 @@
 // KERNEL: @kernel_syrk
 // SIZES: N=7 M=5 C=NxN A=NxM
+// ASSUME: N >= 0 && M >= 0 && C_d0 == N && C_d1 == N && A_d0 == N && A_d1 == M
 // PIPELINE tile: --affine-loop-tile='tile-size=3'
 // EXPECT tile: valid
 // RUNNER tile: agrees

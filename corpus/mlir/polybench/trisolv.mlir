@@ -1,5 +1,6 @@
 // KERNEL: @kernel_trisolv
 // SIZES: N=7 L=NxN x=N b=N
+// ASSUME: N >= 0 && L_d0 == N && L_d1 == N && x_d0 == N && b_d0 == N
 // PIPELINE tile: --affine-loop-tile='tile-size=3'
 // EXPECT tile: valid
 // RUNNER tile: agrees

@@ -1,5 +1,6 @@
 // KERNEL: @kernel_trmm
 // SIZES: M=7 N=5 A=MxM B=MxN
+// ASSUME: M >= 0 && N >= 0 && A_d0 == M && A_d1 == M && B_d0 == M && B_d1 == N
 // PIPELINE tile: --affine-loop-tile='tile-size=3'
 // EXPECT tile: valid
 // RUNNER tile: agrees
