@@ -41,7 +41,7 @@ export const LOWERING: readonly string[] = [
 export interface RunOptions extends ToolLimits {
   /** The name diagnostics give the input (default `<input>`). */
   readonly fileName?: string;
-  /** Print locations (`--mlir-print-debuginfo`): the front end follows source statements through passes by them. */
+  /** Print locations (`--mlir-print-debuginfo`, naming fileName where the input had none): the front end follows source statements through passes by them. */
   readonly debugInfo?: boolean;
   /** The module is mlir-opt's own generic printing (runPasses' output): execute need not print it again. */
   readonly generic?: boolean;
@@ -133,7 +133,9 @@ export function runPasses(module: string, pipeline: string | readonly string[], 
   const args = pipelineWords(pipeline);
   const run = runTool(mlirTools().opt, [...args, ...printingFlags(o)], module, o);
   if (run.status !== 0 || run.limited !== null || run.signal !== null) throw optFailure(run, module, o, `mlir-opt ${args.join(' ')}`, args.length > 0);
-  return { output: run.stdout, args, ms: run.ms };
+  // The module came on stdin: its locations name the file it was read from instead.
+  const output = o.debugInfo && o.fileName ? run.stdout.replaceAll('loc("<stdin>":', `loc(${JSON.stringify(o.fileName)}:`) : run.stdout;
+  return { output, args, ms: run.ms };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -243,9 +245,10 @@ export interface BatchCall {
 /**
  * Run each call of CALLS (kernels of MODULE) once, in one lowering and one mlir-cpu-runner process
  * (each process loads MLIR: a batch of many small kernels costs about what one costs). The kernels
- * must not share state (each call gets its own buffers). When the batch fails as a whole (a kernel
- * faults, runs past the limit, or cannot be lowered) every call is run alone, so each gets its own
- * answer: its Execution, or the error it alone raises. An error of the module itself is thrown.
+ * must not share state (each call gets its own buffers). When the program fails (a kernel faults or
+ * runs past the limit) every call is run alone, so each gets its own answer: its Execution, or the
+ * error it alone raises. When the module cannot be lowered, every call gets that error. An error of
+ * the module itself (it does not parse) is thrown.
  */
 export function executeBatch(module: string, calls: readonly BatchCall[], o: RunOptions = {}): (Execution | MlirRunError | MlirInputError)[] {
   const file = o.fileName ?? '<input>';
@@ -270,14 +273,20 @@ export function executeBatch(module: string, calls: readonly BatchCall[], o: Run
     harnessError(e, file);
   }
   const names = ready.map((r) => `@${r.sig.name}`).join(', ');
+  // The program faulted or ran too long: each call alone says which. The lowering is the whole
+  // module's: when it fails, it fails for every call (a caller that wants to know which function is
+  // at fault runs modules of one function).
   const fail = (e: MlirRunError): void => {
     if (ready.length === 1) out[ready[0]!.k] = e;
     else for (const r of ready) out[r.k] = executeBatch(can.text, [calls[r.k]!], { ...o, generic: true })[0]!;
   };
+  const failAll = (e: MlirRunError): void => {
+    for (const r of ready) out[r.k] = e;
+  };
   const low = runTool(tools.opt, [...LOWERING, '--mlir-disable-threading'], full, o);
-  if (low.limited !== null) fail(new MlirRunError('limit', limitMessage('lowering for mlir-cpu-runner', low, o), low.stderr));
-  else if (crashed(low)) fail(new MlirRunError('crash', `mlir-opt crashed lowering the module for the runner: ${low.stderr.trim().split('\n').slice(0, 12).join('\n')}`, low.stderr));
-  else if (low.status !== 0) fail(new MlirRunError('lowering', `the module cannot be lowered to the LLVM dialect for mlir-cpu-runner: ${low.stderr.trim().split('\n').slice(0, 8).join('\n')}`, low.stderr));
+  if (low.limited !== null) failAll(new MlirRunError('limit', limitMessage('lowering for mlir-cpu-runner', low, o), low.stderr));
+  else if (crashed(low)) failAll(new MlirRunError('crash', `mlir-opt crashed lowering the module for the runner: ${low.stderr.trim().split('\n').slice(0, 12).join('\n')}`, low.stderr));
+  else if (low.status !== 0) failAll(new MlirRunError('lowering', `the module cannot be lowered to the LLVM dialect for mlir-cpu-runner: ${low.stderr.trim().split('\n').slice(0, 8).join('\n')}`, low.stderr));
   else {
     const run = runTool(tools.runner, ['-e', HARNESS_MAIN, '-entry-point-result=void', `--shared-libs=${tools.sharedLibs.join(',')}`], low.stdout, o);
     if (run.limited !== null) fail(new MlirRunError('limit', limitMessage(`${names} under mlir-cpu-runner`, run, o), run.stderr));

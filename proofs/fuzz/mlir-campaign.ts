@@ -120,7 +120,8 @@ export function runCases(items: readonly { readonly program: Program; readonly s
   const out = items.map((_, k): CaseRun | null => (befores[k] instanceof Error ? sourceFailed(k) : null));
   ok.forEach(({ x, k }, j) => {
     const after = res[j]!;
-    if (after instanceof Error) out[k] = { outcome: failure(after, 'target'), pass, before: x, after: null };
+    // A batch's output failed to lower or run: alone, the item says whether it is its own fault.
+    if (after instanceof Error) out[k] = alone(k, x);
     else {
       const comparison = compare(rename(x, calls[k]!.kernel), after);
       out[k] = { outcome: comparison.equal ? { kind: 'agrees' } : { kind: 'differs', comparison }, pass, before: x, after };
