@@ -29,11 +29,24 @@ const THEORIES = ['Maps', 'Values', 'Syntax', 'Memory', 'Eval', 'BigStep', 'Exec
 
 export type CoqSetup = { readonly ok: true; readonly coqc: string; readonly dir: string; readonly version: string } | { readonly ok: false; readonly missing: string };
 
+function coqcCommand(): string {
+  return process.env['SCHED_COQC'] ?? 'coqc';
+}
+
+/** What is missing to build the development (coqc, or Flocq), or null when both are there. */
+export function coqMissing(): string | null {
+  const v = spawnSync(coqcCommand(), ['-where'], { encoding: 'utf8' });
+  if (v.error || v.status !== 0) return `coqc is not installed (Debian: ${INSTALL_COQ})`;
+  if (!existsSync(join(v.stdout.trim(), 'user-contrib', 'Flocq'))) return `Flocq is not installed for this coqc (Debian: ${INSTALL_COQ})`;
+  return null;
+}
+
 /** Is coqc installed, and is the development built and up to date with its sources? */
 export function coqSetup(): CoqSetup {
-  const coqc = process.env['SCHED_COQC'] ?? 'coqc';
+  const missing = coqMissing();
+  if (missing !== null) return { ok: false, missing };
+  const coqc = coqcCommand();
   const v = spawnSync(coqc, ['--version'], { encoding: 'utf8' });
-  if (v.error || v.status !== 0) return { ok: false, missing: `coqc is not installed (Debian: ${INSTALL_COQ})` };
   const dir = coqDir();
   for (const t of THEORIES) {
     const src = join(dir, 'theories', `${t}.v`);

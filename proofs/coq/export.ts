@@ -16,32 +16,14 @@
 import type { Cmd, Expr, ValueType } from '../../core/language/ast.ts';
 import { isIntType } from '../../core/language/ast.ts';
 import type { CheckedImpl } from '../../core/language/typecheck.ts';
-import type { ArrayRef } from '../../semantics/memory.ts';
-import { getCell } from '../../semantics/memory.ts';
+import type { BigStepResult } from '../../semantics/bigstep.ts';
+import { type ArrayRef, type Cells, getCell } from '../../semantics/memory.ts';
 import { type ParamValues, type RunImplOptions, type RunReport, runImpl } from '../../semantics/run.ts';
 import { literalValue, type Value } from '../../semantics/values.ts';
 
 /** Why a run cannot be exported (an input error for the command: exit 3). */
 export class NotExportable extends Error {}
 
-export interface CoqExport {
-  /** The .v file. */
-  readonly text: string;
-  /** `derives`: the run succeeded (match or mismatch); `fails`: a run error, no derivation. */
-  readonly claim: 'derives' | 'fails';
-  readonly report: RunReport;
-  /** Sizes written: cells of μ with a value, entries of δμ and ρ. */
-  readonly sizes: { readonly mu: number; readonly dmu: number; readonly rho: number };
-}
-
-export interface ExportOptions extends Pick<RunImplOptions, 'seed' | 'family' | 'inputs' | 'omega' | 'conditionalStores' | 'maxSteps' | 'maxCells'> {
-  /** The source file (diagnostics and the header). */
-  readonly file: string;
-  /** Wrap the definitions in `Module NAME … End NAME.` (several runs in one file). */
-  readonly module?: string;
-  /** The command line that made the export, for the header comment. */
-  readonly command?: string;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Names
@@ -70,7 +52,7 @@ class Names {
 // ---------------------------------------------------------------------------------------------
 // Values
 
-function z(n: bigint | number): string {
+function z(n: bigint | number | string): string {
   const b = typeof n === 'bigint' ? n : BigInt(n);
   return b < 0n ? `(${b})` : `${b}`;
 }
@@ -306,23 +288,41 @@ function valueText(ref: ArrayRef, v: Value): string {
 // ---------------------------------------------------------------------------------------------
 // The export
 
-function paramValue(v: number | string): bigint {
-  return BigInt(v);
+/** One execution of an implementation: its parameters, initial memory and big-step result. */
+export interface Execution {
+  readonly params: ReadonlyMap<string, bigint | number>;
+  /** μ: every global array with its cells before the run. */
+  readonly initial: Iterable<readonly [string, { readonly ref: ArrayRef; readonly cells: Cells }]>;
+  /** The big-step result, recorded with `effects` (δμ and ρ of the whole run) when it succeeded. */
+  readonly result: BigStepResult;
+  /** Comment lines for the file's header. */
+  readonly header: readonly string[];
 }
 
-/**
- * Run `ci` (as `sched run` would, with the same seed, inputs and options) and write the run as a
- * Coq file. Throws NotExportable for a run the Coq development does not cover.
- */
-export function exportRun(ci: CheckedImpl, params: ParamValues, opts: ExportOptions): CoqExport {
+export interface ExportedRun {
+  /** The .v file. */
+  readonly text: string;
+  /** `derives`: the run succeeded (match or mismatch); `fails`: a run error, no derivation. */
+  readonly claim: 'derives' | 'fails';
+  /** Sizes written: cells of μ with a value, entries of δμ and ρ. */
+  readonly sizes: { readonly mu: number; readonly dmu: number; readonly rho: number };
+}
+
+/** Refuse what the Coq development does not cover before running anything. */
+function exportable(ci: CheckedImpl, opts: { omega?: boolean; conditionalStores?: boolean }): void {
   if (opts.omega) throw new NotExportable('the write-set variant ω (--omega) is not the relation of Fig. 4.5 that the Coq development mechanizes');
   if (opts.conditionalStores) throw new NotExportable('conditional stores (--conditional-stores) are a reading of compiled code, not a rule of the thesis: such a run has no derivation to export');
   if (usesLibm(ci.impl.body)) {
     throw new NotExportable("the implementation calls exp, log or pow: the platform's libm is a parameter of the Coq semantics (Ops.v), so Coq cannot compute its runs");
   }
-  const r = runImpl(ci, params, { seed: opts.seed, family: opts.family, inputs: opts.inputs, maxSteps: opts.maxSteps, maxCells: opts.maxCells, file: opts.file, effects: true });
-  if (!r.result.ok && r.result.error.kind !== 'race' && r.result.error.kind !== 'out-of-bounds' && r.result.error.kind !== 'uninitialized') {
-    throw new NotExportable(`the run stopped with '${r.result.error.kind}' (${r.result.error.message}), which is not an outcome of the semantics`);
+}
+
+/** An execution of `ci` as a Coq file (wrapped in `Module NAME` when `module` is given). */
+export function exportExecution(ci: CheckedImpl, ex: Execution, opts: { module?: string } = {}): ExportedRun {
+  exportable(ci, {});
+  const res = ex.result;
+  if (!res.ok && res.error.kind !== 'race' && res.error.kind !== 'out-of-bounds' && res.error.kind !== 'uninitialized') {
+    throw new NotExportable(`the run stopped with '${res.error.kind}' (${res.error.message}), which is not an outcome of the semantics`);
   }
   const names = new Names();
   const tr = new Translator(names);
@@ -330,10 +330,10 @@ export function exportRun(ci: CheckedImpl, params: ParamValues, opts: ExportOpti
   for (const name of ci.arrays.keys()) names.a(name);
   const prog = tr.cmd(ci.impl.body);
 
-  const env = Object.entries(r.report.params).map(([k, v]) => `(${names.v(k)}, VZ ${z(paramValue(v))})`);
+  const env = [...ex.params].map(([k, v]) => `(${names.v(k)}, VZ ${z(v)})`);
   let muCount = 0;
   const mu: string[] = [];
-  for (const [name, { ref, cells }] of r.initial) {
+  for (const [name, { ref, cells }] of ex.initial) {
     const entries = new Map<number, string>();
     for (let k = 0; k < ref.size; k++) {
       const v = getCell(cells, ref.elem as ValueType, k);
@@ -344,11 +344,7 @@ export function exportRun(ci: CheckedImpl, params: ParamValues, opts: ExportOpti
   }
 
   const lines: string[] = [];
-  const head = opts.command ?? `sched derivation ${opts.file} --impl ${ci.impl.name}`;
-  lines.push(`(* ${head}`);
-  lines.push(`   impl ${ci.impl.name} of spec ${ci.spec.spec.name}; parameters ${Object.entries(r.report.params).map(([k, v]) => `${k} = ${v}`).join(', ') || 'none'}; inputs ${r.report.inputs}${r.report.seed !== null ? `, seed ${r.report.seed}` : ''}`);
-  lines.push(`   TypeScript big-step: ${r.report.outcome}${r.result.ok ? '' : ` (${r.result.error.kind}: ${r.result.error.message.replace(/\*\)/g, '* )')})`}`);
-  lines.push('   Checked by coqc against the Coq development of docs/coq.md (sched derivation --check-coq). *)');
+  lines.push(...ex.header.map((h, i) => `${i === 0 ? '(* ' : '   '}${h.replace(/\*\)/g, '* )')}${i === ex.header.length - 1 ? ' *)' : ''}`));
   lines.push('From Coq Require Import List ZArith.');
   lines.push('From Sched Require Import Run.');
   lines.push('Import ListNotations.');
@@ -362,9 +358,10 @@ export function exportRun(ci: CheckedImpl, params: ParamValues, opts: ExportOpti
   let dmuCount = 0;
   let rhoCount = 0;
   let claim: 'derives' | 'fails';
-  if (r.result.ok) {
+  if (res.ok) {
     claim = 'derives';
-    const fx = r.result.effects!;
+    const fx = res.effects;
+    if (fx === null) throw new Error('internal: an exported run must be recorded with `effects`');
     const dmu = new Map<ArrayRef, Map<number, string>>();
     for (const { ref, k, v } of fx.dmu.values()) {
       if (!ref.global) throw new Error(`internal: local array ${ref.label()} in the root δμ`);
@@ -381,7 +378,7 @@ export function exportRun(ci: CheckedImpl, params: ParamValues, opts: ExportOpti
       list([...m].sort((a, b) => a[0].id - b[0].id).map(([ref, entries]) => `(${names.a(ref.name)}, ${cellsText({ ref, entries })})`));
     lines.push(`Definition dmu : lmap val := lmap_of\n  ${maps(dmu)}.`);
     lines.push(`Definition rho : locset := lmap_of\n  ${maps(rho)}.`);
-    lines.push('(* E0; mu0 ⊢ prog ⇓ ⟨dmu; rho⟩ (Fig. 4.5, BigStep.v), for SCHED\'s operators with any libm. *)');
+    lines.push("(* E0; mu0 ⊢ prog ⇓ ⟨dmu; rho⟩ (Fig. 4.5, BigStep.v), for SCHED's operators with any libm. *)");
     lines.push('Theorem run : forall L : libm, derives (sched_call L) E0 mu0 prog dmu rho.');
     lines.push('Proof. intro L. apply check_run_sound. vm_compute. reflexivity. Qed.');
   } else {
@@ -391,5 +388,32 @@ export function exportRun(ci: CheckedImpl, params: ParamValues, opts: ExportOpti
     lines.push('Proof. intro L. apply check_fails_sound. vm_compute. reflexivity. Qed.');
   }
   if (opts.module) lines.push(`End ${opts.module}.`);
-  return { text: lines.join('\n') + '\n', claim, report: r.report, sizes: { mu: muCount, dmu: dmuCount, rho: rhoCount } };
+  return { text: lines.join('\n') + '\n', claim, sizes: { mu: muCount, dmu: dmuCount, rho: rhoCount } };
+}
+
+export interface ExportOptions extends Pick<RunImplOptions, 'seed' | 'family' | 'inputs' | 'omega' | 'conditionalStores' | 'maxSteps' | 'maxCells'> {
+  /** The source file (diagnostics and the header). */
+  readonly file: string;
+  /** Wrap the definitions in `Module NAME … End NAME.` (several runs in one file). */
+  readonly module?: string;
+  /** The command line that made the export, for the header comment. */
+  readonly command?: string;
+}
+
+/**
+ * Run `ci` as `sched run` would (same seed, inputs and options) and write the run as a Coq file.
+ * Throws NotExportable for a run the Coq development does not cover.
+ */
+export function exportRun(ci: CheckedImpl, params: ParamValues, opts: ExportOptions): ExportedRun & { readonly report: RunReport } {
+  exportable(ci, opts);
+  const r = runImpl(ci, params, { seed: opts.seed, family: opts.family, inputs: opts.inputs, maxSteps: opts.maxSteps, maxCells: opts.maxCells, file: opts.file, effects: true });
+  const rep = r.report;
+  const header = [
+    opts.command ?? `sched derivation ${opts.file} --impl ${ci.impl.name} --coq`,
+    `impl ${ci.impl.name} of spec ${ci.spec.spec.name}; parameters ${Object.entries(rep.params).map(([k, v]) => `${k} = ${v}`).join(', ') || 'none'}; inputs ${rep.inputs}${rep.seed !== null ? `, seed ${rep.seed}` : ''}`,
+    `TypeScript big-step: ${rep.outcome}${r.result.ok ? '' : ` (${r.result.error.kind}: ${r.result.error.message})`}`,
+    'Checked by coqc against the Coq development of docs/coq.md (sched derivation --check-coq).',
+  ];
+  const params2 = new Map(Object.entries(rep.params).map(([k, v]) => [k, BigInt(v)] as const));
+  return { ...exportExecution(ci, { params: params2, initial: r.initial, result: r.result, header }, { module: opts.module }), report: rep };
 }
