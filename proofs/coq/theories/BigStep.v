@@ -12,12 +12,14 @@
    - "for all 0 ≤ i < n" with n ∈ ℤ ranges over the Z.to_nat n naturals below n (none if n ≤ 0);
      the lists ds and rs of the premises' results have that length.
    - U-ALLOCATE's δμ ∖ dom(μ_a) and ρ ∖ dom(μ_a) remove every location of a ([lremove a]): the
-     body's δμ and ρ hold no location of a outside μ_a's box (Remark 4.2.2 below), so this is the
-     same.
+     body's δμ and ρ hold no location of a outside μ_a's box (Remark 4.2.2, Framing.v), so this is
+     the same. Its ρ also holds the reads of the dimensions e_i, as U-FOR's holds rd(e): none for
+     the affine dimensions the type system allows, but without them Lemma 4.2.4 would fail for a
+     dimension that reads memory.
    - The environment is updated (E + x ↦ v), so a binder may shadow an outer one: the Barendregt
      convention of the thesis is not needed.
 
-   Proved here: Remark 4.2.2 (dom(δμ) ∪ ρ ⊆ dom(μ)) and the well-formedness of δμ and ρ. *)
+   Proved here: the well-formedness of δμ and ρ (their keys are codes of index tuples). *)
 
 From Coq Require Import ZArith List Bool Lia.
 From Sched Require Import Maps Values Syntax Memory Eval.
@@ -90,10 +92,11 @@ Inductive bigstep : env -> mem -> cmd -> lmap val -> locset -> Prop :=
     rd call E m e = Some re ->
     rds (rd call E m) idx = Some ri ->
     bigstep E m (CAssign a idx e) (lsingle (a, ns) v) (lmerge re ri)
-| U_ALLOCATE : forall E m a dims c ns d r,
+| U_ALLOCATE : forall E m a dims c ns rdims d r,
     eval_ints E m dims = Some ns ->
+    rds (rd call E m) dims = Some rdims ->
     bigstep E (alloc m a ns) c d r ->
-    bigstep E m (CAlloc a dims c) (lremove a d) (lremove a r).
+    bigstep E m (CAlloc a dims c) (lremove a d) (lmerge rdims (lremove a r)).
 
 (* ------------------------------------------------------------------------------------------ *)
 (** Read sets are well-formed maps (their keys are codes of tuples). *)
@@ -142,7 +145,8 @@ Proof.
       eapply wf_fold_nth; eauto. intros; apply H4; congruence.
   - split. apply wf_single. apply wf_merge. eauto using rd_wf.
     eapply rds_wf; [|exact H3]. apply Forall_forall. intros; eapply rd_wf; eauto.
-  - destruct IHbigstep. split; apply wf_remove; auto.
+  - destruct IHbigstep. split. apply wf_remove; auto. apply wf_merge. 2: apply wf_remove; auto.
+    eapply rds_wf; [|exact H0]. apply Forall_forall. intros; eapply rd_wf; eauto.
 Qed.
 
 End BigStep.

@@ -243,14 +243,15 @@ Qed.
 (* ------------------------------------------------------------------------------------------ *)
 (** Lemma 4.2.1: an expression with a value has a read set; every location it reads is in dom(μ). *)
 
-Definition in_dom_set (m : mem) (r : locset) : Prop := forall l, lget l r <> None -> in_dom m l.
+(** Every location of the map (a read set, or the domain of a differential memory) is in dom(μ). *)
+Definition in_dom_set {B} (m : mem) (r : lmap B) : Prop := forall l, lget l r <> None -> in_dom m l.
 
-Lemma in_dom_set_empty : forall m, in_dom_set m lempty.
-Proof. intros m l H. rewrite lget_empty in H. congruence. Qed.
+Lemma in_dom_set_empty : forall {B} m, @in_dom_set B m lempty.
+Proof. intros B m l H. rewrite lget_empty in H. congruence. Qed.
 
-Lemma in_dom_set_merge : forall m a b, in_dom_set m a -> in_dom_set m b -> in_dom_set m (lmerge a b).
+Lemma in_dom_set_merge : forall {B} m (a b : lmap B), in_dom_set m a -> in_dom_set m b -> in_dom_set m (lmerge a b).
 Proof.
-  intros m a b Ha Hb l H. rewrite lget_merge in H. destruct (lget l b) eqn:E.
+  intros B m a b Ha Hb l H. rewrite lget_merge in H. destruct (lget l b) eqn:E.
   apply Hb; congruence. apply Ha; auto.
 Qed.
 

@@ -119,13 +119,13 @@ Fixpoint exec (E : env) (m : mem) (c : cmd) : outcome :=
       | None => Failed (FNoValue (EArr a idx))
       end
   | CAlloc a dims c1 =>
-      match eval_ints call E m dims with
-      | Some ns =>
+      match eval_ints call E m dims, rds (rd call E m) dims with
+      | Some ns, Some rdims =>
           match exec E (alloc m a ns) c1 with
-          | Done d r => Done (lremove a d) (lremove a r)
+          | Done d r => Done (lremove a d) (lmerge rdims (lremove a r))
           | Failed f => Failed f
           end
-      | None => Failed (FNoValue (EArr a dims))
+      | _, _ => Failed (FNoValue (EArr a dims))
       end
   end.
 
@@ -172,31 +172,6 @@ End ForLoop.
 Definition pairwise (ds : list (lmap val)) (rs : list locset) : Prop :=
   forall i j, (i < length ds)%nat -> (j < length ds)%nat -> i <> j ->
     compat (nth i ds lempty) (nth j ds lempty) /\ disjoint_from (nth i ds lempty) (nth j rs lempty).
-
-Lemma lget_fold_none : forall {A} (ds : list (lmap A)) acc l,
-  lget l (fold_left lmerge ds acc) = None <->
-  lget l acc = None /\ forall j, (j < length ds)%nat -> lget l (nth j ds lempty) = None.
-Proof.
-  induction ds as [|d ds IH]; simpl; intros acc l.
-  - split; [intros H; split; auto; intros; lia | tauto].
-  - rewrite IH, lget_merge. split.
-    + intros [H1 H2]. destruct (lget l d) eqn:E; try discriminate. split; auto.
-      intros [|j] J; auto. apply H2. lia.
-    + intros [H1 H2]. pose proof (H2 0%nat ltac:(lia)) as H0. simpl in H0. rewrite H0.
-      split; auto. intros j J. apply (H2 (S j)). lia.
-Qed.
-
-Lemma lget_fold_some : forall {A} (ds : list (lmap A)) acc l v,
-  lget l (fold_left lmerge ds acc) = Some v ->
-  lget l acc = Some v \/ exists j, (j < length ds)%nat /\ lget l (nth j ds lempty) = Some v.
-Proof.
-  induction ds as [|d ds IH]; simpl; intros acc l v H; auto.
-  destruct (IH _ _ _ H) as [K|[j [J K]]].
-  - rewrite lget_merge in K. destruct (lget l d) eqn:E.
-    + inversion K; subst. right. exists 0%nat. split; auto. lia.
-    + auto.
-  - right. exists (S j). split; auto. lia.
-Qed.
 
 (** Under pairwise compatibility, the fold of ▷ holds every entry of every map (it is the union). *)
 Lemma lget_fold_compat : forall ds (acc : lmap val) j l v,
@@ -396,6 +371,7 @@ Proof.
     destruct (exec (set x v E) m c) as [d1 r1|] eqn:H1; try discriminate. inversion H; subst.
     econstructor; eauto.
   - destruct (eval_ints call E m dims) as [ns|] eqn:Hi; try discriminate.
+    destruct (rds (rd call E m) dims) as [rdims|] eqn:Hr; try discriminate.
     destruct (exec E (alloc m a ns) c) as [d1 r1|] eqn:H1; try discriminate. inversion H; subst.
     econstructor; eauto.
   - destruct (eval call E m e) as [[n| | | |]|] eqn:He; try discriminate;
@@ -433,7 +409,7 @@ Proof.
     + intros i j I J N. rewrite H1 in I, J. split; auto.
     + intros j J. apply H4. lia.
   - rewrite H. apply in_domb_spec in H0. rewrite H0, H1, H2, H3. auto.
-  - rewrite H, IHbigstep. auto.
+  - rewrite H, H0, IHbigstep. auto.
 Qed.
 
 (** Determinism of the big-step relation: a derivation's ⟨δμ; ρ⟩, hence its final memory μ ▷ δμ,

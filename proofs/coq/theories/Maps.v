@@ -581,3 +581,30 @@ Proof.
 Qed.
 
 End LMapEq.
+
+(** Folds of ▷ over a list of maps. *)
+Lemma lget_fold_none : forall {A} (ds : list (lmap A)) acc l,
+  lget l (fold_left lmerge ds acc) = None <->
+  lget l acc = None /\ forall j, (j < length ds)%nat -> lget l (nth j ds lempty) = None.
+Proof.
+  induction ds as [|d ds IH]; simpl; intros acc l.
+  - split; [intros H; split; auto; intros; lia | tauto].
+  - rewrite IH, lget_merge. split.
+    + intros [H1 H2]. destruct (lget l d) eqn:E; try discriminate. split; auto.
+      intros [|j] J; auto. apply H2. lia.
+    + intros [H1 H2]. pose proof (H2 0%nat ltac:(lia)) as H0. simpl in H0. rewrite H0.
+      split; auto. intros j J. apply (H2 (S j)). lia.
+Qed.
+
+Lemma lget_fold_some : forall {A} (ds : list (lmap A)) acc l v,
+  lget l (fold_left lmerge ds acc) = Some v ->
+  lget l acc = Some v \/ exists j, (j < length ds)%nat /\ lget l (nth j ds lempty) = Some v.
+Proof.
+  induction ds as [|d ds IH]; simpl; intros acc l v H; auto.
+  destruct (IH _ _ _ H) as [K|[j [J K]]].
+  - rewrite lget_merge in K. destruct (lget l d) eqn:E.
+    + inversion K; subst. right. exists 0%nat. split; auto. lia.
+    + auto.
+  - right. exists (S j). split; auto. lia.
+Qed.
+
