@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadProgram } from '../core/language/load.ts';
 import { type CheckedImpl, typecheckProgram } from '../core/language/typecheck.ts';
 import { BUILD_COQ, coqDir, coqMissing, coqSetup, type CoqSetup, runCoqc } from '../proofs/coq/coqc.ts';
-import { type ExportedRun, exportExecution, exportRun, NotExportable } from '../proofs/coq/export.ts';
+import { EXPORT_HEADER, type ExportedRun, exportExecution, exportRun, NotExportable } from '../proofs/coq/export.ts';
 import { memCaseArb } from '../proofs/metatheory/gen/programs.ts';
 import { compileCase, globalArrays } from '../proofs/metatheory/properties/harness.ts';
 import { execute } from '../semantics/bigstep.ts';
@@ -27,6 +27,19 @@ if (!HAVE_COQC) process.stderr.write(`coq.test: skipped: ${MISSING}\n`);
 
 /** RUN lines whose global arrays hold more cells than this are too large for this test (docs/coq.md). */
 const LARGE = 100_000;
+
+/** A loop long enough for packed cells (more than 32 values per array). */
+const COPY = `spec copy {
+  param N;
+  input X(i): i32;
+  output Y(i): i32 = X(i) + 1 where 0 <= i && i < N;
+}
+impl copy_loop of copy {
+  input x: i32[N] = X;
+  output y: i32[N] = Y;
+  for i < N do y[i] {Y(i)} := x[i] + 1
+}
+`;
 
 /** The number of cells of an implementation's global arrays for these parameters. */
 function globalCells(ci: CheckedImpl, params: ReadonlyMap<string, bigint>): number {
@@ -53,8 +66,7 @@ beforeAll(() => {
 
 /** Several exports in one file (coqc's start-up, loading Flocq, costs more than a small run). */
 function batch(runs: readonly ExportedRun[]): string {
-  const head = ['From Coq Require Import List ZArith.', 'From Sched Require Import Run.', 'Import ListNotations.'];
-  return [...head, ...runs.map((r) => r.text.split('\n').filter((l) => !head.includes(l)).join('\n'))].join('\n');
+  return [...EXPORT_HEADER, ...runs.map((r) => r.text.split('\n').filter((l) => !EXPORT_HEADER.includes(l)).join('\n'))].join('\n');
 }
 
 function coqc(name: string, text: string): { ok: boolean; message: string } {
@@ -96,9 +108,9 @@ describe.skipIf(!HAVE_COQC)('the Coq development (proofs/coq)', () => {
     expect(bad).toEqual([]);
   });
 
-  it('Print Assumptions: the metatheory is closed, the operators use only the standard library', () => {
-    const closed = ['bigstep_deterministic', 'exec_sound', 'exec_complete', 'exec_fails', 'bigstep_decidable', 'check_run_sound', 'check_fails_sound', 'lemma_4_2_1'];
-    const text = ['From Sched Require Import Run.', ...[...closed, 'sched_call'].flatMap((t) => [`Goal True. idtac "### ${t}". Abort.`, `Print Assumptions ${t}.`])].join('\n');
+  it('Print Assumptions: the metatheory is closed; the operators and a run use only the standard library', () => {
+    const closed = ['bigstep_deterministic', 'exec_sound', 'exec_complete', 'exec_fails', 'bigstep_decidable', 'check_run_sound', 'check_fails_sound', 'lemma_4_2_1', 'thm_4_2_2', 'remark_4_2_2', 'lemma_4_2_4', 'thm_4_4_1'];
+    const text = ['From Sched Require Import Run Framing Typing.', ...[...closed, 'sched_call'].flatMap((t) => [`Goal True. idtac "### ${t}". Abort.`, `Print Assumptions ${t}.`])].join('\n');
     const r = coqc('Assumptions.v', text);
     expect(r.ok, r.message).toBe(true);
     const blocks = new Map(
@@ -108,11 +120,22 @@ describe.skipIf(!HAVE_COQC)('the Coq development (proofs/coq)', () => {
         .map((b) => [b.slice(0, b.indexOf('\n')).trim(), b.slice(b.indexOf('\n') + 1)] as const),
     );
     for (const t of closed) expect(blocks.get(t), t).toMatch(/Closed under the global context/);
-    // Flocq's floats carry proofs built with the standard library's real numbers and classical logic.
-    const axioms = [...(blocks.get('sched_call') ?? '').matchAll(/^(\S+) :/gm)].map((m) => m[1]!);
+    // Flocq's floats carry proofs built with the standard library's real numbers and classical
+    // logic; an exported run's packed cells use the standard library's primitive integers.
     const stdlib = ['ClassicalDedekindReals.sig_not_dec', 'ClassicalDedekindReals.sig_forall_dec', 'FunctionalExtensionality.functional_extensionality_dep', 'Classical_Prop.classic'];
-    expect(axioms.length).toBeGreaterThan(0);
-    for (const a of axioms) expect(stdlib, `axiom ${a}`).toContain(a);
+    const primitives = ['int', 'lsr', 'lsl', 'land', 'lor', 'lxor', 'eqb', 'ltb', 'leb', 'add', 'sub', 'mul', 'div', 'mod', 'compare'];
+    const axioms = (out: string): string[] => [...out.matchAll(/^(\S+) :/gm)].map((m) => m[1]!);
+    const ops = axioms(blocks.get('sched_call') ?? '');
+    expect(ops.length).toBeGreaterThan(0);
+    for (const a of ops) expect(stdlib, `axiom ${a}`).toContain(a);
+    const src = join(dir, 'copy.sched');
+    writeFileSync(src, COPY);
+    const ci = typecheckProgram(loadProgram(src)).impls[0]!;
+    const e = exportRun(ci, new Map([['N', 40n]]), { file: src });
+    expect(e.text).toMatch(/Packed/);
+    const run = coqc('RunAssumptions.v', `${e.text}Print Assumptions run.\n`);
+    expect(run.ok, run.message).toBe(true);
+    for (const a of axioms(run.message)) expect([...stdlib, ...primitives], `axiom ${a} of an exported run`).toContain(a);
   });
 
   it('every corpus RUN of the relation exports a run that coqc accepts', () => {

@@ -25,6 +25,9 @@ import { literalValue, type Value } from '../../semantics/values.ts';
 export class NotExportable extends Error {}
 
 
+/** The first lines of every export (batches of exports share them). */
+export const EXPORT_HEADER: readonly string[] = ['From Coq Require Import List ZArith Uint63.', 'From Sched Require Import Run.', 'Import ListNotations.'];
+
 // ---------------------------------------------------------------------------------------------
 // Names
 
@@ -263,10 +266,20 @@ interface ArrayCells {
   readonly entries: Map<number, string>;
 }
 
-/** `Dense dims [Some v; None; …]` (row-major, every cell) or `Sparse [([i; j], v); …]`, the shorter. */
+/** Up to this many entries an array's cells are written as values (`(i32 5)`); beyond, packed. */
+const READABLE = 32;
+
+/**
+ * `Full dims v` (every cell holds v), `Dense dims [Some v; None; …]` (row-major, every cell) or
+ * `Sparse [([i; j], v); …]`, the shortest.
+ */
 function cellsText(c: ArrayCells): string {
   const { ref, entries } = c;
   const dims = list(ref.dims.map(z));
+  if (entries.size === ref.size && ref.size > 1) {
+    const first = entries.values().next().value!;
+    if ([...entries.values()].every((v) => v === first)) return `(Full ${dims} ${first})`;
+  }
   if (entries.size * 3 >= ref.size) {
     const items: string[] = [];
     let last = -1;
@@ -281,9 +294,65 @@ function cellsText(c: ArrayCells): string {
   return `(Sparse ${longList(items)})`;
 }
 
-function valueText(ref: ArrayRef, v: Value): string {
-  return coqValue(ref.elem as ValueType, v);
+/** A list of primitive 63-bit integers (Run.v reads them much faster than numerals). */
+function wordList(ws: readonly (bigint | number)[]): string {
+  if (ws.length <= CHUNK) return `${list(ws.map(String))}%uint63`;
+  const chunks: string[] = [];
+  for (let i = 0; i < ws.length; i += CHUNK) chunks.push(`${list(ws.slice(i, i + CHUNK).map(String))}%uint63`);
+  return `(concat [${chunks.join(';\n    ')}])`;
 }
+
+/** A read set's cells of one array: `Full`, a bit set, or a few locations. */
+function setText(ref: ArrayRef, ks: ReadonlySet<number>): string {
+  if (ks.size <= READABLE || ks.size * 63 < ref.size) return cellsText({ ref, entries: new Map([...ks].map((k) => [k, 'tt'])) });
+  if (ks.size === ref.size) return `(Full ${list(ref.dims.map(z))} tt)`;
+  const words: bigint[] = [];
+  for (const k of ks) {
+    const w = Math.floor(k / 63);
+    while (words.length <= w) words.push(0n);
+    words[w] = words[w]! | (1n << BigInt(k % 63));
+  }
+  return `(Bits ${list(ref.dims.map(z))} ${wordList(words)} tt)`;
+}
+
+const NO_VALUE = 1n << 62n;
+
+/** The bit pattern of a value, as Run.v's `unpack` reads it (two words for 64-bit types). */
+function valueWords(t: ValueType, v: Value): bigint[] {
+  if (t === 'bool') return [v ? 1n : 0n];
+  const dv = new DataView(new ArrayBuffer(8));
+  if (t === 'f32') {
+    dv.setFloat32(0, v as number);
+    return [BigInt(dv.getUint32(0))];
+  }
+  if (t === 'f64') {
+    dv.setFloat64(0, v as number);
+    return [BigInt(dv.getUint32(0)), BigInt(dv.getUint32(4))];
+  }
+  const bits = t === 'i64' || t === 'u64' ? 64n : BigInt(Number(t.slice(1)));
+  const u = BigInt.asUintN(Number(bits), typeof v === 'bigint' ? v : BigInt(v as number));
+  return bits === 64n ? [u >> 32n, u & 0xffffffffn] : [u];
+}
+
+
+/** The values of one array (offset → value): as readable cells when few, else packed. */
+function valuesText(ref: ArrayRef, vals: ReadonlyMap<number, Value>): string {
+  const t = ref.elem as ValueType;
+  if (vals.size <= READABLE || vals.size * 4 < ref.size) {
+    return `(Cells ${cellsText({ ref, entries: new Map([...vals].map(([k, v]) => [k, coqValue(t, v)])) })})`;
+  }
+  let last = -1;
+  for (const k of vals.keys()) last = Math.max(last, k);
+  const wide = t === 'i64' || t === 'u64' || t === 'f64';
+  const ws: bigint[] = [];
+  for (let k = 0; k <= last; k++) {
+    const v = vals.get(k);
+    if (v === undefined) ws.push(...(wide ? [NO_VALUE, 0n] : [NO_VALUE]));
+    else ws.push(...valueWords(t, v));
+  }
+  return `(Packed ${VTY[t]} ${list(ref.dims.map(z))} ${wordList(ws)})`;
+}
+
 
 // ---------------------------------------------------------------------------------------------
 // The export
@@ -334,20 +403,18 @@ export function exportExecution(ci: CheckedImpl, ex: Execution, opts: { module?:
   let muCount = 0;
   const mu: string[] = [];
   for (const [name, { ref, cells }] of ex.initial) {
-    const entries = new Map<number, string>();
+    const vals = new Map<number, Value>();
     for (let k = 0; k < ref.size; k++) {
       const v = getCell(cells, ref.elem as ValueType, k);
-      if (v !== undefined) entries.set(k, valueText(ref, v));
+      if (v !== undefined) vals.set(k, v);
     }
-    muCount += entries.size;
-    mu.push(`(${names.a(name)}, ${list(ref.dims.map(z))}, ${cellsText({ ref, entries })})`);
+    muCount += vals.size;
+    mu.push(`(${names.a(name)}, ${list(ref.dims.map(z))}, ${valuesText(ref, vals)})`);
   }
 
   const lines: string[] = [];
   lines.push(...ex.header.map((h, i) => `${i === 0 ? '(* ' : '   '}${h.replace(/\*\)/g, '* )')}${i === ex.header.length - 1 ? ' *)' : ''}`));
-  lines.push('From Coq Require Import List ZArith.');
-  lines.push('From Sched Require Import Run.');
-  lines.push('Import ListNotations.');
+  lines.push(...EXPORT_HEADER);
   if (opts.module) lines.push(`Module ${opts.module}.`);
   lines.push('Local Open Scope Z_scope.');
   lines.push(...names.definitions());
@@ -362,22 +429,21 @@ export function exportExecution(ci: CheckedImpl, ex: Execution, opts: { module?:
     claim = 'derives';
     const fx = res.effects;
     if (fx === null) throw new Error('internal: an exported run must be recorded with `effects`');
-    const dmu = new Map<ArrayRef, Map<number, string>>();
+    const dmu = new Map<ArrayRef, Map<number, Value>>();
     for (const { ref, k, v } of fx.dmu.values()) {
       if (!ref.global) throw new Error(`internal: local array ${ref.label()} in the root δμ`);
-      (dmu.get(ref) ?? dmu.set(ref, new Map()).get(ref)!).set(k, valueText(ref, v));
+      (dmu.get(ref) ?? dmu.set(ref, new Map()).get(ref)!).set(k, v);
       dmuCount++;
     }
-    const rho = new Map<ArrayRef, Map<number, string>>();
+    const rho = new Map<ArrayRef, Set<number>>();
     for (const { ref, k } of fx.rho.values()) {
       if (!ref.global) throw new Error(`internal: local array ${ref.label()} in the root ρ`);
-      (rho.get(ref) ?? rho.set(ref, new Map()).get(ref)!).set(k, 'tt');
+      (rho.get(ref) ?? rho.set(ref, new Set()).get(ref)!).add(k);
       rhoCount++;
     }
-    const maps = (m: Map<ArrayRef, Map<number, string>>): string =>
-      list([...m].sort((a, b) => a[0].id - b[0].id).map(([ref, entries]) => `(${names.a(ref.name)}, ${cellsText({ ref, entries })})`));
-    lines.push(`Definition dmu : lmap val := lmap_of\n  ${maps(dmu)}.`);
-    lines.push(`Definition rho : locset := lmap_of\n  ${maps(rho)}.`);
+    const byId = <T>(m: Map<ArrayRef, T>): [ArrayRef, T][] => [...m].sort((a, b) => a[0].id - b[0].id);
+    lines.push(`Definition dmu : lmap val := vmap_of\n  ${list(byId(dmu).map(([ref, vals]) => `(${names.a(ref.name)}, ${valuesText(ref, vals)})`))}.`);
+    lines.push(`Definition rho : locset := lmap_of\n  ${list(byId(rho).map(([ref, ks]) => `(${names.a(ref.name)}, ${setText(ref, ks)})`))}.`);
     lines.push("(* E0; mu0 ⊢ prog ⇓ ⟨dmu; rho⟩ (Fig. 4.5, BigStep.v), for SCHED's operators with any libm. *)");
     lines.push('Theorem run : forall L : libm, derives (sched_call L) E0 mu0 prog dmu rho.');
     lines.push('Proof. intro L. apply check_run_sound. vm_compute. reflexivity. Qed.');

@@ -25,8 +25,11 @@ From Coq Require Import ZArith List Bool Lia.
 From Sched Require Import Maps Values Syntax Memory Eval.
 Import ListNotations.
 
-(** E + x ↦ i *)
-Definition bind (x : ident) (i : nat) (E : env) : env := set x (VZ (Z.of_nat i)) E.
+(** E + x ↦ z *)
+Definition bindz (x : ident) (z : Z) (E : env) : env := set x (VZ z) E.
+
+(** E + x ↦ i for an iteration i of a loop. *)
+Definition bind (x : ident) (i : nat) (E : env) : env := bindz x (Z.of_nat i) E.
 
 (** δμ1 ∘ δμ2: the two differential memories agree where both are defined (Definition 4.2.4). *)
 Definition compat (d1 d2 : lmap val) : Prop :=

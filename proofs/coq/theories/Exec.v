@@ -18,8 +18,8 @@ Inductive failure :=
 | FNoValue (e : expr)                 (* an expression has no value (⊥): a read of ⊥ or outside
                                          dom(μ), or no rule applies (a type error) *)
 | FOutOfBounds (a : ident) (ns : list Z)  (* U-ASSIGN: a[ns] ∉ dom(μ) *)
-| FRaceRW (x : ident) (i : nat)       (* U-PARLOOP: dom(δμ_i) # ρ_j or dom(δμ_j) # ρ_i fails, j < i *)
-| FRaceWW (x : ident) (i : nat).      (* U-PARLOOP: δμ_i ∘ δμ_j fails, j < i *)
+| FRaceRW (x : ident) (i : Z)         (* U-PARLOOP: dom(δμ_i) # ρ_j or dom(δμ_j) # ρ_i fails, j < i *)
+| FRaceWW (x : ident) (i : Z).        (* U-PARLOOP: δμ_i ∘ δμ_j fails, j < i *)
 
 Inductive outcome := Done (d : lmap val) (r : locset) | Failed (f : failure).
 
@@ -29,26 +29,27 @@ Section Loops.
 Variable run : env -> mem -> outcome.
 Variables (E : env) (x : ident).
 
-(** U-FOR: iteration i runs in the memory the earlier ones left. *)
-Fixpoint for_loop (k i : nat) (m : mem) (dacc : lmap val) (racc : locset) : outcome :=
+(** U-FOR: iteration i runs in the memory the earlier ones left. (The loop variable's value is
+    counted in ℤ: Z.of_nat at every iteration would cost the iteration's number.) *)
+Fixpoint for_loop (k : nat) (i : Z) (m : mem) (dacc : lmap val) (racc : locset) : outcome :=
   match k with
   | O => Done dacc racc
   | S k' =>
-      match run (bind x i E) m with
-      | Done d r => for_loop k' (S i) (mupd m d) (lmerge dacc d) (lmerge racc r)
+      match run (bindz x i E) m with
+      | Done d r => for_loop k' (Z.succ i) (mupd m d) (lmerge dacc d) (lmerge racc r)
       | Failed f => Failed f
       end
   end.
 
 (** U-PARLOOP: every iteration runs in μ; its effects are checked against the earlier ones'. *)
-Fixpoint par_loop (m : mem) (k i : nat) (dacc : lmap val) (racc : locset) : outcome :=
+Fixpoint par_loop (m : mem) (k : nat) (i : Z) (dacc : lmap val) (racc : locset) : outcome :=
   match k with
   | O => Done dacc racc
   | S k' =>
-      match run (bind x i E) m with
+      match run (bindz x i E) m with
       | Done d r =>
           if ldisjoint d racc && ldisjoint dacc r then
-            if lagree val_eqb d dacc then par_loop m k' (S i) (lmerge dacc d) (lmerge racc r)
+            if lagree val_eqb d dacc then par_loop m k' (Z.succ i) (lmerge dacc d) (lmerge racc r)
             else Failed (FRaceWW x i)
           else Failed (FRaceRW x i)
       | Failed f => Failed f
@@ -92,7 +93,7 @@ Fixpoint exec (E : env) (m : mem) (c : cmd) : outcome :=
   | CFor x e c1 =>
       match eval call E m e, rd call E m e with
       | Some (VZ n), Some re =>
-          match for_loop (fun E' m' => exec E' m' c1) E x (Z.to_nat n) 0 m lempty lempty with
+          match for_loop (fun E' m' => exec E' m' c1) E x (Z.to_nat n) 0%Z m lempty lempty with
           | Done d r => Done d (lmerge re r)
           | Failed f => Failed f
           end
@@ -101,7 +102,7 @@ Fixpoint exec (E : env) (m : mem) (c : cmd) : outcome :=
   | CPar x e c1 =>
       match eval call E m e, rd call E m e with
       | Some (VZ n), Some re =>
-          match par_loop (fun E' m' => exec E' m' c1) E x m (Z.to_nat n) 0 lempty lempty with
+          match par_loop (fun E' m' => exec E' m' c1) E x m (Z.to_nat n) 0%Z lempty lempty with
           | Done d r => Done d (lmerge re r)
           | Failed f => Failed f
           end
@@ -136,32 +137,33 @@ Section ForLoop.
 Variable run : env -> mem -> outcome.
 Variables (E : env) (x : ident).
 
-Lemma for_loop_sound : forall k i m dacc racc d r,
+Lemma for_loop_sound : forall k (i : Z) m dacc racc d r,
   for_loop run E x k i m dacc racc = Done d r ->
   exists ds rs, length ds = k /\ length rs = k /\
     d = fold_left lmerge ds dacc /\ r = fold_left lmerge rs racc /\
     forall j, (j < k)%nat ->
-      run (bind x (i + j) E) (fold_left mupd (firstn j ds) m) = Done (nth j ds lempty) (nth j rs lempty).
+      run (bindz x (i + Z.of_nat j) E) (fold_left mupd (firstn j ds) m) = Done (nth j ds lempty) (nth j rs lempty).
 Proof.
   induction k; simpl; intros i m dacc racc d r H.
   - inversion H; subst. exists [], []. repeat split; auto. intros; lia.
-  - destruct (run (bind x i E) m) as [d0 r0|f] eqn:R; try discriminate.
+  - destruct (run (bindz x i E) m) as [d0 r0|f] eqn:R; try discriminate.
     destruct (IHk _ _ _ _ _ _ H) as [ds [rs [L1 [L2 [D [Rr F]]]]]].
     exists (d0 :: ds), (r0 :: rs). simpl. repeat split; auto.
-    intros [|j] J; simpl.
-    + rewrite Nat.add_0_r. auto.
-    + replace (i + S j)%nat with (S i + j)%nat by lia. apply F. lia.
+    intros [|j] J; cbn [nth firstn fold_left].
+    + rewrite Z.add_0_r. auto.
+    + replace (i + Z.of_nat (S j))%Z with (Z.succ i + Z.of_nat j)%Z by lia. apply F. lia.
 Qed.
 
-Lemma for_loop_complete : forall ds rs i m dacc racc,
+Lemma for_loop_complete : forall ds rs (i : Z) m dacc racc,
   length rs = length ds ->
   (forall j, (j < length ds)%nat ->
-     run (bind x (i + j) E) (fold_left mupd (firstn j ds) m) = Done (nth j ds lempty) (nth j rs lempty)) ->
+     run (bindz x (i + Z.of_nat j) E) (fold_left mupd (firstn j ds) m) = Done (nth j ds lempty) (nth j rs lempty)) ->
   for_loop run E x (length ds) i m dacc racc = Done (fold_left lmerge ds dacc) (fold_left lmerge rs racc).
 Proof.
   induction ds as [|d0 ds IH]; intros [|r0 rs] i m dacc racc L F; simpl in *; try discriminate; auto.
-  pose proof (F 0%nat ltac:(lia)) as F0. simpl in F0. rewrite Nat.add_0_r in F0. rewrite F0.
-  apply IH; auto. intros j J. replace (S i + j)%nat with (i + S j)%nat by lia. apply (F (S j)). lia.
+  pose proof (F 0%nat ltac:(lia)) as F0. simpl in F0. rewrite Z.add_0_r in F0. rewrite F0.
+  apply IH; auto. intros j J. replace (Z.succ i + Z.of_nat j)%Z with (i + Z.of_nat (S j))%Z by lia.
+  apply (F (S j)). lia.
 Qed.
 
 End ForLoop.
@@ -281,17 +283,17 @@ Section ParLoop.
 Variable run : env -> mem -> outcome.
 Variables (E : env) (x : ident) (m : mem).
 
-Lemma par_loop_sound : forall k i pre rpre d r,
+Lemma par_loop_sound : forall k (i : Z) pre rpre d r,
   length rpre = length pre -> pairwise pre rpre ->
   par_loop run E x m k i (lfold pre) (lfold rpre) = Done d r ->
   exists ds rs, length ds = k /\ length rs = k /\
     d = lfold (pre ++ ds) /\ r = lfold (rpre ++ rs) /\ pairwise (pre ++ ds) (rpre ++ rs) /\
-    forall j, (j < k)%nat -> run (bind x (i + j) E) m = Done (nth j ds lempty) (nth j rs lempty).
+    forall j, (j < k)%nat -> run (bindz x (i + Z.of_nat j) E) m = Done (nth j ds lempty) (nth j rs lempty).
 Proof.
   induction k; simpl; intros i pre rpre d r L P H.
   - inversion H; subst. exists [], []. rewrite !app_nil_r.
     do 5 (split; [solve [auto]|]). intros; lia.
-  - destruct (run (bind x i E) m) as [d0 r0|f] eqn:R; try discriminate.
+  - destruct (run (bindz x i E) m) as [d0 r0|f] eqn:R; try discriminate.
     destruct (ldisjoint d0 (lfold rpre) && ldisjoint (lfold pre) r0) eqn:C1; try discriminate.
     destruct (lagree val_eqb d0 (lfold pre)) eqn:C2; try discriminate.
     assert (C : par_check pre rpre d0 r0 = true) by (unfold par_check; rewrite C1, C2; auto).
@@ -301,26 +303,26 @@ Proof.
     assert (E2 : lmerge (lfold rpre) r0 = lfold (rpre ++ [r0])) by (unfold lfold; rewrite fold_left_app; auto).
     rewrite E1, E2 in H.
     assert (L' : length (rpre ++ [r0]) = length (pre ++ [d0])) by (rewrite !app_length; simpl; lia).
-    destruct (IHk (S i) _ _ _ _ L' P' H)
+    destruct (IHk (Z.succ i) _ _ _ _ L' P' H)
       as [ds [rs [L1 [L2 [D [Rr [P2 F]]]]]]].
     exists (d0 :: ds), (r0 :: rs).
     rewrite <- !app_assoc in D. rewrite <- !app_assoc in Rr. rewrite <- !app_assoc in P2.
     simpl in D, Rr, P2.
     split; [simpl; lia|]. split; [simpl; lia|]. split; [auto|]. split; [auto|]. split; [auto|].
-    intros [|j] J; simpl.
-    + rewrite Nat.add_0_r. auto.
-    + replace (i + S j)%nat with (S i + j)%nat by lia. apply F. lia.
+    intros [|j] J; cbn [nth firstn fold_left].
+    + rewrite Z.add_0_r. auto.
+    + replace (i + Z.of_nat (S j))%Z with (Z.succ i + Z.of_nat j)%Z by lia. apply F. lia.
 Qed.
 
-Lemma par_loop_complete : forall ds rs i pre rpre,
+Lemma par_loop_complete : forall ds rs (i : Z) pre rpre,
   length rs = length ds -> length rpre = length pre ->
   pairwise (pre ++ ds) (rpre ++ rs) -> Forall wf (pre ++ ds) ->
-  (forall j, (j < length ds)%nat -> run (bind x (i + j) E) m = Done (nth j ds lempty) (nth j rs lempty)) ->
+  (forall j, (j < length ds)%nat -> run (bindz x (i + Z.of_nat j) E) m = Done (nth j ds lempty) (nth j rs lempty)) ->
   par_loop run E x m (length ds) i (lfold pre) (lfold rpre) = Done (lfold (pre ++ ds)) (lfold (rpre ++ rs)).
 Proof.
   induction ds as [|d0 ds IH]; intros [|r0 rs] i pre rpre L Lp P W F; simpl in *; try discriminate.
   - rewrite !app_nil_r. auto.
-  - pose proof (F 0%nat ltac:(lia)) as F0. rewrite Nat.add_0_r in F0. simpl in F0. rewrite F0.
+  - pose proof (F 0%nat ltac:(lia)) as F0. rewrite Z.add_0_r in F0. simpl in F0. rewrite F0.
     assert (P1 : pairwise (pre ++ [d0]) (rpre ++ [r0])).
     { apply (pairwise_app_l _ _ ds rs); [rewrite !app_length; simpl; lia|].
       rewrite <- !app_assoc. exact P. }
@@ -336,7 +338,7 @@ Proof.
     + rewrite !app_length. simpl. lia.
     + rewrite <- !app_assoc. auto.
     + rewrite <- app_assoc. apply Forall_app. split; auto.
-    + intros j J. replace (S i + j)%nat with (i + S j)%nat by lia. apply (F (S j)). lia.
+    + intros j J. replace (Z.succ i + Z.of_nat j)%Z with (i + Z.of_nat (S j))%Z by lia. apply (F (S j)). lia.
 Qed.
 
 End ParLoop.
@@ -398,13 +400,13 @@ Proof.
   - rewrite H, H0, IHbigstep. auto.
   - rewrite H, H0, IHbigstep. auto.
   - rewrite H, H0. rewrite <- H1.
-    rewrite (for_loop_complete (fun E' m' => exec E' m' c) E x ds rs 0 m lempty lempty); auto.
+    rewrite (for_loop_complete (fun E' m' => exec E' m' c) E x ds rs 0%Z m lempty lempty); auto.
     + congruence.
     + intros j J. simpl. apply H4. lia.
   - rewrite H, H0. rewrite <- H1.
     assert (Wds : Forall wf ds).
     { apply (wf_fold_nth ds (Z.to_nat n) H1). intros i I. apply (bigstep_wf call _ _ _ _ _ (H3 i I)). }
-    pose proof (par_loop_complete (fun E' m' => exec E' m' c) E x m ds rs 0 [] [] (eq_trans H2 (eq_sym H1)) eq_refl)
+    pose proof (par_loop_complete (fun E' m' => exec E' m' c) E x m ds rs 0%Z [] [] (eq_trans H2 (eq_sym H1)) eq_refl)
       as PL. unfold lfold in PL. simpl in PL. rewrite PL; auto.
     + intros i j I J N. rewrite H1 in I, J. split; auto.
     + intros j J. apply H4. lia.

@@ -45,10 +45,25 @@ Definition bits (t : ity) : Z :=
 Definition signed (t : ity) : bool :=
   match t with I8 | I16 | I32 | I64 => true | _ => false end.
 
+(** 2^bits and 2^(bits − 1), as constants (the kernel computes with them at every operation). *)
+Definition modulus (t : ity) : Z :=
+  match t with
+  | I8 | U8 => 256 | I16 | U16 => 65536 | I32 | U32 => 4294967296
+  | I64 | U64 => 18446744073709551616
+  end.
+Definition half (t : ity) : Z :=
+  match t with
+  | I8 | U8 => 128 | I16 | U16 => 32768 | I32 | U32 => 2147483648
+  | I64 | U64 => 9223372036854775808
+  end.
+
+Lemma modulus_bits : forall t, modulus t = 2 ^ bits t /\ half t = 2 ^ (bits t - 1).
+Proof. destruct t; split; reflexivity. Qed.
+
 (** The integer n reduced into t: two's complement wrap-around. *)
 Definition wrap (t : ity) (n : Z) : Z :=
-  let r := n mod 2 ^ bits t in
-  if signed t && (2 ^ (bits t - 1) <=? r) then r - 2 ^ bits t else r.
+  let r := n mod modulus t in
+  if signed t && (half t <=? r) then r - modulus t else r.
 
 (** Euclidean division as Halide's: the remainder is in [0, |b|); 0 for a zero divisor. *)
 Definition emod (a b : Z) : Z := if b =? 0 then 0 else a mod Z.abs b.

@@ -8,7 +8,7 @@
    The proof runs the interpreter of Exec.v in the kernel (vm_compute) and concludes with its
    soundness theorems below, so what coqc accepts is the relation of Fig. 4.5 itself. *)
 
-From Coq Require Import ZArith List Bool Floats.SpecFloat.
+From Coq Require Import ZArith List Bool Floats.SpecFloat Uint63.
 From Flocq Require Import IEEE754.BinarySingleNaN.
 From Sched Require Export Maps Values Syntax Memory Eval BigStep Exec Ops.
 Import ListNotations.
@@ -76,21 +76,31 @@ Definition f64_nan : val := VF64 B754_nan.
 Definition env_of (l : list (ident * val)) : env :=
   fold_left (fun E xv => set (fst xv) (snd xv) E) l Leaf.
 
+(** 0, 1, …, n − 1 (counted in ℤ: Z.of_nat would cost each index's value). *)
+Fixpoint zrange (k : nat) (i : Z) : list Z :=
+  match k with O => [] | S k' => i :: zrange k' (Z.succ i) end.
+
 (** The index tuples of a box, in row-major order. *)
 Fixpoint box (dims : list Z) : list (list Z) :=
   match dims with
   | [] => [[]]
   | n :: dims' =>
       let inner := box dims' in
-      flat_map (fun i => map (fun t => i :: t) inner) (map Z.of_nat (seq 0 (Z.to_nat n)))
+      flat_map (fun i => map (fun t => i :: t) inner) (zrange (Z.to_nat n) 0)
   end.
 
-(** The cells of one array: all of them in row-major order (None: no entry), or some of them. *)
+(** The cells of one array: all of them in row-major order (None: no entry), some of them, every
+    cell of the box with the same entry, or the cells of the box whose bit is set (cell k is bit
+    k mod 63 of word k / 63; primitive integers are written and read much faster than numerals). *)
 Inductive cells (A : Type) :=
 | Dense (dims : list Z) (vs : list (option A))
-| Sparse (entries : list (list Z * A)).
+| Sparse (entries : list (list Z * A))
+| Full (dims : list Z) (v : A)
+| Bits (dims : list Z) (ws : list int) (v : A).
 Arguments Dense {A} _ _.
 Arguments Sparse {A} _.
+Arguments Full {A} _ _.
+Arguments Bits {A} _ _ _.
 
 Fixpoint add_dense {A} (a : ident) (ts : list (list Z)) (vs : list (option A)) (m : lmap A) : lmap A :=
   match ts, vs with
@@ -99,19 +109,89 @@ Fixpoint add_dense {A} (a : ident) (ts : list (list Z)) (vs : list (option A)) (
   | _, _ => m
   end.
 
+Definition word_bits (w : int) : list bool := map (fun i => Z.testbit (to_Z w) i) (zrange 63 0).
+
 Definition add_cells {A} (a : ident) (c : cells A) (m : lmap A) : lmap A :=
   match c with
   | Dense dims vs => add_dense a (box dims) vs m
   | Sparse es => fold_left (fun m tv => lset (a, fst tv) (snd tv) m) es m
+  | Full dims v => fold_left (fun m t => lset (a, t) v m) (box dims) m
+  | Bits dims ws v =>
+      add_dense a (box dims) (flat_map (fun w => map (fun b : bool => if b then Some v else None) (word_bits w)) ws) m
   end.
 
 Definition lmap_of {A} (l : list (ident * cells A)) : lmap A :=
   fold_left (fun m ac => add_cells (fst ac) (snd ac) m) l lempty.
 
-(** A memory: each array's name, shape and written cells (the others hold ⊥). *)
-Definition mem_of (l : list (ident * list Z * cells val)) : mem :=
-  Mem (fold_left (fun s adc => set (fst (fst adc)) (snd (fst adc)) s) l Leaf)
-      (fold_left (fun m adc => add_cells (fst (fst adc)) (snd adc) m) l lempty).
+(** Values from their bit patterns: IEEE-754 for floats, two's complement for integers. *)
+Definition f32_of_bits (b : Z) : val :=
+  let s := Z.testbit b 31 in
+  let e := Z.land (Z.shiftr b 23) 255 in
+  let m := Z.land b 8388607 (* 2^23 − 1 *) in
+  if e =? 255 then (if m =? 0 then f32_inf s else f32_nan)
+  else if e =? 0 then (if m =? 0 then f32_zero s else f32 (if s then - m else m) (-149))
+  else f32 (if s then - (m + 8388608) else m + 8388608) (e - 150).
 
-Definition set_of (l : list (ident * list (list Z))) : locset :=
-  lmap_of (map (fun a_ts => (fst a_ts, Sparse (map (fun t => (t, tt)) (snd a_ts)))) l).
+Definition f64_of_bits (b : Z) : val :=
+  let s := Z.testbit b 63 in
+  let e := Z.land (Z.shiftr b 52) 2047 in
+  let m := Z.land b 4503599627370495 (* 2^52 − 1 *) in
+  if e =? 2047 then (if m =? 0 then f64_inf s else f64_nan)
+  else if e =? 0 then (if m =? 0 then f64_zero s else f64 (if s then - m else m) (-1074))
+  else f64 (if s then - (m + 4503599627370496) else m + 4503599627370496) (e - 1075).
+
+Definition of_bits (t : vty) (b : Z) : val :=
+  match t with
+  | TBool => VBool (negb (b =? 0))
+  | TInt it => VInt it (wrap it b)
+  | TF32 => f32_of_bits b
+  | TF64 => f64_of_bits b
+  end.
+
+(* Bit patterns read back (values compared as val_eqb does: the proof inside a float is irrelevant). *)
+Example f32_bits_one : val_eqb (f32_of_bits 1065353216) (f32 1 0) = true. Proof. vm_compute. reflexivity. Qed.
+Example f32_bits_neg_tiny : val_eqb (f32_of_bits 2147483649) (f32 (-1) (-149)) = true. Proof. vm_compute. reflexivity. Qed.
+Example f32_bits_neg_zero : val_eqb (f32_of_bits 2147483648) (f32_zero true) = true. Proof. vm_compute. reflexivity. Qed.
+Example f32_bits_max : val_eqb (f32_of_bits 2139095039) (f32 16777215 104) = true. Proof. vm_compute. reflexivity. Qed.
+Example f64_bits_minus_half : val_eqb (f64_of_bits 13826050856027422720) (f64 (-1) (-1)) = true. Proof. vm_compute. reflexivity. Qed.
+Example f64_bits_nan : val_eqb (f64_of_bits 9221120237041090560) f64_nan = true. Proof. vm_compute. reflexivity. Qed.
+Example i8_bits : of_bits (TInt I8) 251 = i8 (-5). Proof. reflexivity. Qed.
+
+(** Two words (high and low 32 bits) per value of a 64-bit type, one otherwise; the word 2^62
+    stands for a cell without a value. *)
+Definition wide (t : vty) : bool :=
+  match t with TInt I64 | TInt U64 | TF64 => true | _ => false end.
+
+Definition no_value : Z := 4611686018427387904. (* 2^62 *)
+
+Fixpoint unpack (t : vty) (ws : list int) : list (option val) :=
+  match ws with
+  | [] => []
+  | w :: ws' =>
+      if wide t then
+        match ws' with
+        | w2 :: ws'' =>
+            (if to_Z w =? no_value then None else Some (of_bits t (to_Z w * 4294967296 + to_Z w2))) :: unpack t ws''
+        | [] => []
+        end
+      else (if to_Z w =? no_value then None else Some (of_bits t (to_Z w))) :: unpack t ws'
+  end.
+
+(** The values of one array: as [cells], or packed (every cell of the box in row-major order). *)
+Inductive vcells :=
+| Cells (c : cells val)
+| Packed (t : vty) (dims : list Z) (ws : list int).
+
+Definition add_vcells (a : ident) (c : vcells) (m : lmap val) : lmap val :=
+  match c with
+  | Cells c => add_cells a c m
+  | Packed t dims ws => add_dense a (box dims) (unpack t ws) m
+  end.
+
+Definition vmap_of (l : list (ident * vcells)) : lmap val :=
+  fold_left (fun m ac => add_vcells (fst ac) (snd ac) m) l lempty.
+
+(** A memory: each array's name, shape and written cells (the others hold ⊥). *)
+Definition mem_of (l : list (ident * list Z * vcells)) : mem :=
+  Mem (fold_left (fun s adc => set (fst (fst adc)) (snd (fst adc)) s) l Leaf)
+      (fold_left (fun m adc => add_vcells (fst (fst adc)) (snd adc) m) l lempty).
