@@ -41,6 +41,45 @@ impl copy_loop of copy {
 }
 `;
 
+/** Every value type in memory (the corner inputs hold NaN, ±∞, ±0 and the integer extremes). */
+const TYPES = `spec types {
+  param N;
+  input A(i): f64;
+  input B(i): i64;
+  input C(i): u64;
+  input D(i): i8;
+  input F(i): f32;
+  input G(i): u16;
+  tensor C2(i): i64;
+  C2(i) = i64(C(i)) where 0 <= i && i < N;
+  output P(i): f64 = A(i) * 2.0 where 0 <= i && i < N;
+  output Q(i): i64 = B(i) + C2(i) where 0 <= i && i < N;
+  output R(i): u64 = C(i) * 3 where 0 <= i && i < N;
+  output S(i): f32 = F(i) + f32(D(i)) where 0 <= i && i < N;
+  output T(i): bool = G(i) > 100 where 0 <= i && i < N;
+}
+impl types_loop of types {
+  input a: f64[N] = A;
+  input b: i64[N] = B;
+  input c: u64[N] = C;
+  input d: i8[N] = D;
+  input f: f32[N] = F;
+  input g: u16[N] = G;
+  output p: f64[N] = P;
+  output q: i64[N] = Q;
+  output r: u64[N] = R;
+  output s: f32[N] = S;
+  output t: bool[N] = T;
+  for i < N do {
+    p[i] {P(i)} := a[i] * 2.0;
+    q[i] {Q(i)} := b[i] + i64(c[i]);
+    r[i] {R(i)} := c[i] * 3;
+    s[i] {S(i)} := f[i] + f32(d[i]);
+    t[i] {T(i)} := g[i] > 100
+  }
+}
+`;
+
 /** The number of cells of an implementation's global arrays for these parameters. */
 function globalCells(ci: CheckedImpl, params: ReadonlyMap<string, bigint>): number {
   const prog = implProgram(ci);
@@ -208,6 +247,18 @@ describe.skipIf(!HAVE_COQC)('the Coq development (proofs/coq)', () => {
     }
   }, 120_000);
 
+  it('every value type, packed and written as values, with NaN, ±∞, ±0 and extreme inputs', () => {
+    const src = join(dir, 'types.sched');
+    writeFileSync(src, TYPES);
+    const ci = typecheckProgram(loadProgram(src)).impls[0]!;
+    const runs = [0, 1000].map((readable, i) => exportRun(ci, new Map([['N', 40n]]), { file: src, family: 'corner', seed: 5n, readable, module: `Types${i}` }));
+    expect(runs.map((r) => r.report.outcome)).toEqual(['match', 'match']);
+    expect(runs[0]!.text).toMatch(/Packed \(TInt U64\)/);
+    expect(runs[1]!.text).not.toMatch(/Packed/);
+    const r = coqc('Types.v', batch(runs));
+    expect(r.ok, r.message).toBe(true);
+  }, 120_000);
+
   it('random programs with memories: coqc accepts their exported runs (derivations and run errors)', () => {
     const cases = fc.sample(memCaseArb(), { seed: 38, numRuns: 40 });
     const runs: ExportedRun[] = [];
@@ -224,7 +275,8 @@ describe.skipIf(!HAVE_COQC)('the Coq development (proofs/coq)', () => {
       const kind = result.ok ? 'derivation' : result.error.kind;
       kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
       const params = new Map(Object.entries(c.params).map(([p, v]) => [p, BigInt(v)] as const));
-      runs.push(exportExecution(k.ci, { params, initial, result, header: [`random case ${i}`, ...c.src.split('\n')] }, { module: `Case${i}` }));
+      // Every other case with every array packed (primitive integers, bit sets), the others as values.
+      runs.push(exportExecution(k.ci, { params, initial, result, header: [`random case ${i}`, ...c.src.split('\n')] }, { module: `Case${i}`, readable: i % 2 === 0 ? 0 : undefined }));
     });
     // The draw covers both claims (and every kind of run error).
     expect([...kinds.keys()].sort()).toEqual(['derivation', 'out-of-bounds', 'race', 'uninitialized']);

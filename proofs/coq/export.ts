@@ -267,7 +267,7 @@ interface ArrayCells {
 }
 
 /** Up to this many entries an array's cells are written as values (`(i32 5)`); beyond, packed. */
-const READABLE = 32;
+export const READABLE = 32;
 
 /**
  * `Full dims v` (every cell holds v), `Dense dims [Some v; None; …]` (row-major, every cell) or
@@ -303,8 +303,8 @@ function wordList(ws: readonly (bigint | number)[]): string {
 }
 
 /** A read set's cells of one array: `Full`, a bit set, or a few locations. */
-function setText(ref: ArrayRef, ks: ReadonlySet<number>): string {
-  if (ks.size <= READABLE || ks.size * 63 < ref.size) return cellsText({ ref, entries: new Map([...ks].map((k) => [k, 'tt'])) });
+function setText(ref: ArrayRef, ks: ReadonlySet<number>, readable: number): string {
+  if (ks.size <= readable || ks.size * 63 < ref.size) return cellsText({ ref, entries: new Map([...ks].map((k) => [k, 'tt'])) });
   if (ks.size === ref.size) return `(Full ${list(ref.dims.map(z))} tt)`;
   const words: bigint[] = [];
   for (const k of ks) {
@@ -336,9 +336,9 @@ function valueWords(t: ValueType, v: Value): bigint[] {
 
 
 /** The values of one array (offset → value): as readable cells when few, else packed. */
-function valuesText(ref: ArrayRef, vals: ReadonlyMap<number, Value>): string {
+function valuesText(ref: ArrayRef, vals: ReadonlyMap<number, Value>, readable: number): string {
   const t = ref.elem as ValueType;
-  if (vals.size <= READABLE || vals.size * 4 < ref.size) {
+  if (vals.size <= readable || vals.size * 4 < ref.size) {
     return `(Cells ${cellsText({ ref, entries: new Map([...vals].map(([k, v]) => [k, coqValue(t, v)])) })})`;
   }
   let last = -1;
@@ -387,7 +387,8 @@ function exportable(ci: CheckedImpl, opts: { omega?: boolean; conditionalStores?
 }
 
 /** An execution of `ci` as a Coq file (wrapped in `Module NAME` when `module` is given). */
-export function exportExecution(ci: CheckedImpl, ex: Execution, opts: { module?: string } = {}): ExportedRun {
+export function exportExecution(ci: CheckedImpl, ex: Execution, opts: { module?: string; readable?: number } = {}): ExportedRun {
+  const readable = opts.readable ?? READABLE;
   exportable(ci, {});
   const res = ex.result;
   if (!res.ok && res.error.kind !== 'race' && res.error.kind !== 'out-of-bounds' && res.error.kind !== 'uninitialized') {
@@ -409,7 +410,7 @@ export function exportExecution(ci: CheckedImpl, ex: Execution, opts: { module?:
       if (v !== undefined) vals.set(k, v);
     }
     muCount += vals.size;
-    mu.push(`(${names.a(name)}, ${list(ref.dims.map(z))}, ${valuesText(ref, vals)})`);
+    mu.push(`(${names.a(name)}, ${list(ref.dims.map(z))}, ${valuesText(ref, vals, readable)})`);
   }
 
   const lines: string[] = [];
@@ -442,8 +443,8 @@ export function exportExecution(ci: CheckedImpl, ex: Execution, opts: { module?:
       rhoCount++;
     }
     const byId = <T>(m: Map<ArrayRef, T>): [ArrayRef, T][] => [...m].sort((a, b) => a[0].id - b[0].id);
-    lines.push(`Definition dmu : lmap val := vmap_of\n  ${list(byId(dmu).map(([ref, vals]) => `(${names.a(ref.name)}, ${valuesText(ref, vals)})`))}.`);
-    lines.push(`Definition rho : locset := lmap_of\n  ${list(byId(rho).map(([ref, ks]) => `(${names.a(ref.name)}, ${setText(ref, ks)})`))}.`);
+    lines.push(`Definition dmu : lmap val := vmap_of\n  ${list(byId(dmu).map(([ref, vals]) => `(${names.a(ref.name)}, ${valuesText(ref, vals, readable)})`))}.`);
+    lines.push(`Definition rho : locset := lmap_of\n  ${list(byId(rho).map(([ref, ks]) => `(${names.a(ref.name)}, ${setText(ref, ks, readable)})`))}.`);
     lines.push("(* E0; mu0 ⊢ prog ⇓ ⟨dmu; rho⟩ (Fig. 4.5, BigStep.v), for SCHED's operators with any libm. *)");
     lines.push('Theorem run : forall L : libm, derives (sched_call L) E0 mu0 prog dmu rho.');
     lines.push('Proof. intro L. apply check_run_sound. vm_compute. reflexivity. Qed.');
@@ -464,6 +465,8 @@ export interface ExportOptions extends Pick<RunImplOptions, 'seed' | 'family' | 
   readonly module?: string;
   /** The command line that made the export, for the header comment. */
   readonly command?: string;
+  /** Arrays with more entries than this are packed (default READABLE). */
+  readonly readable?: number;
 }
 
 /**
@@ -481,5 +484,5 @@ export function exportRun(ci: CheckedImpl, params: ParamValues, opts: ExportOpti
     'Checked by coqc against the Coq development of docs/coq.md (sched derivation --check-coq).',
   ];
   const params2 = new Map(Object.entries(rep.params).map(([k, v]) => [k, BigInt(v)] as const));
-  return { ...exportExecution(ci, { params: params2, initial: r.initial, result: r.result, header }, { module: opts.module }), report: rep };
+  return { ...exportExecution(ci, { params: params2, initial: r.initial, result: r.result, header }, { module: opts.module, readable: opts.readable }), report: rep };
 }

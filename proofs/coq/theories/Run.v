@@ -123,22 +123,21 @@ Definition add_cells {A} (a : ident) (c : cells A) (m : lmap A) : lmap A :=
 Definition lmap_of {A} (l : list (ident * cells A)) : lmap A :=
   fold_left (fun m ac => add_cells (fst ac) (snd ac) m) l lempty.
 
-(** Values from their bit patterns: IEEE-754 for floats, two's complement for integers. *)
-Definition f32_of_bits (b : Z) : val :=
-  let s := Z.testbit b 31 in
-  let e := Z.land (Z.shiftr b 23) 255 in
-  let m := Z.land b 8388607 (* 2^23 − 1 *) in
-  if e =? 255 then (if m =? 0 then f32_inf s else f32_nan)
-  else if e =? 0 then (if m =? 0 then f32_zero s else f32 (if s then - m else m) (-149))
-  else f32 (if s then - (m + 8388608) else m + 8388608) (e - 150).
+(** Values from their bit patterns: IEEE-754 for floats (sign bit, exponent field of mask
+    [emask] above [mbits] mantissa bits, implicit bit [hidden] = 2^mbits, subnormal exponent
+    [sub]), two's complement for integers. *)
+Definition float_of_bits (inf : bool -> val) (nan : val) (zero : bool -> val) (fin : Z -> Z -> val)
+    (sign mbits emask hidden sub : Z) (b : Z) : val :=
+  let s := Z.testbit b sign in
+  let e := Z.land (Z.shiftr b mbits) emask in
+  let m := Z.land b (hidden - 1) in
+  if e =? emask then (if m =? 0 then inf s else nan)
+  else if e =? 0 then (if m =? 0 then zero s else fin (if s then - m else m) sub)
+  else fin (if s then - (m + hidden) else m + hidden) (e + sub - 1).
 
-Definition f64_of_bits (b : Z) : val :=
-  let s := Z.testbit b 63 in
-  let e := Z.land (Z.shiftr b 52) 2047 in
-  let m := Z.land b 4503599627370495 (* 2^52 − 1 *) in
-  if e =? 2047 then (if m =? 0 then f64_inf s else f64_nan)
-  else if e =? 0 then (if m =? 0 then f64_zero s else f64 (if s then - m else m) (-1074))
-  else f64 (if s then - (m + 4503599627370496) else m + 4503599627370496) (e - 1075).
+Definition f32_of_bits : Z -> val := float_of_bits f32_inf f32_nan f32_zero f32 31 23 255 8388608 (-149).
+Definition f64_of_bits : Z -> val :=
+  float_of_bits f64_inf f64_nan f64_zero f64 63 52 2047 4503599627370496 (-1074).
 
 Definition of_bits (t : vty) (b : Z) : val :=
   match t with
