@@ -99,7 +99,17 @@ Inductive bigstep : env -> mem -> cmd -> lmap val -> locset -> Prop :=
     eval_ints E m dims = Some ns ->
     rds (rd call E m) dims = Some rdims ->
     bigstep E (alloc m a ns) c d r ->
-    bigstep E m (CAlloc a dims c) (lremove a d) (lmerge rdims (lremove a r)).
+    bigstep E m (CAlloc a dims c) (lremove a d) (lmerge rdims (lremove a r))
+(* The rules of §4.3 for the small-step semantics' intermediate terms, derived from U-PARLOOP and
+   U-ALLOCATE. *)
+| U_PAR : forall E m c1 c2 d1 r1 d2 r2,
+    bigstep E m c1 d1 r1 ->
+    bigstep E m c2 d2 r2 ->
+    compat d1 d2 -> disjoint_from d1 r2 -> disjoint_from d2 r1 ->
+    bigstep E m (CParComp c1 c2) (lmerge d1 d2) (lmerge r1 r2)
+| U_INALLOC : forall E m a dims s c d r,
+    bigstep E (inject m a dims s) c d r ->
+    bigstep E m (CInAlloc a dims s c) (lremove a d) (lremove a r).
 
 (* ------------------------------------------------------------------------------------------ *)
 (** Read sets are well-formed maps (their keys are codes of tuples). *)
@@ -150,6 +160,8 @@ Proof.
     eapply rds_wf; [|exact H3]. apply Forall_forall. intros; eapply rd_wf; eauto.
   - destruct IHbigstep. split. apply wf_remove; auto. apply wf_merge. 2: apply wf_remove; auto.
     eapply rds_wf; [|exact H0]. apply Forall_forall. intros; eapply rd_wf; eauto.
+  - destruct IHbigstep1, IHbigstep2. split; apply wf_merge; auto.
+  - destruct IHbigstep. split; apply wf_remove; auto.
 Qed.
 
 End BigStep.

@@ -19,7 +19,8 @@ Inductive failure :=
                                          dom(μ), or no rule applies (a type error) *)
 | FOutOfBounds (a : ident) (ns : list Z)  (* U-ASSIGN: a[ns] ∉ dom(μ) *)
 | FRaceRW (x : ident) (i : Z)         (* U-PARLOOP: dom(δμ_i) # ρ_j or dom(δμ_j) # ρ_i fails, j < i *)
-| FRaceWW (x : ident) (i : Z).        (* U-PARLOOP: δμ_i ∘ δμ_j fails, j < i *)
+| FRaceWW (x : ident) (i : Z)         (* U-PARLOOP: δμ_i ∘ δμ_j fails, j < i *)
+| FRaceComp.                          (* U-PAR's side conditions fail *)
 
 Inductive outcome := Done (d : lmap val) (r : locset) | Failed (f : failure).
 
@@ -127,6 +128,19 @@ Fixpoint exec (E : env) (m : mem) (c : cmd) : outcome :=
           | Failed f => Failed f
           end
       | _, _ => Failed (FNoValue (EArr a dims))
+      end
+  | CParComp c1 c2 =>
+      match exec E m c1, exec E m c2 with
+      | Done d1 r1, Done d2 r2 =>
+          if ldisjoint d1 r2 && ldisjoint d2 r1 && lagree val_eqb d1 d2
+          then Done (lmerge d1 d2) (lmerge r1 r2) else Failed FRaceComp
+      | Failed f, _ => Failed f
+      | _, Failed f => Failed f
+      end
+  | CInAlloc a dims s c1 =>
+      match exec E (inject m a dims s) c1 with
+      | Done d r => Done (lremove a d) (lremove a r)
+      | Failed f => Failed f
       end
   end.
 
@@ -389,6 +403,15 @@ Proof.
     eapply U_PARLOOP; eauto.
     + intros i j I J N. apply (P i j); auto; lia.
     + intros i j I J N. apply (P i j); auto; lia.
+  - destruct (exec E m c1) as [d1 r1|] eqn:H1; destruct (exec E m c2) as [d2 r2|] eqn:H2; try discriminate.
+    destruct (ldisjoint d1 r2 && ldisjoint d2 r1 && lagree val_eqb d1 d2) eqn:C; try discriminate.
+    inversion H; subst. apply andb_true_iff in C as [C C3]. apply andb_true_iff in C as [C1 C2].
+    apply U_PAR; auto.
+    + intros l v1 v2 K1 K2. apply val_eqb_eq. eapply lagree_spec; eauto.
+    + intros l K1 K2. destruct (ldisjoint_spec _ _ C1 l); auto.
+    + intros l K1 K2. destruct (ldisjoint_spec _ _ C2 l); auto.
+  - destruct (exec E (inject m a dims s) c) as [d1 r1|] eqn:H1; try discriminate. inversion H; subst.
+    constructor; auto.
 Qed.
 
 Theorem exec_complete : forall E m c d r, bigstep call E m c d r -> exec E m c = Done d r.
@@ -412,6 +435,13 @@ Proof.
     + intros j J. apply H4. lia.
   - rewrite H. apply in_domb_spec in H0. rewrite H0, H1, H2, H3. auto.
   - rewrite H, H0, IHbigstep. auto.
+  - rewrite IHbigstep1, IHbigstep2.
+    destruct (bigstep_wf call _ _ _ _ _ H) as [W1 _]. destruct (bigstep_wf call _ _ _ _ _ H0) as [W2 _].
+    rewrite (ldisjoint_complete d1 r2 W1), (ldisjoint_complete d2 r1 W2), (lagree_complete val_eqb d1 d2 W1); auto.
+    + intros l v1 v2 K1 K2. rewrite (H1 l v1 v2 K1 K2). apply val_eqb_refl.
+    + intros l. destruct (lget l d2) eqn:K; auto. right. destruct (lget l r1) eqn:K'; auto. exfalso. apply (H3 l); congruence.
+    + intros l. destruct (lget l d1) eqn:K; auto. right. destruct (lget l r2) eqn:K'; auto. exfalso. apply (H2 l); congruence.
+  - rewrite IHbigstep. auto.
 Qed.
 
 (** Determinism of the big-step relation: a derivation's ⟨δμ; ρ⟩, hence its final memory μ ▷ δμ,

@@ -187,6 +187,13 @@ Proof.
       rewrite n in X. auto. }
     split; auto. apply in_dom_set_merge; auto.
     unfold eval_ints in H. destruct (evals _ _) eqn:Ev; try discriminate. eauto using rds_in_dom.
+  - destruct IHbigstep1 as [D1 R1], IHbigstep2 as [D2 R2]. split; apply in_dom_set_merge; auto.
+  - destruct IHbigstep as [D R].
+    assert (S : forall {B} (x : lmap B), in_dom_set (inject m a dims s) x -> in_dom_set m (lremove a x)).
+    { intros B x X l K. rewrite lget_remove in K. destruct (Pos.eqb_spec (fst l) a); try congruence.
+      specialize (X l K). unfold in_dom in *. rewrite mget_inject in X. apply Pos.eqb_neq in n.
+      rewrite n in X. auto. }
+    split; auto.
 Qed.
 
 (* ------------------------------------------------------------------------------------------ *)
@@ -247,6 +254,19 @@ Proof.
       * apply Dm. rewrite lget_remove. apply Pos.eqb_neq in n. rewrite n. auto.
     + intros l K. rewrite !mget_alloc. destruct (Pos.eqb_spec (fst l) a); auto.
       apply (agree_merge_r _ _ _ _ A). rewrite lget_remove. apply Pos.eqb_neq in n. rewrite n. auto.
+  - apply U_PAR; auto.
+    + apply IHbigstep1. intros l K; apply Dm. rewrite lget_merge. destruct (lget l d2); congruence.
+      eapply agree_merge_l; eauto.
+    + apply IHbigstep2. intros l K; apply Dm. rewrite lget_merge. destruct (lget l d2); congruence.
+      eapply agree_merge_r; eauto.
+  - destruct (remark_4_2_2 _ _ _ _ _ H) as [Dd _].
+    apply U_INALLOC. apply IHbigstep.
+    + intros l K. unfold in_dom. rewrite mget_inject. destruct (Pos.eqb_spec (fst l) a).
+      * specialize (Dd l K). unfold in_dom in Dd. rewrite mget_inject in Dd. rewrite e in Dd.
+        rewrite Pos.eqb_refl in Dd. destruct (in_box (snd l) dims); congruence.
+      * apply Dm. rewrite lget_remove. apply Pos.eqb_neq in n. rewrite n. auto.
+    + intros l K. rewrite !mget_inject. destruct (Pos.eqb_spec (fst l) a); auto.
+      apply A. rewrite lget_remove. apply Pos.eqb_neq in n. rewrite n. auto.
 Qed.
 
 End Framing.

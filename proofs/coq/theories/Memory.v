@@ -43,9 +43,13 @@ Proof. intros. unfold in_domb, in_dom. destruct (mget m l); split; congruence. Q
 (** μ ▷ δμ *)
 Definition mupd (m : mem) (d : lmap val) : mem := Mem (shapes m) (lmerge (cells m) d).
 
+(** (μ ∖ a) ▷ μ_a for a local array a of shape dims whose written cells are s (keyed by the codes
+    of their index tuples, as in a memory). *)
+Definition inject (m : mem) (a : ident) (dims : list Z) (s : trie val) : mem :=
+  Mem (set a dims (shapes m)) (set a s (cells m)).
+
 (** (μ ∖ a) ▷ μ_a with μ_a = {a[i1, …, ik] ↦ ⊥ | 0 ≤ ij < nj} *)
-Definition alloc (m : mem) (a : ident) (dims : list Z) : mem :=
-  Mem (set a dims (shapes m)) (lremove a (cells m)).
+Definition alloc (m : mem) (a : ident) (dims : list Z) : mem := inject m a dims Leaf.
 
 Lemma mget_upd : forall m d l,
   mget (mupd m d) l =
@@ -58,15 +62,20 @@ Proof.
   destruct (in_box (snd l) l0); auto. rewrite lget_merge. reflexivity.
 Qed.
 
+Lemma mget_inject : forall m a dims s l,
+  mget (inject m a dims s) l =
+  if Pos.eqb (fst l) a then (if in_box (snd l) dims then Some (get (enc (snd l)) s) else None)
+  else mget m l.
+Proof.
+  intros m a dims s l. unfold mget, inject, lget, sub; simpl. rewrite !gsspec.
+  destruct (Pos.eqb_spec (fst l) a); auto.
+Qed.
+
 Lemma mget_alloc : forall m a dims l,
   mget (alloc m a dims) l =
   if Pos.eqb (fst l) a then (if in_box (snd l) dims then Some None else None) else mget m l.
 Proof.
-  intros m a dims l. unfold mget, alloc; simpl. rewrite gsspec.
-  destruct (Pos.eqb_spec (fst l) a).
-  - destruct (in_box (snd l) dims); auto. rewrite lget_remove. rewrite e, Pos.eqb_refl. auto.
-  - destruct (get (fst l) (shapes m)); auto. destruct (in_box _ _); auto.
-    rewrite lget_remove. apply Pos.eqb_neq in n. rewrite n. auto.
+  intros m a dims l. unfold alloc. rewrite mget_inject. rewrite get_leaf. auto.
 Qed.
 
 Lemma in_dom_upd : forall m d l, in_dom (mupd m d) l <-> in_dom m l.

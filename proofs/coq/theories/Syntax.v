@@ -15,7 +15,10 @@
    - Commands carry no prophetic annotation {t}: it is ghost code that the dynamic semantics
      ignores (§4.1), and nothing here depends on it. Allocation carries no element type τ for the
      same reason (every cell starts ⊥).
-   - `if ι then c` without else is [CIf ι c CSkip]; a sequence c1; c2; …; cn is c1; (c2; (…; cn)). *)
+   - `if ι then c` without else is [CIf ι c CSkip]; a sequence c1; c2; …; cn is c1; (c2; (…; cn)).
+   - The small-step semantics' parallel composition c1 ∥ c2 and block inalloc μ_a do c are two
+     more commands, as in §4.3: μ_a, the local array a's cells, is its shape and a trie of the
+     cells written (keyed like a memory's). *)
 
 From Coq Require Import ZArith List.
 From Sched Require Import Maps Values.
@@ -44,7 +47,11 @@ Inductive cmd :=
 | CLet (x : ident) (e : expr) (c : cmd)
 | CAlloc (a : ident) (dims : list expr) (c : cmd)
 | CFor (x : ident) (e : expr) (c : cmd)
-| CPar (x : ident) (e : expr) (c : cmd).
+| CPar (x : ident) (e : expr) (c : cmd)
+(* The intermediate terms of the small-step semantics (§4.3, Fig. 4.6), which the big-step
+   semantics also gives a meaning (U-PAR, U-INALLOC): never in a program. *)
+| CParComp (c1 c2 : cmd)                                  (* c1 ∥ c2 *)
+| CInAlloc (a : ident) (dims : list Z) (s : trie val) (c : cmd).   (* inalloc μ_a do c *)
 
 (** Induction over expressions with the hypothesis for every element of an argument list. *)
 Section ExprInd.
