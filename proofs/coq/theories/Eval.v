@@ -175,6 +175,14 @@ Proof.
   induction l; simpl; intros F; auto. inversion F; subst. rewrite H1, IHl; auto.
 Qed.
 
+Lemma evals_map : forall {A B C} (f : B -> option C) (g : A -> B) l,
+  evals f (map g l) = evals (fun x => f (g x)) l.
+Proof. induction l; simpl; auto. rewrite IHl. auto. Qed.
+
+Lemma rds_map : forall {A B} (f : B -> option locset) (g : A -> B) l,
+  rds f (map g l) = rds (fun x => f (g x)) l.
+Proof. induction l; simpl; auto. rewrite IHl. auto. Qed.
+
 Lemma nats_ints : forall vs ns, nats vs = Some ns -> ints vs = Some ns.
 Proof.
   induction vs as [|v vs IH]; simpl; intros ns H; auto.

@@ -15,7 +15,7 @@ From Sched Require Import Maps Values Syntax Memory Eval BigStep.
 Import ListNotations.
 
 Inductive failure :=
-| FNoValue (e : expr)                 (* an expression has no value (⊥): a read of ⊥ or outside
+| FNoValue                            (* an expression has no value (⊥): a read of ⊥ or outside
                                          dom(μ), or no rule applies (a type error) *)
 | FOutOfBounds (a : ident) (ns : list Z)  (* U-ASSIGN: a[ns] ∉ dom(μ) *)
 | FRaceRW (x : ident) (i : Z)         (* U-PARLOOP: dom(δμ_i) # ρ_j or dom(δμ_j) # ρ_i fails, j < i *)
@@ -80,7 +80,7 @@ Fixpoint exec (E : env) (m : mem) (c : cmd) : outcome :=
           | Done d r => Done d (lmerge re r)
           | Failed f => Failed f
           end
-      | _, _ => Failed (FNoValue e)
+      | _, _ => Failed FNoValue
       end
   | CLet x e c1 =>
       match eval call E m e, rd call E m e with
@@ -89,7 +89,7 @@ Fixpoint exec (E : env) (m : mem) (c : cmd) : outcome :=
           | Done d r => Done d (lmerge re r)
           | Failed f => Failed f
           end
-      | _, _ => Failed (FNoValue e)
+      | _, _ => Failed FNoValue
       end
   | CFor x e c1 =>
       match eval call E m e, rd call E m e with
@@ -98,7 +98,7 @@ Fixpoint exec (E : env) (m : mem) (c : cmd) : outcome :=
           | Done d r => Done d (lmerge re r)
           | Failed f => Failed f
           end
-      | _, _ => Failed (FNoValue e)
+      | _, _ => Failed FNoValue
       end
   | CPar x e c1 =>
       match eval call E m e, rd call E m e with
@@ -107,7 +107,7 @@ Fixpoint exec (E : env) (m : mem) (c : cmd) : outcome :=
           | Done d r => Done d (lmerge re r)
           | Failed f => Failed f
           end
-      | _, _ => Failed (FNoValue e)
+      | _, _ => Failed FNoValue
       end
   | CAssign a idx e =>
       match eval_ints call E m idx with
@@ -115,10 +115,10 @@ Fixpoint exec (E : env) (m : mem) (c : cmd) : outcome :=
           if in_domb m (a, ns) then
             match eval call E m e, rd call E m e, rds (rd call E m) idx with
             | Some v, Some re, Some ri => Done (lsingle (a, ns) v) (lmerge re ri)
-            | _, _, _ => Failed (FNoValue e)
+            | _, _, _ => Failed FNoValue
             end
           else Failed (FOutOfBounds a ns)
-      | None => Failed (FNoValue (EArr a idx))
+      | None => Failed FNoValue
       end
   | CAlloc a dims c1 =>
       match eval_ints call E m dims, rds (rd call E m) dims with
@@ -127,7 +127,7 @@ Fixpoint exec (E : env) (m : mem) (c : cmd) : outcome :=
           | Done d r => Done (lremove a d) (lmerge rdims (lremove a r))
           | Failed f => Failed f
           end
-      | _, _ => Failed (FNoValue (EArr a dims))
+      | _, _ => Failed FNoValue
       end
   | CParComp c1 c2 =>
       match exec E m c1, exec E m c2 with
