@@ -15,7 +15,7 @@ import type { DerivationNode } from '../../semantics/derivation.ts';
 import { formatRunError } from '../../semantics/errors.ts';
 import { runImpl } from '../../semantics/run.ts';
 import { type ParsedArgs, single, UsageError } from '../args.ts';
-import { type Command, EXIT_FOUND, EXIT_INPUT, EXIT_OK, JSON_OPTION } from '../command.ts';
+import { type Command, CommandError, EXIT_FOUND, EXIT_OK, JSON_OPTION } from '../command.ts';
 import { readSource } from '../../core/language/load.ts';
 import { SPEC_OPTION, toJson } from '../io.ts';
 import { familyOption, IMPL_OPTION, INPUTS_OPTION, interfaceError, loadImpls, numberOption, PARAM_OPTION, paramsOption, SEED_OPTION, seedOption } from './run.ts';
@@ -174,15 +174,14 @@ function writeCoq(ci: Parameters<typeof exportRun>[0], params: Map<string, bigin
   return e.claim === 'derives' ? EXIT_OK : EXIT_FOUND;
 }
 
-/** `--check-coq FILE.v`: coqc against the built development; 0 accepted, 1 rejected, 3 no coqc/build. */
+/**
+ * `--check-coq FILE.v`: coqc against the built development; 0 accepted, 1 rejected, and an input
+ * error (exit 3, the error document under --json) when coqc, Flocq or the build is missing.
+ */
 function checkCoqFile(file: string, json: boolean): number {
   if (!existsSync(file)) throw new UsageError(`--check-coq: no file '${file}'`);
   const setup = coqSetup();
-  if (!setup.ok) {
-    if (json) process.stdout.write(toJson({ file, ok: null, missing: setup.missing }) + '\n');
-    process.stderr.write(`sched derivation --check-coq: cannot check ${file}: ${setup.missing}\n`);
-    return EXIT_INPUT;
-  }
+  if (!setup.ok) throw new CommandError([{ file, line: 1, col: 1, phase: 'setup', message: `cannot check it with Coq: ${setup.missing}`, expected: null, found: null }]);
   const r = runCoqc(setup, file);
   if (json) process.stdout.write(toJson({ file, ok: r.ok, coqc: setup.version, message: r.message }) + '\n');
   else if (r.ok) process.stdout.write(`${file}: ok — accepted by coqc ${setup.version} against ${setup.dir}${r.message ? `\n${r.message}` : ''}\n`);
