@@ -185,6 +185,11 @@ function checkCoqFile(file: string, json: boolean): number {
   const r = runCoqc(setup, file);
   if (json) process.stdout.write(toJson({ file, ok: r.ok, coqc: setup.version, message: r.message }) + '\n');
   else if (r.ok) process.stdout.write(`${file}: ok — accepted by coqc ${setup.version} against ${setup.dir}${r.message ? `\n${r.message}` : ''}\n`);
-  else process.stdout.write(`${file}: REJECTED by coqc ${setup.version}:\n${r.message}\n`);
+  else {
+    // The proof is one vm_compute of the checker: "true" not unifying with "false" is the kernel's
+    // run of the interpreter (Exec.v) finding another outcome than the file claims.
+    const why = /Unable to unify "true" with "false"/.test(r.message) ? 'the semantics in Coq gives another outcome than the file claims (another ⟨δμ; ρ⟩, or a derivation where it claims none, or none where it claims one)\n' : '';
+    process.stdout.write(`${file}: REJECTED by coqc ${setup.version}: ${why}${r.message}\n`);
+  }
   return r.ok ? EXIT_OK : EXIT_FOUND;
 }
