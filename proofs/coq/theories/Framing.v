@@ -63,6 +63,13 @@ Theorem thm_4_2_2 : forall e E m r,
   rd call E m' e = Some r /\ eval call E m' e = eval call E m e.
 Proof.
   induction e using expr_ind'; intros E m r R m' A; simpl in *.
+  (* ι1 ⊙ ι2 (+, comparisons, &&, ||): the read sets of both sides. *)
+  all: try solve [
+    destruct (rd call E m e1) as [r1|] eqn:R1; try discriminate;
+    destruct (rd call E m e2) as [r2|] eqn:R2; try discriminate; inversion R; subst;
+    destruct (IHe1 E m r1 R1 m') as [R1' V1']; [eapply agree_merge_l; eauto|];
+    destruct (IHe2 E m r2 R2 m') as [R2' V2']; [eapply agree_merge_r; eauto|];
+    rewrite R1', R2', V1', V2'; auto ].
   - inversion R; auto.
   - inversion R; auto.
   - (* a[ι1, …, ιn] *)
@@ -84,26 +91,6 @@ Proof.
     destruct (IHe1 E m r1 R1 m') as [R1' V1']. eapply agree_merge_l; eauto.
     destruct (IHe2 (set x v0 E) m r2 R2 m') as [R2' V2']. eapply agree_merge_r; eauto.
     rewrite V1', E1, R1', R2', V2'. auto.
-  - destruct (rd call E m e1) as [r1|] eqn:R1; try discriminate.
-    destruct (rd call E m e2) as [r2|] eqn:R2; try discriminate. inversion R; subst.
-    destruct (IHe1 E m r1 R1 m') as [R1' V1']. eapply agree_merge_l; eauto.
-    destruct (IHe2 E m r2 R2 m') as [R2' V2']. eapply agree_merge_r; eauto.
-    rewrite R1', R2', V1', V2'. auto.
-  - destruct (rd call E m e1) as [r1|] eqn:R1; try discriminate.
-    destruct (rd call E m e2) as [r2|] eqn:R2; try discriminate. inversion R; subst.
-    destruct (IHe1 E m r1 R1 m') as [R1' V1']. eapply agree_merge_l; eauto.
-    destruct (IHe2 E m r2 R2 m') as [R2' V2']. eapply agree_merge_r; eauto.
-    rewrite R1', R2', V1', V2'. auto.
-  - destruct (rd call E m e1) as [r1|] eqn:R1; try discriminate.
-    destruct (rd call E m e2) as [r2|] eqn:R2; try discriminate. inversion R; subst.
-    destruct (IHe1 E m r1 R1 m') as [R1' V1']. eapply agree_merge_l; eauto.
-    destruct (IHe2 E m r2 R2 m') as [R2' V2']. eapply agree_merge_r; eauto.
-    rewrite R1', R2', V1', V2'. auto.
-  - destruct (rd call E m e1) as [r1|] eqn:R1; try discriminate.
-    destruct (rd call E m e2) as [r2|] eqn:R2; try discriminate. inversion R; subst.
-    destruct (IHe1 E m r1 R1 m') as [R1' V1']. eapply agree_merge_l; eauto.
-    destruct (IHe2 E m r2 R2 m') as [R2' V2']. eapply agree_merge_r; eauto.
-    rewrite R1', R2', V1', V2'. auto.
   - destruct (IHe E m r R m' A) as [R' V']. rewrite R', V'. auto.
   - destruct (rd call E m e1) as [r1|] eqn:R1; try discriminate.
     destruct (rd call E m e2) as [r2|] eqn:R2; try discriminate.

@@ -113,12 +113,6 @@ Proof.
   destruct (get (fst l') (shapes m)) as [dims|]; [destruct (in_box (snd l') dims)|]; split; congruence.
 Qed.
 
-Lemma in_dom_step : forall c m c' m', step c m c' m' -> forall l, in_dom m' l <-> in_dom m l.
-Proof.
-  intros c m c' m' H l. pose proof (lemma_4_3_1 _ _ _ _ H) as S. unfold in_dom.
-  rewrite (in_dom_shapes m m' S l). tauto.
-Qed.
-
 Lemma same_shapes_steps : forall c m c' m', steps c m c' m' -> same_shapes m m'.
 Proof.
   induction 1; intros b; auto. rewrite IHsteps. apply (lemma_4_3_1 _ _ _ _ H).
@@ -129,6 +123,9 @@ Proof.
   intros c m c' m' H l. pose proof (same_shapes_steps _ _ _ _ H) as S. unfold in_dom.
   rewrite (in_dom_shapes m m' S l). tauto.
 Qed.
+
+Lemma in_dom_step : forall c m c' m', step c m c' m' -> forall l, in_dom m' l <-> in_dom m l.
+Proof. intros c m c' m' H. apply (in_dom_steps c m c' m'). econstructor; [exact H | constructor]. Qed.
 
 (* ------------------------------------------------------------------------------------------ *)
 (** Memories with the same contents are interchangeable. *)

@@ -152,29 +152,62 @@ Definition runs_to (c : cmd) (m0 : mem) (d : lmap val) (r : locset) : Prop :=
   forall m', in_dom_set m' d -> agree_on m0 m' r ->
     exists m'', steps c m' CSkip m'' /\ mequiv m'' (mupd m' d).
 
-Lemma seq_run : forall cs ds rs m0 m0',
+(** Running c1 ⊕ (c2 ⊕ (… ⊕ cn)) for a combinator ⊕ that runs its left argument to skip first
+    (sequence, parallel composition run left first), iteration i in the memory the earlier ones
+    left. *)
+Section Comb.
+Variable K : cmd -> cmd -> cmd.
+Variable comb : list cmd -> cmd.
+Hypothesis comb_nil : comb [] = CSkip.
+Hypothesis comb_one : forall c, comb [c] = c.
+Hypothesis comb_cons : forall c c' cs, comb (c :: c' :: cs) = K c (comb (c' :: cs)).
+Hypothesis lift : forall c m m' rest, steps c m CSkip m' -> steps (K c rest) m rest m'.
+
+Lemma comb_run : forall cs ds rs m0 m0',
   length cs = length ds -> length rs = length ds ->
   (forall i, (i < length ds)%nat -> runs_to (nth i cs CSkip) (fold_left mupd (firstn i ds) m0) (nth i ds lempty) (nth i rs lempty)) ->
   in_dom_set m0' (fold_left lmerge ds lempty) -> agree_on m0 m0' (fold_left lmerge rs lempty) ->
-  exists m'', steps (seq_of cs) m0' CSkip m'' /\ mequiv m'' (fold_left mupd ds m0').
+  exists m'', steps (comb cs) m0' CSkip m'' /\ mequiv m'' (fold_left mupd ds m0').
 Proof.
   induction cs as [|c cs IH]; intros [|d ds] [|r rs] m0 m0' L1 L2 H D A; simpl in L1, L2; try discriminate.
-  - exists m0'. split; [constructor | apply mequiv_refl].
+  - exists m0'. rewrite comb_nil. split; [constructor | apply mequiv_refl].
   - destruct (H 0%nat ltac:(simpl; lia) m0') as [m1 [S1 E1]].
-    + intros l K. apply D. apply fold_cons_head; auto.
-    + intros l K. apply A. apply fold_cons_head; auto.
+    + intros l K'. apply D. apply fold_cons_head; auto.
+    + intros l K'. apply A. apply fold_cons_head; auto.
     + destruct cs as [|c' cs'].
-      * destruct ds; try discriminate. exists m1. split; auto.
+      * destruct ds; try discriminate. exists m1. rewrite comb_one. split; auto.
       * destruct (IH ds rs (mupd m0 d) m1) as [m2 [S2 E2]]; auto.
         -- intros i I. apply (H (S i)). simpl. lia.
-        -- intros l K. apply (in_dom_mequiv (mupd m0' d)); [apply mequiv_sym; auto|].
+        -- intros l K'. apply (in_dom_mequiv (mupd m0' d)); [apply mequiv_sym; auto|].
            apply in_dom_upd. apply D. apply fold_cons_tail; auto.
-        -- intros l K. rewrite (E1 l), !mget_upd, (A l); auto. apply fold_cons_tail; auto.
+        -- intros l K'. rewrite (E1 l), !mget_upd, (A l); auto. apply fold_cons_tail; auto.
         -- exists m2. split.
-           ++ change (seq_of (c :: c' :: cs')) with (CSeq c (seq_of (c' :: cs'))).
-              eapply steps_trans; [apply steps_seq_ctx; exact S1|].
-              econstructor; [apply SEQ_SKIP | exact S2].
+           ++ rewrite comb_cons. eapply steps_trans; [apply lift; exact S1|]. exact S2.
            ++ eapply mequiv_trans; [exact E2|]. simpl. apply fold_mupd_mequiv. auto.
+Qed.
+End Comb.
+
+Lemma fold_two : forall {B} (a b : lmap B) l, lget l (fold_left lmerge [a; b] lempty) = lget l (lmerge a b).
+Proof. intros. cbn [fold_left]. rewrite !lget_merge, lget_empty. destruct (lget l b), (lget l a); auto. Qed.
+
+Lemma lift_seq : forall c m m' rest, steps c m CSkip m' -> steps (CSeq c rest) m rest m'.
+Proof. intros. eapply steps_trans; [apply steps_seq_ctx; eauto|]. apply steps_one, SEQ_SKIP. Qed.
+
+Lemma nth_firstn_lt : forall {A} (l : list A) i j d, (j < i)%nat -> nth j (firstn i l) d = nth j l d.
+Proof.
+  intros A l. induction l as [|x l IH]; intros [|i] [|j] d J; simpl; try lia; auto.
+  apply IH. lia.
+Qed.
+
+Lemma runs_to_agree : forall c m0 m1 d r, runs_to c m0 d r -> agree_on m0 m1 r -> runs_to c m1 d r.
+Proof. intros c m0 m1 d r H A m' D A'. apply H; auto. intros l K. rewrite (A l K). apply A'; auto. Qed.
+
+(** μ ▷ δμ_0 ▷ … ▷ δμ_{i−1} agrees with μ where none of them writes. *)
+Lemma fold_mupd_untouched : forall ds m l, (forall d, In d ds -> lget l d = None) ->
+  mget (fold_left mupd ds m) l = mget m l.
+Proof.
+  induction ds as [|d ds IH]; simpl; intros m l H; auto.
+  rewrite IH; auto. rewrite mget_upd, (H d); auto. destruct (mget m l); auto.
 Qed.
 
 Lemma par_run : forall cs ds rs m m0',
@@ -184,32 +217,15 @@ Lemma par_run : forall cs ds rs m m0',
   in_dom_set m0' (fold_left lmerge ds lempty) -> agree_on m m0' (fold_left lmerge rs lempty) ->
   exists m'', steps (par_of cs) m0' CSkip m'' /\ mequiv m'' (fold_left mupd ds m0').
 Proof.
-  induction cs as [|c cs IH]; intros [|d ds] [|r rs] m m0' L1 L2 H Dj D A; simpl in L1, L2; try discriminate.
-  - exists m0'. split; [constructor | apply mequiv_refl].
-  - destruct (H 0%nat ltac:(simpl; lia) m0') as [m1 [S1 E1]].
-    + intros l K. apply D. apply fold_cons_head; auto.
-    + intros l K. apply A. apply fold_cons_head; auto.
-    + destruct cs as [|c' cs'].
-      * destruct ds; try discriminate. exists m1. split; auto.
-      * destruct (IH ds rs m m1) as [m2 [S2 E2]]; auto.
-        -- intros i I. apply (H (S i)). simpl. lia.
-        -- intros i j I J N. apply (Dj (S i) (S j)); simpl; lia.
-        -- intros l K. apply (in_dom_mequiv (mupd m0' d)); [apply mequiv_sym; auto|].
-           apply in_dom_upd. apply D. apply fold_cons_tail; auto.
-        -- (* iteration 0's writes are read by no other iteration *)
-           intros l K. rewrite (E1 l), mget_upd.
-           assert (N : lget l d = None).
-           { destruct (lget l d) eqn:Ed; auto. exfalso.
-             apply lget_fold_none' in K as [j [J K']]. unfold locset in *.
-             apply (Dj 0%nat (S j) ltac:(simpl; lia) ltac:(simpl; lia) ltac:(lia) l); simpl; congruence. }
-           simpl nth. rewrite N, (A l). destruct (mget m0' l); auto. apply fold_cons_tail; auto.
-        -- exists m2. split.
-           ++ change (par_of (c :: c' :: cs')) with (CParComp c (par_of (c' :: cs'))).
-              eapply steps_trans; [apply steps_par_l; exact S1|].
-              econstructor; [apply PAR_SKIP_L | exact S2].
-           ++ eapply mequiv_trans; [exact E2|]. simpl. apply fold_mupd_mequiv. auto.
+  intros cs ds rs m m0' L1 L2 H Dj D A.
+  refine (comb_run CParComp par_of eq_refl (fun _ => eq_refl) (fun _ _ _ => eq_refl) _ cs ds rs m m0' L1 L2 _ D A).
+  - intros c m1 m' rest S. eapply steps_trans; [apply steps_par_l; exact S|]. apply steps_one, PAR_SKIP_L.
+  - (* iteration i reads nothing the earlier ones write *)
+    intros i I. apply (runs_to_agree _ m); auto. intros l K. symmetry. apply fold_mupd_untouched.
+    intros d' In'. destruct (In_nth _ _ lempty In') as [j [J <-]]. rewrite firstn_length in J.
+    rewrite nth_firstn_lt by lia.
+    destruct (lget l (nth j ds lempty)) eqn:E; auto. exfalso. apply (Dj j i ltac:(lia) I ltac:(lia) l); congruence.
 Qed.
-
 
 Lemma inalloc_run : forall c m a dims s d r,
   runs_to c (inject m a dims s) d r -> in_dom_set (inject m a dims s) d ->
@@ -248,16 +264,13 @@ Theorem lemma_4_3_4 : forall E m c d r, bigstep call E m c d r -> runs_to (csubs
 Proof.
   induction 1; intros m' D A; simpl.
   - exists m'. split; [constructor|]. intros l. rewrite mupd_empty. auto.
-  - destruct (IHbigstep1 m') as [m1 [S1 E1]].
-    { intros l K. apply D. apply merge_sub_l; auto. }
-    { eapply agree_sub; eauto. intros l K. apply merge_sub_l; auto. }
-    destruct (IHbigstep2 m1) as [m2 [S2 E2]].
-    { intros l K. apply (in_dom_mequiv (mupd m' d1)); [apply mequiv_sym; auto|].
-      apply in_dom_upd. apply D. apply merge_sub_r; auto. }
-    { intros l K. rewrite (E1 l), !mget_upd, (A l); auto. apply merge_sub_r; auto. }
-    exists m2. split.
-    + eapply steps_trans; [apply steps_seq_ctx; exact S1|]. econstructor; [apply SEQ_SKIP|exact S2].
-    + eapply mequiv_trans; [exact E2|]. eapply mequiv_trans; [apply mequiv_upd; exact E1|]. apply mupd_merge.
+  - (* c1; c2 is the sequence of [c1; c2] *)
+    destruct (comb_run CSeq seq_of eq_refl (fun _ => eq_refl) (fun _ _ _ => eq_refl) lift_seq
+                [csubst E c1; csubst E c2] [d1; d2] [r1; r2] m m') as [m2 [S2 E2]]; auto.
+    + intros [|[|i]] I; simpl in *; auto; lia.
+    + intros l K. apply D. rewrite <- fold_two. auto.
+    + intros l K. apply A. rewrite <- fold_two. auto.
+    + exists m2. split; auto. eapply mequiv_trans; [exact E2|]. apply mupd_merge.
   - destruct (thm_4_2_2 call e E m re H0 m') as [_ V]. { eapply agree_sub; eauto. intros l K. apply merge_sub_l; auto. }
     destruct (IHbigstep m' D) as [m1 [S1 E1]]. { eapply agree_sub; eauto. intros l K. apply merge_sub_r; auto. }
     exists m1. split; auto. econstructor; [|exact S1]. apply IF_TRUE.
@@ -272,7 +285,8 @@ Proof.
     + rewrite <- (proj1 (eval_subst_empty call E m' e)). congruence.
     + rewrite csubst_set. exact S1.
   - destruct (thm_4_2_2 call e E m re H0 m') as [_ V]. { eapply agree_sub; eauto. intros l K. apply merge_sub_l; auto. }
-    destruct (seq_run (unroll x (csubst (remove x E) c) n) ds rs m m') as [m1 [S1 E1]].
+    destruct (comb_run CSeq seq_of eq_refl (fun _ => eq_refl) (fun _ _ _ => eq_refl) lift_seq
+                (unroll x (csubst (remove x E) c) n) ds rs m m') as [m1 [S1 E1]].
     + rewrite length_unroll. auto.
     + unfold locset in *. lia.
     + intros i I. rewrite nth_unroll by lia. unfold bind at 1, bindz. rewrite csubst_set. apply H4. lia.
@@ -307,18 +321,13 @@ Proof.
     { eapply agree_sub; eauto. intros l K. apply merge_sub_r; auto. }
     exists m1. split; auto. econstructor; [|exact S1]. apply ALLOCATE.
     rewrite <- (proj1 (eval_ints_subst_empty E m' dims)). auto.
-  - destruct (IHbigstep1 m') as [m1 [S1 E1]].
-    { intros l K. apply D. apply merge_sub_l; auto. }
-    { eapply agree_sub; eauto. intros l K. apply merge_sub_l; auto. }
-    destruct (IHbigstep2 m1) as [m2 [S2 E2]].
-    { intros l K. apply (in_dom_mequiv (mupd m' d1)); [apply mequiv_sym; auto|].
-      apply in_dom_upd. apply D. apply merge_sub_r; auto. }
-    { intros l K. rewrite (E1 l), mget_upd.
-      assert (N : lget l d1 = None) by (destruct (lget l d1) eqn:Ed; auto; exfalso; apply (H2 l); congruence).
-      rewrite N, (A l). destruct (mget m' l); auto. apply merge_sub_r; auto. }
-    exists m2. split.
-    + eapply steps_trans; [apply steps_par_l; exact S1|]. econstructor; [apply PAR_SKIP_L|exact S2].
-    + eapply mequiv_trans; [exact E2|]. eapply mequiv_trans; [apply mequiv_upd; exact E1|]. apply mupd_merge.
+  - (* c1 ∥ c2 is the parallel composition of [c1; c2] *)
+    destruct (par_run [csubst E c1; csubst E c2] [d1; d2] [r1; r2] m m') as [m2 [S2 E2]]; auto.
+    + intros [|[|i]] I; simpl in *; auto; lia.
+    + intros [|[|i]] [|[|j]] I J N; simpl in *; try lia; auto.
+    + intros l K. apply D. rewrite <- fold_two. auto.
+    + intros l K. apply A. rewrite <- fold_two. auto.
+    + exists m2. split; auto. eapply mequiv_trans; [exact E2|]. apply mupd_merge.
   - destruct (remark_4_2_2 call _ _ _ _ _ H) as [Dd _].
     apply (inalloc_run (csubst E c) m a dims s d r IHbigstep Dd m'); auto.
 Qed.
