@@ -7,6 +7,7 @@
 
 import type { CheckedImpl } from '../core/language/typecheck.ts';
 import { familyInputs, type InputFamily, INPUT_FAMILIES, parseOverride, parseOverrideValue, withOverrides } from '../semantics/inputs.ts';
+import type { InputSource } from '../semantics/model.ts';
 import { runImpl, type RunReport } from '../semantics/run.ts';
 
 export interface RunLine {
@@ -67,8 +68,8 @@ export function parseTruthLines(text: string): Map<string, 'correct' | 'wrong'> 
   return out;
 }
 
-/** A RUN line's run, as `sched run` does it (annotations checked when asked). */
-export function runLine(ci: CheckedImpl, l: RunLine, file: string): RunReport {
+/** The inputs of a RUN line with `--input` overrides (undefined: the family's seeded inputs). */
+export function lineInputs(ci: CheckedImpl, l: RunLine): InputSource | undefined {
   const given = l.given.map((g) => {
     const o = parseOverride(g);
     const t = o && ci.spec.tensors.get(o.tensor);
@@ -76,7 +77,12 @@ export function runLine(ci: CheckedImpl, l: RunLine, file: string): RunReport {
     if (!o || v === null) throw new Error(`bad --input '${g}'`);
     return { tensor: o.tensor, point: o.point, value: v };
   });
-  const inputs = given.length > 0 ? withOverrides(familyInputs(l.family, l.seed), given) : undefined;
+  return given.length > 0 ? withOverrides(familyInputs(l.family, l.seed), given) : undefined;
+}
+
+/** A RUN line's run, as `sched run` does it (annotations checked when asked). */
+export function runLine(ci: CheckedImpl, l: RunLine, file: string): RunReport {
+  const inputs = lineInputs(ci, l);
   const r = runImpl(ci, l.params, { seed: l.seed, family: l.family, inputs, omega: l.omega, file, checkAnnotations: l.annotations, conditionalStores: l.conditionalStores });
   if (l.annotations && r.report.outcome === 'match') {
     const a = r.annotations;
