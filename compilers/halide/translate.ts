@@ -21,7 +21,8 @@ import { floatText, printExpr, printSpec } from '../../core/printer.ts';
 import { neutralElement, operatorOf } from '../../core/reductions.ts';
 import { KEYWORDS } from '../../core/lexer.ts';
 import { findRfactors, type Intermediate, NO_RFACTOR, type Rfactors, rejectUnhookedRfactor } from './rfactor.ts';
-import { collectCalls, type HExpr, type HStmt, isTraceCall, parseHExpr, parseHStmt, printHExpr } from './hir.ts';
+import { collectCalls, type HExpr, HirParseError, type HStmt, isTraceCall, parseHExpr, parseHStmt, printHExpr } from './hir.ts';
+import { exactDefinition, type LoweredDefinitions, loweredDefinitions } from './constants.ts';
 
 /** What compilers/halide/driver.py prints. */
 export interface DriverFunc {
@@ -47,7 +48,8 @@ export interface DriverOutput {
   readonly traced: { readonly pass21: string | null; readonly final: string | null; readonly initial: string | null; readonly error?: string };
   readonly plain: { readonly pass21: string | null; readonly final: string | null; readonly initial: string | null };
   readonly ms: { readonly traced: number; readonly plain: number };
-  readonly example?: Record<string, number | number[]> | null;
+  /** pipeline()'s `example` sizes; null: too large for the JIT oracle; 'choose': not given (sched chooses small sizes). */
+  readonly example?: Record<string, number | number[]> | null | 'choose';
   /** pipeline()'s `assume`: conditions over buffer fields and Params, in Halide's names. */
   readonly assume?: readonly string[];
   /**
@@ -56,6 +58,15 @@ export interface DriverOutput {
    * The spec comes from it; `funcs` are then the definitions after the schedule.
    */
   readonly algorithm?: { readonly funcs: readonly DriverFunc[]; readonly pass21: string | null; readonly initial: string | null };
+  /**
+   * The first lowering pass of the definitions with every Func at the root, its float constants
+   * printed exactly (constants.ts), or why it failed.
+   */
+  readonly definitions?: { readonly initial?: string | null; readonly error?: string };
+  /** Whether Halide's printer was made to print float constants exactly (driver.py, exact_floats()). */
+  readonly exactFloats?: boolean;
+  /** The target has the feature strict_float (every float operation as written, IEEE). */
+  readonly strictFloat?: boolean;
 }
 
 /** A construct the translator does not handle: the message starts with `unsupported: <kind>`. */
@@ -199,7 +210,13 @@ export interface TranslateOptions {
 }
 
 export function translate(d: DriverOutput, name: string, opts: TranslateOptions = {}): Translation {
-  return new Translator(d, name, opts).run();
+  try {
+    return new Translator(d, name, opts).run();
+  } catch (e) {
+    // Halide printed something this reader does not know: a construct of its own, named.
+    if (e instanceof HirParseError) throw new Unsupported('IR text', e.message);
+    throw e;
+  }
 }
 
 class Translator {
@@ -239,31 +256,52 @@ class Translator {
   }
 
   /**
-   * The exact value of a float constant of a Func definition. Python prints Exprs with 6 decimals
-   * (1.0f/12 as 0.083333f); the driver makes the lowering log print them exactly, so the constant is
-   * the one value of the first lowering pass (the definitions as written, before simplification)
-   * that rounds to the same 6 decimals. None or several: the printed value, and a note.
+   * A Func definition's text (Python's str(), float constants rounded to 6 decimals) with its
+   * float constants exact, from the lowering of the definitions (constants.ts). `stage` 0 is the
+   * pure definition, k the update k - 1; `where` texts are RDom predicates.
    */
-  exactConstant(e: Extract<HExpr, { k: 'float' }>): number {
-    if (!/^-?\d+\.\d{6}$/.test(e.text)) return e.v;
-    if (this.exactFloats === null) {
-      this.exactFloats = new Map();
-      for (const m of ((this.d.algorithm ?? this.d.traced).initial ?? '').matchAll(/(\d+\.\d{7,})f/g)) {
-        const v = Number(m[1]);
-        for (const x of [v, -v]) {
-          const key = x.toFixed(6);
-          const set = this.exactFloats.get(key) ?? new Set<number>();
-          set.add(x);
-          this.exactFloats.set(key, set);
-        }
-      }
+  definition(func: string, stage: number, text: string, kind: 'value' | 'where' = 'value'): HExpr {
+    const py = parseHExpr(text);
+    if (this.lowered === null) {
+      // The definitions the traced lowering realizes are in its first pass (the algorithm's, with
+      // a schedule hook); those it inlines in the lowering of the definitions (driver.py).
+      const srcs = [(this.d.algorithm ?? this.d.traced).initial, this.d.definitions?.initial].filter((x): x is string => typeof x === 'string');
+      const all = srcs.map(loweredDefinitions);
+      const merge = <T>(pick: (l: LoweredDefinitions) => ReadonlyMap<string, readonly T[]>): Map<string, T[]> => {
+        const m = new Map<string, T[]>();
+        for (const l of all) for (const [k, v] of pick(l)) m.set(k, [...(m.get(k) ?? []), ...v]);
+        return m;
+      };
+      this.lowered = { provides: merge((l) => l.provides), conds: merge((l) => l.conds) };
     }
-    const c = this.exactFloats.get(e.v.toFixed(6));
-    if (c !== undefined && c.size === 1) return [...c][0]!;
-    if (Math.fround(e.v) !== e.v || !Number.isInteger(e.v * 1e6)) this.notes.push(`float constant ${e.text} of a Func definition: ${c === undefined ? 'not found' : 'ambiguous'} in the lowering log, used as printed (6 decimals)`);
-    return e.v;
+    const cands = kind === 'value' ? (this.lowered.provides.get(func) ?? []).map((p) => ({ stage: p.stage, e: p.value })) : (this.lowered.conds.get(func) ?? []).map((c) => ({ stage: c.stage, e: c.cond }));
+    const r = exactDefinition(py, cands, stage);
+    if (r.why !== null) this.inexact.set(`${func}/${stage}`, this.d.definitions?.error ?? r.why);
+    return r.e;
   }
-  exactFloats: Map<string, Set<number>> | null = null;
+  lowered: LoweredDefinitions | null = null;
+  /** Why a definition's constants could not be read exactly (the translator refuses them where used). */
+  readonly inexact = new Map<string, string>();
+
+  /**
+   * A float constant as SCHED reads it back exactly: finite ones in the shortest decimal that is
+   * the same double (a float32 constant is its exact value, a double), ±∞ and NaN as `1.0 / 0.0`,
+   * `-1.0 / 0.0` and `0.0 / 0.0` (SCHED's NaNs are one value). A constant printed with 6 decimals
+   * is not exact (the printer's precision was not raised, or a definition not found in the
+   * lowering of the definitions): refused, never rounded.
+   */
+  floatConstant(e: Extract<HExpr, { k: 'float' }>, where: string): string {
+    const t = schedType(e.t);
+    if (/^-?\d+\.\d{1,6}$/.test(e.text)) throw new Unsupported('float constant', `${e.text}${e.t === 'float32' ? 'f' : ''} in ${where} is printed with 6 decimals only, so its exact value is not known${this.inexactWhy()}`);
+    if (Number.isNaN(e.v)) return `${t}(0.0 / 0.0)`;
+    if (!Number.isFinite(e.v)) return `${t}(${e.v < 0 ? '-' : ''}1.0 / 0.0)`;
+    return `${t}(${floatText(e.v)})`;
+  }
+  private inexactWhy(): string {
+    const w = [...this.inexact].map(([k, v]) => `${k}: ${v}`);
+    return w.length > 0 ? ` (${w.join('; ')})` : '';
+  }
+
   /** Funcs whose pure definition is undef() (their stage-0 tensor has no equation). */
   readonly undefPure: string[] = [];
 
@@ -486,7 +524,7 @@ class Translator {
       case 'int':
         return e.t === null || e.t === 'int32' ? (e.v < 0n ? `(${e.v})` : String(e.v)) : `${schedType(e.t)}(${e.v})`;
       case 'float':
-        return `${schedType(e.t)}(${floatText(cx.spec ? this.exactConstant(e) : e.v)})`;
+        return this.floatConstant(e, cx.spec ? `the definition of ${cx.self ?? 'a Func'}` : "Halide's lowered IR");
       case 'str':
         throw new Unsupported('StringImm', `"${e.v}" in a value`);
       case 'var': {
@@ -1111,7 +1149,7 @@ class Translator {
     const filters: string[] = [];
     const guards: string[] = [];
     for (const w of ws) {
-      const e = parseHExpr(w);
+      const e = this.definition(f.name, k + 1, w, 'where');
       try {
         filters.push(this.cond(e, usc, { ...cx, traces: null }));
       } catch (err) {
@@ -1147,13 +1185,13 @@ class Translator {
       let sc = top;
       for (const a of f.args) sc = sc.bind(a, { k: 'idx', sched: this.names.get(a, 'v_'), e: null, scope: null, used: false });
       const cx: Ctx = { ...specCx, self: f.name };
-      const pv = (text: string, scope: Scope): string => this.val(parseHExpr(text), scope, cx);
+      const pv = (text: string, scope: Scope, stage: number): string => this.val(this.definition(f.name, stage, text), scope, cx);
       return {
         name: this.tensor(f.name),
         args: f.args.length === 0 ? [UNIT] : f.args.map((a) => this.names.get(a, 'v_')),
         type: schedType(SCHED_INV[f.type] ?? f.type) as AlgFunc['type'],
         // `f(x) = undef()`: no pure value; the stage tensor gets no equation (unconstrained) below.
-        pure: isUndef(f.pure) ? (this.undefPure.push(this.tensor(f.name)), '0') : pv(f.pure, sc),
+        pure: isUndef(f.pure) ? (this.undefPure.push(this.tensor(f.name)), '0') : pv(f.pure, sc, 0),
         updates: f.updates.map((u, k) => {
           let usc = sc;
           const rdom = u.rvars.map((r) => {
@@ -1170,7 +1208,7 @@ class Translator {
           // A predicate that reads memory is not a filter of the domain (those are affine): where it
           // fails the cell keeps its value, read at the same point as the update's value, as Halide
           // evaluates both before the store.
-          const rhs = guard === null ? pv(u.value, usc) : `select(${guard}, ${pv(u.value, usc)}, ${this.tensor(f.name)}(${lhs.join(', ')}))`;
+          const rhs = guard === null ? pv(u.value, usc, k + 1) : `select(${guard}, ${pv(u.value, usc, k + 1)}, ${this.tensor(f.name)}(${lhs.join(', ')}))`;
           return { lhs, rhs, rdom, where };
         }),
       };
@@ -1203,6 +1241,16 @@ class Translator {
     if (this.d.algorithm) this.rf = findRfactors(this.d.algorithm.funcs, this.d.funcs);
     else if (!this.opts.specFromCaller) rejectUnhookedRfactor(this.d.funcs);
     const body = this.block(stmt, top, true);
+    // A buffer with an extent of 0 has no memory (host == null), which Halide reads as a bounds
+    // query: the pipeline then fills in the shapes it needs and computes nothing, with no error
+    // (`_halide_buffer_is_bounds_query`, whose branches the translation never takes). The verdict
+    // is about pipelines that compute, so it assumes every input buffer non-empty, and says so. (An
+    // empty output has no cells to compute.)
+    const nonEmpty = this.d.inputs.flatMap((i) => Array.from({ length: i.dims }, (_, k) => `${this.global(`${i.name}.extent.${k}`)!} >= 1`));
+    if (nonEmpty.length > 0) {
+      this.assumes.push(nonEmpty.join(' && '));
+      this.notes.push('assumed: every input buffer is non-empty (Halide takes an empty buffer, which has no memory, for a bounds query and computes nothing)');
+    }
     for (const [kind, n] of this.nestedAsserts) this.notes.push(`${n} assert(s) ${kind} inside loops or branches: not assumed`);
     if (this.metaAsserts > 0) this.notes.unshift(`${this.metaAsserts} assert(s) on buffer metadata (type, dimensions, stride, size limits, host, device) not assumed`);
     if (this.opts.specFromCaller) this.notes.push('the spec is the caller\'s (RDom predicates not checked here)');
