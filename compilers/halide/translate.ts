@@ -23,6 +23,7 @@ import { KEYWORDS } from '../../core/lexer.ts';
 import { findRfactors, type Intermediate, NO_RFACTOR, type Rfactors, rejectUnhookedRfactor } from './rfactor.ts';
 import { collectCalls, type HExpr, HirParseError, type HStmt, isTraceCall, parseHExpr, parseHStmt, printHExpr } from './hir.ts';
 import { exactDefinition, type LoweredDefinitions, loweredDefinitions } from './constants.ts';
+import { halideTypeName, hirType, isFloatH, noOverflowH } from './types.ts';
 
 /** What compilers/halide/driver.py prints. */
 export interface DriverFunc {
@@ -545,18 +546,31 @@ class Translator {
           this.scalarInputs.add(e.name);
           return cx.spec ? `${this.tensor(e.name)}()` : `${this.inputArray(e.name)}[]`;
         }
-        return `i32(${this.idx(e, sc, cx)})`;
+        // A loop variable or buffer field (int32), or an integer Param of its own type.
+        const t = b === undefined && this.intParams.has(e.name) ? halideTypeName(this.d.params.find((p) => p.name === e.name)!.type) : 'int32';
+        return `${schedType(t)}(${this.idx(e, sc, cx)})`;
       }
       case 'neg':
+        // Halide has no negation of integers (it prints 0 - x); of Int(32)/Int(64), it would not wrap.
+        if (!cx.spec && noOverflowH(this.typeOf(e, sc))) return `sub_nsw(0, ${this.val(e.a, sc, cx)})`;
         return `(-${this.val(e.a, sc, cx)})`;
       case 'not':
         return `!${this.val(e.a, sc, cx)}`;
-      case 'bin':
-        return `(${this.val(e.a, sc, cx)} ${e.op} ${this.val(e.b, sc, cx)})`;
+      case 'bin': {
+        const t = this.typeOf(e, sc);
+        const a = this.val(e.a, sc, cx);
+        const b = this.val(e.b, sc, cx);
+        // Halide's Int(32) and Int(64) + - * do not wrap: overflow is undefined (its simplifier
+        // assumes it away, its code generator emits nsw). The implementation's are checked; the
+        // spec's have SCHED's value, which is theirs wherever they are defined.
+        if (!cx.spec && noOverflowH(t) && (e.op === '+' || e.op === '-' || e.op === '*')) return `${{ '+': 'add_nsw', '-': 'sub_nsw', '*': 'mul_nsw' }[e.op]}(${a}, ${b})`;
+        // A float modulo is a - b * floor(a / b) (CodeGen_LLVM), SCHED's % is integers only.
+        if (e.op === '%' && isFloatH(t)) return `(${a} - ${b} * floor(${a} / ${b}))`;
+        return `(${a} ${e.op} ${b})`;
+      }
       case 'cast': {
         if (e.t.endsWith('*')) throw new Unsupported('pointer cast', e.t);
-        // `(T)f(…)` is how the printer types a call; a cast of a call of type T to T is the call.
-        return `${schedType(e.t)}(${this.val(e.a, sc, cx)})`;
+        return this.cast(e, sc, cx);
       }
       case 'let':
         return this.val(e.body, sc.bind(e.name, { k: 'lazy', e: e.value, scope: sc }), cx);
@@ -567,9 +581,82 @@ class Translator {
     }
   }
 
+  /**
+   * A cast with Halide's meaning (CodeGen_LLVM::visit(const Cast *)): between integers it wraps,
+   * as SCHED's; float → integer truncates and is undefined out of range (fptosi/fptoui: a checked
+   * `trunc_T` in the implementation); to bool (uint1) it keeps the low bit of an integer, and of a
+   * float converted to uint8 first; `(T)f(…)` is how the printer types a call of type T (the
+   * identity); `(T)reinterpret(x)` between integers of one width is the wrapping cast.
+   */
+  cast(e: Extract<HExpr, { k: 'cast' }>, sc: Scope, cx: Ctx): string {
+    const to = halideTypeName(e.t);
+    if (e.a.k === 'call' && e.a.name === 'reinterpret' && e.a.args.length === 1) return this.reinterpret(to, e.a.args[0]!, sc, cx);
+    const from = this.typeOf(e.a, sc);
+    const a = this.val(e.a, sc, cx);
+    if (from === to) return `${schedType(to)}(${a})`;
+    if (to === 'bool' && from !== null && from !== 'bool') {
+      if (isFloatH(from)) return `(${cx.spec ? 'u8' : 'trunc_u8'}(${a}) % 2 != 0)`;
+      return `(${a} % 2 != 0)`;
+    }
+    if (isFloatH(from) && /^u?int\d+$/.test(to) && !cx.spec) return `trunc_${schedType(to)}(${a})`;
+    if (from === null && to !== 'bool' && !isFloatH(to)) throw new Unsupported('cast', `to ${e.t} of ${printHExpr(e.a).slice(0, 80)}, whose type the IR text does not say`);
+    return `${schedType(to)}(${a})`;
+  }
+
+  /** `reinterpret` between integer types of one width is the wrapping cast; any other has no SCHED counterpart. */
+  reinterpret(to: string, x: HExpr, sc: Scope, cx: Ctx): string {
+    const from = this.typeOf(x, sc);
+    const bits = (t: string | null): string | null => (t !== null && /^u?int\d+$/.test(t) ? t.replace(/^u?int/, '') : null);
+    if (bits(from) === null || bits(from) !== bits(to)) throw new Unsupported('Call reinterpret', `from ${from ?? 'an unknown type'} to ${to}: only integers of one width are translated (bits of a float have no SCHED counterpart)`);
+    return `${schedType(to)}(${this.val(x, sc, cx)})`;
+  }
+
+  /** The Halide type of an expression of the IR at `sc` (types.ts), or null. */
+  typeOf(e: HExpr, sc: Scope): string | null {
+    return hirType(e, (n, call) => {
+      if (call) {
+        const f = this.funcs.get(n) ?? this.specFuncs.get(n);
+        if (f) return halideTypeName(f.type);
+        const i = this.inputs.get(n) ?? this.inputs.get(n.replace(/_im$/, ''));
+        return i ? halideTypeName(i.type) : null;
+      }
+      const b = sc.find(n);
+      if (b?.k === 'lazy') return this.typeOf(b.e, b.scope);
+      if (b !== undefined) return 'int32';
+      const p = this.d.params.find((q) => q.name === n);
+      return p ? halideTypeName(p.type) : 'int32';
+    });
+  }
+
   call(e: Extract<HExpr, { k: 'call' }>, sc: Scope, cx: Ctx): string {
     const a = e.args;
     switch (e.name) {
+      case 'reinterpret':
+        // Unprinted type: int32.
+        if (a.length === 1) return this.reinterpret('int32', a[0]!, sc, cx);
+        break;
+      case 'absd':
+        if (a.length === 2) {
+          // |a - b| without overflow: in the unsigned type of the width for integers.
+          const t = this.typeOf(a[0]!, sc);
+          const [x, y] = [this.val(a[0]!, sc, cx), this.val(a[1]!, sc, cx)];
+          if (isFloatH(t)) return `abs(${x} - ${y})`;
+          if (t === null) throw new Unsupported('Call absd', 'of operands whose type the IR text does not say');
+          const u = schedType(t.startsWith('u') ? t : `u${t}`);
+          return `select(${x} < ${y}, ${u}(${y}) - ${u}(${x}), ${u}(${x}) - ${u}(${y}))`;
+        }
+        break;
+      case 'is_nan_f32':
+      case 'is_nan_f64':
+        if (a.length === 1) return `(${this.val(a[0]!, sc, cx)} != ${this.val(a[0]!, sc, cx)})`;
+        break;
+      case 'trunc_f32':
+      case 'trunc_f64':
+        if (a.length === 1) {
+          const x = this.val(a[0]!, sc, cx);
+          return `select(${x} < 0.0, ceil(${x}), floor(${x}))`;
+        }
+        break;
       case 'return_second':
         if (a.length === 2 && isTraceCall(a[0]!)) {
           const t = a[0] as Extract<HExpr, { k: 'call' }>;
@@ -1268,6 +1355,17 @@ class Translator {
     const undefStages = new Set(this.undefPure.map((t) => `${t}_0`));
     // An undef pure stage is any value: an input tensor of the spec (no array is bound to it).
     const spec = { ...spec0, tensors: spec0.tensors.map((t) => (undefStages.has(t.name) ? { ...t, role: 'input' as const } : t)), equations: spec0.equations.filter((e) => !undefStages.has(e.tensor)) };
+    // Buffer fields are int32 (halide_dimension_t) and a Param holds a value of its type: their
+    // ranges bound the loop variables, which the checked Int(32) operations of the values rely on.
+    for (const [sched, halide] of this.usedParams) {
+      const p = this.d.params.find((q) => q.name === halide);
+      const t = p ? halideTypeName(p.type) : 'int32';
+      const m = /^(u?)int(\d+)$/.exec(t);
+      if (!m) continue;
+      const bits = BigInt(m[2]!);
+      const [lo, hi] = m[1] ? [0n, (1n << bits) - 1n] : [-(1n << (bits - 1n)), (1n << (bits - 1n)) - 1n];
+      this.assumes.push(`${lo < 0n ? `(${lo})` : lo} <= ${sched} && ${sched} <= ${hi}`);
+    }
     const outF = this.funcs.get(this.d.output)!;
     const implName = this.names.get(`${this.name}.halide`);
     const decls: string[] = [];
