@@ -11,8 +11,8 @@
 // and are not compared: a slice shows run-time errors and, with `--check-annotations`, the first
 // assignment whose value is not its annotation's.
 
-import { T_COND, T_INDEX, type Cmd, type Loop } from '../core/ast.ts';
-import type { CheckedImpl } from '../core/typecheck.ts';
+import { T_COND, T_INDEX, type Cmd, type Loop } from '../core/language/ast.ts';
+import type { CheckedImpl } from '../core/language/typecheck.ts';
 
 /** A slice that does not fit the program (no assignment at the line, loops named wrongly). */
 export class SliceError extends Error {}

@@ -7,20 +7,20 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { checkSource } from '../../core/check.ts';
-import { SchedInputError, formatDiagnostic } from '../../core/diagnostics.ts';
+import { checkSource } from '../../core/language/check.ts';
+import { SchedInputError, formatDiagnostic } from '../../core/language/diagnostics.ts';
 import { exampleParams, HalideError, halideCase, halideMissing, jitOracle, type HalideCase, type JitReport } from '../../compilers/halide/run.ts';
-import type { CheckedImpl } from '../../core/typecheck.ts';
+import type { CheckedImpl } from '../../core/language/typecheck.ts';
 import { constant, variable } from '../../core/presburger/term.ts';
 import { geT } from '../../core/presburger/formula.ts';
-import { smallParameters } from '../../proofs/replay.ts';
-import type { VerifyResult } from '../../proofs/verify.ts';
+import { smallParameters } from '../../proofs/verifier/replay.ts';
+import type { VerifyResult } from '../../proofs/verifier/verify.ts';
 import { Unsupported } from '../../compilers/halide/translate.ts';
 import { intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_INPUT, EXIT_OK, JSON_OPTION } from '../command.ts';
 import { toJson } from '../io.ts';
 import { formatOption, verifyCommand, verifyFiles } from './verify.ts';
-import { confirmGuarded } from '../../compilers/halide/guarded.ts';
+import { confirmGuarded } from '../../proofs/validate/halide-guarded.ts';
 
 export const halideCommand: Command = {
   name: 'halide',

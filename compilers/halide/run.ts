@@ -6,8 +6,8 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CheckedImpl } from '../../core/typecheck.ts';
-import type { ValueType } from '../../core/ast.ts';
+import type { CheckedImpl } from '../../core/language/typecheck.ts';
+import type { ValueType } from '../../core/language/ast.ts';
 import { getCell } from '../../semantics/memory.ts';
 import { runImpl, type RunReport } from '../../semantics/run.ts';
 import { closeValue, isBigType, showValue, type Value } from '../../semantics/values.ts';
