@@ -261,6 +261,9 @@ export function jitOracle(c: HalideCase, ci: CheckedImpl, seed = 0, where?: JitA
   const rep = run.report;
   const shown = { params: Object.fromEntries([...params].map(([k, v]) => [k, v.toString()])), seed, bigstep: rep.outcome, bigstepError: rep.error ? `${rep.error.kind}: ${rep.error.message ?? ''}` : null, tolerance, fastMath };
   const n = dims.reduce((a, b) => a * b, 1);
+  // Our run stopped on an error (a race, undefined behaviour on these inputs): its outputs are
+  // not the program's, and are not compared (the error is the verifier's to report).
+  if (rep.outcome === 'error' && jit.values !== undefined) return { ...shown, cells: n, differences: 0, beyondTolerance: 0, examples: [], jitMs: jit.ms };
   if (jit.values === undefined) {
     // Halide's realize refused the inputs or could not run (no device runtime): nothing compared.
     return { ...shown, cells: n, differences: 0, beyondTolerance: 0, examples: [], jitMs: jit.ms, realizeError: jit.realizeError ?? 'no values' };

@@ -1117,6 +1117,10 @@ class Translator {
     const op = parts?.[0] as ReduceOp | undefined;
     const elem = parts === null ? null : isCell(parts[1]) ? parts[2] : isCell(parts[2]) && operatorOf(op!).exact(type) ? parts[1] : null;
     if (parts === null || elem === null) throw new Unsupported('rfactor shape', `the store to ${s.name} at line ${s.line} is not '${s.name}(…) op e' with op one of + * min max && || on the stored cell`);
+    // An accumulation `a[ι] += e` folds with SCHED's wrapping operator, which has no checked
+    // variant: an Int(32)/Int(64) sum or product, whose overflow Halide leaves undefined, would be
+    // given a meaning. Refused (min and max cannot overflow).
+    if ((op === '+' || op === '*') && (type === 'i32' || type === 'i64')) throw new Unsupported(`rfactor of an ${type === 'i32' ? 'Int(32)' : 'Int(64)'} ${op === '+' ? 'sum' : 'product'}`, `${s.name}: the overflow of its partial ${op === '+' ? 'sums' : 'products'} is undefined in Halide, and an accumulation folds without a check (use an unsigned type, whose arithmetic wraps, or a float)`);
     const traces: Trace[] = [];
     const value = this.val(elem, scope, { expand: false, spec: false, traces });
     if (traces.length > 0) throw new Unsupported('rfactor shape', `a trace call in the accumulated value of ${s.name} (line ${s.line})`);
