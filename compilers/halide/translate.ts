@@ -585,6 +585,24 @@ class Translator {
         // Unprinted type: int32.
         if (a.length === 1) return this.reinterpret('int32', a[0]!, sc, cx);
         break;
+      case 'bitwise_and':
+      case 'bitwise_or':
+      case 'bitwise_xor':
+      case 'bitwise_not': {
+        // On booleans (Python's `&`, `|`, `~` on conditions): the logical operations. On integers
+        // they have no SCHED counterpart.
+        if (!a.every((x) => this.typeOf(x, sc) === 'bool') || a.length !== (e.name === 'bitwise_not' ? 1 : 2)) break;
+        const b = (x: HExpr): string => {
+          try {
+            return this.cond(x, sc, cx);
+          } catch (err) {
+            if (!(err instanceof NotIndex)) throw err;
+            return this.val(x, sc, cx);
+          }
+        };
+        if (e.name === 'bitwise_not') return `!(${b(a[0]!)})`;
+        return `(${b(a[0]!)} ${{ bitwise_and: '&&', bitwise_or: '||', bitwise_xor: '!=' }[e.name]} ${b(a[1]!)})`;
+      }
       case 'absd':
         if (a.length === 2) {
           // |a - b| without overflow: in the unsigned type of the width for integers.
