@@ -145,7 +145,7 @@ export interface JitReport {
 }
 
 /** A value as the driver's JIT protocol writes it (driver.py, decode()): no JSON double in between. */
-function toWire(v: Value | undefined, t: ValueType): string {
+export function toWire(v: Value | undefined, t: ValueType): string {
   if (v === undefined) return '0'; // an input cell the run left ⊥ (outside an input's `where`): any value
   if (t === 'bool') return v ? '1' : '0';
   if (t === 'f32' || t === 'f64') {
@@ -160,7 +160,7 @@ function toWire(v: Value | undefined, t: ValueType): string {
   return (typeof v === 'bigint' ? v : BigInt(v as number)).toString();
 }
 
-function fromWire(s: string, t: ValueType): Value {
+export function fromWire(s: string, t: ValueType): Value {
   if (t === 'bool') return s === '1';
   if (t === 'f32' || t === 'f64') {
     const b = new DataView(new ArrayBuffer(8));

@@ -603,6 +603,25 @@ class Translator {
         if (e.name === 'bitwise_not') return `!(${b(a[0]!)})`;
         return `(${b(a[0]!)} ${{ bitwise_and: '&&', bitwise_or: '||', bitwise_xor: '!=' }[e.name]} ${b(a[1]!)})`;
       }
+      case 'mux':
+        // mux(i, v0, …, vn): select(i == 0, v0, select(i == 1, v1, … vn)), the last value for any
+        // index out of range (CodeGen_Internal.cpp, lower_mux).
+        if (a.length >= 2) {
+          let i: string;
+          let affine = true;
+          try {
+            i = this.idx(a[0]!, sc, cx);
+          } catch (err) {
+            if (!(err instanceof NotIndex)) throw err;
+            i = this.val(a[0]!, sc, cx);
+            affine = false;
+          }
+          const vs = a.slice(1).map((v) => this.val(v, sc, cx));
+          const t = this.typeOf(a[0]!, sc);
+          const k = (n: number): string => (affine ? String(n) : `${schedType(t ?? 'int32')}(${n})`);
+          return vs.slice(0, -1).reduceRight((acc, v, n) => `select(${i} == ${k(n)}, ${v}, ${acc})`, vs[vs.length - 1]!);
+        }
+        break;
       case 'absd':
         if (a.length === 2) {
           // |a - b| without overflow: in the unsigned type of the width for integers.
@@ -1424,4 +1443,8 @@ function topoOrder(funcs: readonly DriverFunc[], inputs: ReadonlyMap<string, unk
   return out;
 }
 
-const KNOWN_CALLS = new Set(['strict_float', 'undef', 'min', 'max', 'select', 'abs', 'bitwise_and', 'bitwise_or', 'bitwise_not', 'likely', 'likely_if_innermost', 'sqrt_f32', 'sqrt_f64', 'exp_f32', 'exp_f64', 'log_f32', 'log_f64', 'pow_f32', 'pow_f64', 'floor_f32', 'floor_f64', 'ceil_f32', 'ceil_f64']);
+/** The intrinsics call() translates (a Func definition may call them). */
+const KNOWN_CALLS = new Set([
+  'strict_float', 'undef', 'min', 'max', 'select', 'mux', 'abs', 'absd', 'reinterpret', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'bitwise_not', 'likely', 'likely_if_innermost',
+  'sqrt_f32', 'sqrt_f64', 'exp_f32', 'exp_f64', 'log_f32', 'log_f64', 'pow_f32', 'pow_f64', 'floor_f32', 'floor_f64', 'ceil_f32', 'ceil_f64', 'trunc_f32', 'trunc_f64', 'is_nan_f32', 'is_nan_f64',
+]);

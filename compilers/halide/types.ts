@@ -51,6 +51,7 @@ export function hirType(e: HExpr, named: (name: string, call: boolean) => HType 
     case 'call': {
       const a = e.args;
       if (e.name === 'select') return a[1] ? ty(a[1]) ?? (a[2] ? ty(a[2]) : null) : null;
+      if (e.name === 'mux') return a.slice(1).map(ty).find((t) => t !== null) ?? null;
       if (e.name === 'return_second') return a[1] ? ty(a[1]) : null;
       if (['min', 'max', 'strict_float', 'likely', 'likely_if_innermost', 'promise_clamped', 'unsafe_promise_clamped'].includes(e.name)) return a[0] ? ty(a[0]) ?? (a[1] ? ty(a[1]) : null) : null;
       if (e.name === 'abs' || e.name === 'absd') {

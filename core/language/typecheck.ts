@@ -572,7 +572,9 @@ class Checker {
         if (t === null) return null;
         return ok(e.fn);
       }
-      const t = this.value(a, env, mode, a.kind === 'int' ? (e.fn === 'bool' ? 'i32' : e.fn) : null);
+      // A literal is read at the cast's type: `i64(9223372036854775807)`, `f64(0.1)` (the double
+      // 0.1, not the float 0.1 widened).
+      const t = this.value(a, env, mode, a.kind === 'int' ? (e.fn === 'bool' ? 'i32' : e.fn) : a.kind === 'float' && (e.fn === 'f32' || e.fn === 'f64') ? e.fn : null);
       if (t === null) return null;
       return ok(e.fn);
     }
