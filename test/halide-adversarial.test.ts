@@ -45,6 +45,8 @@ const EXPECT: Record<string, Expect> = {
   int32_overflow_rewrite: { verdict: 'invalid', class: 'undefined-behaviour' },
   bool_cast: { verdict: 'valid' },
   div_mod_signs: { verdict: 'valid' },
+  compute_with: { verdict: 'valid' },
+  gpu_schedule: { verdict: 'valid' },
 };
 
 /** Where realize and the plain reference disagree: the truth the translation must respect. */
