@@ -93,6 +93,9 @@ function pair(py: HExpr, ir: HExpr, out: [FloatNode, FloatNode][]): boolean {
     if (strict(ir)) return pair(py, ir.args[0]!, out);
   }
   if (py.k === 'cast' && py.a.k === 'call' && ir.k === 'call') return pair(py.a, ir, out);
+  // Subtrees without float constants say nothing about them: the first pass may have rewritten an
+  // index or a condition ((x + 2) >= 0 as -2 <= f.s0.x).
+  if (!hasFloat(py) && !hasFloat(ir)) return true;
   // A variable of the definition is a loop variable there, or the expression of a fused or split
   // loop (`b` as `output.s0.y.y.b / output.s0.y.y.loop_extent + …`).
   if (py.k === 'var') return true;
