@@ -94,7 +94,7 @@ export const halideCommand: Command = {
       if (text && jitSkipped !== null) process.stdout.write(`  jit oracle: not run (${jitSkipped}); --no-jit says so explicitly\n`);
       if (text && jit !== null) {
         const ps = Object.entries(jit.params).map(([k, v]) => `${k} = ${v}`).join(', ');
-        const tol = jit.tolerance === null ? 'bit for bit' : `within ${jit.tolerance} (relative): ${jit.fastMath}`;
+        const tol = jit.tolerance === null ? 'bit for bit' : `within ${jit.tolerance} (relative; fast-math: ${jit.fastMath}, which Halide compiles with reassociation, fused multiply-adds and no NaN or infinity)`;
         process.stdout.write(`  jit oracle (${ps}; seed ${jit.seed}): big-step ${jit.bigstep}${jit.bigstepError ? ` (${jit.bigstepError})` : ''}; ${jitAgreement(jit)}, compared ${tol} (JIT ${jit.jitMs.toFixed(0)} ms)\n`);
         if (jit.realizeError) process.stdout.write(`    Halide's realize failed: ${jit.realizeError.split('\n').filter((l) => l.trim() !== '').slice(-3).join(' | ')}\n`);
         for (const x of jit.examples) process.stdout.write(`    at [${x.index.join(', ')}]: Halide ${x.halide}, big-step ${x.bigstep}\n`);

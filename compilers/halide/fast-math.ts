@@ -65,7 +65,7 @@ export function fastMathReason(d: DriverOutput): string | null {
       } catch {
         op = 'a definition this reader cannot type';
       }
-      if (op !== null) return `${f.name} computes ${op} without strict_float: Halide compiles it with fast-math flags (reassociation, fused multiply-add, no NaN or infinity)`;
+      if (op !== null) return `${f.name} computes ${op} without strict_float`;
     }
   }
   return null;
