@@ -12,7 +12,7 @@ import { evalExpr, type NamedMemory, readSet } from '../../../semantics/eval.ts'
 import { ArrayRef, Cells, setCell } from '../../../semantics/memory.ts';
 import { seededInputs, SpecModel } from '../../../semantics/model.ts';
 import { hasType, sameValue, showValue, type Value } from '../../../semantics/values.ts';
-import { GEN_TYPES, type Scope, skelExprArb, toCond, toIndex, toValue } from '../gen/syntax.ts';
+import { GEN_TYPES, type Scope, skelExprArb, toChecked, toCond, toIndex, toValue } from '../gen/syntax.ts';
 import { evaluate, fromProduction, type RefMemory, valueText } from '../ref-eval.ts';
 import { defineProperty, falsified, type NamedProperty } from './framework.ts';
 import { type EncodeEnv, ValueEncoder } from '../../verifier/smt-values.ts';
@@ -133,6 +133,16 @@ function valueCaseArb(mode: 'semantic' | 'prophetic'): fc.Arbitrary<ExprCase | n
   return fc.tuple(skelExprArb({ exprDepth: 4 }), fc.nat({ max: GEN_TYPES.length - 1 }), envArb).map(([s, k, env]) => {
     const t = GEN_TYPES[k]!;
     const e = typed(toValue(s, t, sc), t, mode);
+    return e === null ? null : show({ e, t, env });
+  });
+}
+
+/** Checked operations (add_nsw, trunc_T, …) at the top, in a select now and then. */
+function checkedCaseArb(): fc.Arbitrary<ExprCase | null> {
+  const sc = scopeOf('semantic');
+  return fc.tuple(skelExprArb({ exprDepth: 3 }), envArb).map(([s, env]) => {
+    const { e: raw, t } = toChecked(s, sc);
+    const e = typed(raw, t, 'semantic');
     return e === null ? null : show({ e, t, env });
   });
 }
@@ -305,7 +315,8 @@ export const smtValues = defineProperty({
   name: 'SMT value encoding (exact, proofs/verifier/smt-values.ts) against the semantics',
   statement: 'for every expression without uninterpreted operations, its IEEE/bit-vector encoding on the concrete memory and environment denotes exactly ⟦e⟧ (SMT equality: one NaN, +0 ≠ −0); a refutation in this encoding is then a real counterexample',
   ciRuns: 600,
-  arb: () => fc.tuple(valueCaseArb('semantic'), poolsArb),
+  // One case in three a checked operation at the top (its range condition, its value).
+  arb: () => fc.tuple(fc.oneof({ weight: 2, arbitrary: valueCaseArb('semantic') }, { weight: 1, arbitrary: checkedCaseArb() }), poolsArb),
   check: async ([c, p], stats) => {
     if (c === null) return void stats.note('ill-typed (skipped)');
     if (usesUninterpreted(c.e)) return void stats.note('exp/log/pow (inexact by design)');
