@@ -7,7 +7,11 @@ import { join } from 'node:path';
 import { didYouMean } from './suggest.ts';
 
 export class UsageError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The argument it is about (an option's name without dashes, or an argument as given), to locate it. */
+    readonly arg?: string,
+  ) {
     super(message);
     this.name = 'UsageError';
   }
@@ -43,20 +47,20 @@ export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[])
     const eq = a.indexOf('=');
     const name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
     const spec = byName.get(name);
-    if (spec === undefined) throw new UsageError(`unknown option '--${name}'${didYouMean(name, byName.keys()).replace(/'([^']+)'\?$/, "'--$1'?")} (see --help)`);
+    if (spec === undefined) throw new UsageError(`unknown option '--${name}'${didYouMean(name, byName.keys()).replace(/'([^']+)'\?$/, "'--$1'?")} (see --help)`, name);
     if (!spec.value) {
-      if (eq >= 0) throw new UsageError(`option '--${name}' takes no value`);
+      if (eq >= 0) throw new UsageError(`option '--${name}' takes no value`, name);
       flags.add(name);
       continue;
     }
     let v: string;
     if (eq >= 0) v = a.slice(eq + 1);
     else {
-      if (i + 1 >= argv.length) throw new UsageError(`option '--${name}' needs a value`);
+      if (i + 1 >= argv.length) throw new UsageError(`option '--${name}' needs a value`, name);
       v = argv[++i]!;
     }
     const prev = values.get(name);
-    if (prev !== undefined && !spec.repeat) throw new UsageError(`option '--${name}' given twice`);
+    if (prev !== undefined && !spec.repeat) throw new UsageError(`option '--${name}' given twice`, name);
     values.set(name, [...(prev ?? []), v]);
   }
   return { positional, flags, values };
@@ -69,9 +73,9 @@ export function single(args: ParsedArgs, name: string): string | undefined {
 export function intOption(args: ParsedArgs, name: string, dflt: number, min = 0): number {
   const v = single(args, name);
   if (v === undefined) return dflt;
-  if (!/^-?\d+$/.test(v)) throw new UsageError(`option '--${name}' needs an integer, got '${v}'`);
+  if (!/^-?\d+$/.test(v)) throw new UsageError(`option '--${name}' needs an integer, got '${v}'`, name);
   const n = Number(v);
-  if (n < min) throw new UsageError(`option '--${name}' must be at least ${min}, got ${n}`);
+  if (n < min) throw new UsageError(`option '--${name}' must be at least ${min}, got ${n}`, name);
   return n;
 }
 
@@ -102,13 +106,4 @@ export function expandFiles(paths: readonly string[]): string[] {
     else out.push(p);
   }
   return out;
-}
-
-export function helpText(usage: string, summary: string, specs: readonly OptionSpec[]): string {
-  const lines = [`usage: ${usage}`, '', summary, '', 'options:'];
-  for (const s of specs) {
-    const left = `  --${s.name}${s.value ? ` ${s.metavar ?? 'VALUE'}` : ''}`;
-    lines.push(`${left.padEnd(28)} ${s.help}`);
-  }
-  return lines.join('\n');
 }

@@ -11,6 +11,11 @@ import { fileURLToPath } from 'node:url';
 import { fileEntry, STAMP } from './freshness.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+// `--out DIR`: build into DIR/dist instead (a test's copy); `--esbuild`: the build made with the
+// runtime dependencies only, even where TypeScript is installed (test/install.test.ts).
+const outArg = process.argv.indexOf('--out');
+const OUT = outArg > 0 ? process.argv[outArg + 1] : ROOT;
+const FORCE_ESBUILD = process.argv.includes('--esbuild');
 const DIRS = ['api', 'core', 'semantics', 'proofs', 'smt', 'cli', 'corpus', 'web', 'compilers'];
 const SKIP = new Set(['node_modules', 'dist', 'page']);
 // Files the compiled code reads beside itself at run time (the solver server, the Halide driver).
@@ -25,25 +30,58 @@ function* walk(dir) {
   }
 }
 
-rmSync(join(ROOT, STAMP), { force: true });
+rmSync(join(OUT, STAMP), { force: true });
 // Hashed before compiling: a source edited while tsc runs makes the stamp stale, not wrong.
 const before = new Map();
 for (const d of DIRS) for (const rel of walk(d)) before.set(rel, fileEntry(ROOT, rel));
 for (const f of ['tsconfig.json', 'tsconfig.build.json', ...COPIED]) before.set(f, fileEntry(ROOT, f));
 
-const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin/tsc');
-execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+// TypeScript (a development dependency) compiles and writes the API's declarations. Without it
+// (`npm install --omit=dev`, a clone installed for use only), esbuild, a runtime dependency,
+// transpiles each source file alone to the same place (the sources import types with `import
+// type`, verbatimModuleSyntax, so a file compiles alone): the same JavaScript, no declarations.
+let typescript = null;
+try {
+  if (!FORCE_ESBUILD) typescript = dirname(createRequire(import.meta.url).resolve('typescript/package.json'));
+} catch {
+  // not installed
+}
+if (typescript !== null) {
+  execFileSync(process.execPath, [join(typescript, 'bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', join(OUT, 'dist')], { cwd: ROOT, stdio: 'inherit' });
+} else {
+  const { build } = await import('esbuild');
+  const entryPoints = [...before.keys()].filter((f) => f.endsWith('.ts') && !f.startsWith('tsconfig'));
+  await build({
+    entryPoints: entryPoints.map((f) => join(ROOT, f)),
+    outdir: join(OUT, 'dist'),
+    outbase: ROOT,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+    // Bundling with every import external: each file transpiled alone, its relative imports
+    // pointing at the compiled files (what tsc's rewriteRelativeImportExtensions does).
+    bundle: true,
+    plugins: [{
+      name: 'each-file-alone',
+      setup(b) {
+        b.onResolve({ filter: /.*/ }, (a) => (a.kind === 'entry-point' ? undefined : { path: /^\.\.?\//.test(a.path) ? a.path.replace(/\.ts$/, '.js') : a.path, external: true }));
+      },
+    }],
+  });
+  process.stdout.write('dist/: compiled by esbuild (typescript, a development dependency, is not installed: no declarations for the library API)\n');
+}
 for (const f of COPIED) {
-  mkdirSync(dirname(join(ROOT, 'dist', f)), { recursive: true });
-  copyFileSync(join(ROOT, f), join(ROOT, 'dist', f));
+  mkdirSync(dirname(join(OUT, 'dist', f)), { recursive: true });
+  copyFileSync(join(ROOT, f), join(OUT, 'dist', f));
 }
 
 const files = {};
 for (const [rel, entry] of before) {
-  const compiled = rel.endsWith('.ts') && existsSync(join(ROOT, 'dist', rel.replace(/\.ts$/, '.js')));
+  const compiled = rel.endsWith('.ts') && existsSync(join(OUT, 'dist', rel.replace(/\.ts$/, '.js')));
   if (compiled || COPIED.includes(rel) || rel.startsWith('tsconfig')) files[rel] = entry;
 }
 // The entry points, and the workers that are started by path (no import reaches them).
 const outputs = ['dist/cli/main.js', 'dist/api/index.js', 'dist/proofs/batch/parallel-worker.js', 'dist/proofs/fuzz/verifier-worker.js', ...COPIED.map((f) => `dist/${f}`)];
-writeFileSync(join(ROOT, STAMP), JSON.stringify({ built: new Date().toISOString(), files, outputs }, null, 1) + '\n');
-process.stdout.write(`dist/: ${Object.keys(files).length} sources compiled (${relative(process.cwd(), join(ROOT, STAMP)) || STAMP})\n`);
+writeFileSync(join(OUT, STAMP), JSON.stringify({ built: new Date().toISOString(), files, outputs }, null, 1) + '\n');
+process.stdout.write(`dist/: ${Object.keys(files).length} sources compiled (${relative(process.cwd(), join(OUT, STAMP)) || STAMP})\n`);

@@ -5,6 +5,7 @@
 // 700 levels of the type checker). The worker runs the compiled dist/ when it is up to date with
 // the sources, else the TypeScript sources through tsx (cli/thread.js), so `npx sched` needs no
 // build step and never runs stale code. This thread only relays standard streams and the exit code.
+import { readFileSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
@@ -60,3 +61,30 @@ worker.on('exit', (c) => {
   code ??= c;
   finish();
 });
+
+// Started by npm (`npx sched …`, `npm run serve`), the PID a user has is npm's, and npm runs the
+// bin through `sh -c`: stopping npm leaves this process running on, an orphan holding its port
+// (a server) or its cores (a campaign). So this process stops when npm or the shell between is
+// gone. (Stopped by its own PID, or Ctrl-C, it stops as any process does: it is one process, the
+// command running in a thread of it.)
+if (process.env.npm_command) {
+  const parentOf = (pid) => {
+    try {
+      return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]);
+    } catch {
+      return NaN; // no /proc: the immediate parent only
+    }
+  };
+  const watched = [process.ppid, parentOf(process.ppid)].filter((p) => Number.isInteger(p) && p > 1);
+  setInterval(() => {
+    for (const p of watched) {
+      try {
+        process.kill(p, 0);
+      } catch (e) {
+        if (e.code !== 'ESRCH') continue;
+        void worker.terminate();
+        process.exit(143);
+      }
+    }
+  }, 1000).unref();
+}

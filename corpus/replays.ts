@@ -61,13 +61,18 @@ export async function checkReplay(row: Row): Promise<ReplayCheck> {
     return { row, shows: `exit ${r.code}, no JSON report${r.err ? `: ${r.err.trim().split('\n')[0]}` : ''}`, ok: false };
   }
   const shows = shownClass(report);
-  // The run must show what the verdict says it shows ("the run shows: …"): usually the verdict's
-  // class; a program with two faults may show the other one first (a par iteration reading a cell
-  // another iteration writes is a race, and in U-PARLOOP's pre-state that read is of ⊥). A
-  // generic value-mismatch is shown by any wrong value, an output or an annotation.
-  const said = row.replayShows ?? row.class;
-  const ok = r.code === 1 && (shows === said || (said === 'value-mismatch' && (shows === 'output-mismatch' || shows === 'annotation-mismatch')));
-  return { row, shows, ok };
+  return { row, shows, ok: showsWhatWasSaid(row.replayShows ?? row.class, r.code, shows) };
+}
+
+/**
+ * Whether a replay's run (its exit code, the class its report shows) shows what the verdict says
+ * it shows ("the run shows: …"): usually the verdict's class; a program with two faults may show
+ * the other one first (a par iteration reading a cell another iteration writes is a race, and in
+ * U-PARLOOP's pre-state that read is of ⊥). A generic value-mismatch is shown by any wrong value,
+ * an output or an annotation.
+ */
+export function showsWhatWasSaid(said: string | null, code: number, shows: string): boolean {
+  return code === 1 && (shows === said || (said === 'value-mismatch' && (shows === 'output-mismatch' || shows === 'annotation-mismatch')));
 }
 
 /** Check the replay of every invalid row that has one; `each` is told of every result. */

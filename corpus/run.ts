@@ -1,14 +1,15 @@
 // The corpus runner (`sched corpus`, `npm run corpus`): verifies every implementation of every
 // .sched file under the paths given, compares each verdict with the file's `// EXPECT` lines, and
 // summarises. Files under an `errors/` directory must be rejected as input errors instead. The
-// command (cli/commands/corpus.ts) adds progress, formats and the README section.
+// command (cli/commands/corpus.ts) adds progress, formats and corpus/RESULTS.md.
 
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { checkProgramFull } from '../core/language/check.ts';
 import { SchedInputError } from '../core/language/diagnostics.ts';
 import { parseProgram } from '../core/language/parser.ts';
-import { verifyImpl } from '../proofs/verifier/verify.ts';
+import { readSource, rejectEmpty } from '../core/language/load.ts';
+import { verdictAt, verifyImpl } from '../proofs/verifier/verify.ts';
 import { VerifyPool } from '../proofs/batch/parallel.ts';
 import { expandFiles } from '../cli/args.ts';
 import { replayCommand } from '../cli/replay-command.ts';
@@ -115,7 +116,7 @@ export async function runCorpus(paths: readonly string[], opts: CorpusOptions): 
     for (const file of expandFiles(paths)) {
       if (opts.filter && !file.includes(opts.filter)) continue;
       const rel = relative(process.cwd(), file);
-      const text = readFileSync(file, 'utf8');
+      const text = readSource(file); // an unreadable path is an input error, located
       if (rel.split(/[\\/]/).includes('errors')) {
         // Malformed inputs: `sched check` must reject them (exit 3).
         yield {
@@ -139,7 +140,9 @@ export async function runCorpus(paths: readonly string[], opts: CorpusOptions): 
       const t0 = performance.now();
       let checked;
       try {
-        checked = await checkProgramFull(parseProgram(file, text));
+        const prog = parseProgram(file, text);
+        rejectEmpty(prog, text);
+        checked = await checkProgramFull(prog);
       } catch (e) {
         if (!(e instanceof SchedInputError)) throw e;
         const d = e.diagnostics[0];
@@ -165,8 +168,8 @@ export async function runCorpus(paths: readonly string[], opts: CorpusOptions): 
             incomplete: !matches(e, r.verdict, r.class) && incompleteFor(e, r.verdict, r.class),
             unsound: r.verdict === 'valid' && e?.verdict === 'invalid',
             reason: r.reason,
-            line: r.counterexample?.line ?? ci.impl.pos.line,
-            col: r.counterexample?.col ?? ci.impl.pos.col,
+            line: verdictAt(r, ci).line,
+            col: verdictAt(r, ci).col,
             replay: r.replay ? replayCommand(rel, ci.impl.name, r.replay) : null,
             replayShows: r.replay?.class ?? null,
           };
@@ -195,7 +198,8 @@ export async function runCorpus(paths: readonly string[], opts: CorpusOptions): 
   return rows;
 }
 
-export function summarize(rows: readonly Row[]): string {
+/** The summary line; its time is the wall time of the run when given (`wallMs`), and the time summed over the cases (which overlap under --jobs). */
+export function summarize(rows: readonly Row[], wallMs?: number): string {
   const impls = rows.filter((r) => r.impl !== '-' || r.expected === 'input error');
   const by = (v: string): number => rows.filter((r) => r.got.startsWith(v)).length;
   const ok = rows.filter((r) => r.ok).length;
@@ -203,17 +207,18 @@ export function summarize(rows: readonly Row[]): string {
   const unsound = rows.filter((r) => r.unsound).length;
   const wrong = rows.length - ok - incomplete;
   const total = rows.reduce((a, r) => a + r.ms, 0);
-  return `${impls.length} cases: ${ok} as expected, ${incomplete} incomplete, ${wrong} wrong (${unsound} unsound) · verdicts: ${by('valid')} valid, ${by('invalid')} invalid, ${by('unknown')} unknown, ${by('input error')} input errors · ${(total / 1000).toFixed(1)} s`;
+  const time = `${wallMs !== undefined ? `${(wallMs / 1000).toFixed(1)} s wall, ` : ''}${(total / 1000).toFixed(1)} s summed over the cases`;
+  return `${impls.length} cases: ${ok} as expected, ${incomplete} incomplete, ${wrong} wrong (${unsound} unsound) · verdicts: ${by('valid')} valid, ${by('invalid')} invalid, ${by('unknown')} unknown, ${by('input error')} input errors · ${time}`;
 }
 
-/** The README's corpus section: summary, counts per expected class, and every row not as expected. */
-export function readmeSection(rows: readonly Row[]): string {
+/** The summary of corpus/RESULTS.md: summary, counts per expected class, and every row not as expected. */
+export function readmeSection(rows: readonly Row[], wallMs?: number): string {
   const impls = rows.filter((r) => r.impl !== '-');
   const classes = new Map<string, number>();
   for (const r of impls) classes.set(r.expected, (classes.get(r.expected) ?? 0) + 1);
   const expUnknownOrInvalid = impls.filter((r) => !r.expected.startsWith('valid')).length;
   const out = [
-    summarize(rows),
+    summarize(rows, wallMs),
     '',
     `${impls.length} implementations with EXPECT lines (${((100 * expUnknownOrInvalid) / Math.max(impls.length, 1)).toFixed(0)} % expected invalid or unknown), ${rows.length - impls.length} malformed inputs. Expected verdicts:`,
     '',
@@ -234,12 +239,79 @@ export function readmeSection(rows: readonly Row[]): string {
     for (const r of unknowns) out.push(`- \`${r.file}\` ${r.impl}: ${r.got}. ${r.reason ?? ''}`);
     out.push('');
   }
-  out.push('Full table: `corpus/RESULTS.md` (regenerated by `npx sched corpus --all --readme`).');
-  return out.join('\n');
+  return out.join('\n').trimEnd();
 }
 
 export function markdownTable(rows: readonly Row[]): string {
   const lines = ['| file | impl | expected | got | time (s) |', '| --- | --- | --- | --- | ---: |'];
   for (const r of rows) lines.push(`| ${r.file} | ${r.impl} | ${r.expected} | ${r.ok ? r.got : r.incomplete ? `*${r.got}* (incomplete)` : `**${r.got}** (WRONG)`} | ${(r.ms / 1000).toFixed(2)} |`);
   return lines.join('\n');
+}
+
+/** A replay command as corpus/RESULTS.md lists it: the case, its verdict, what its run must show, and the command. */
+export interface ListedReplay {
+  readonly file: string;
+  readonly impl: string;
+  readonly got: string;
+  readonly shows: string;
+  /** Null: the verdict printed no command (an exact refutation no small run shows, I-ASSUME). */
+  readonly command: string | null;
+}
+
+const REPLAYS_HEADER = '| file | impl | verdict | the run shows | replay command |';
+
+/** Every replay command the run printed, and every invalid verdict that printed none, as a table (test/corpus-replays.test.ts runs each as printed). */
+export function replaysTable(rows: readonly Row[]): string {
+  const lines = [REPLAYS_HEADER, '| --- | --- | --- | --- | --- |'];
+  for (const r of rows) {
+    if (r.replay === null && !r.got.startsWith('invalid')) continue;
+    if (r.replay !== null && (r.replay.includes('`') || r.replay.includes('|'))) throw new Error(`a replay command that a Markdown table cannot hold: ${r.replay}`);
+    lines.push(`| ${r.file} | ${r.impl} | ${r.got} | ${r.replay === null ? '-' : (r.replayShows ?? r.class ?? '?')} | ${r.replay === null ? '(none)' : `\`${r.replay}\``} |`);
+  }
+  return lines.join('\n');
+}
+
+/** The replay commands listed in a corpus/RESULTS.md page. */
+export function parseReplaysTable(page: string): ListedReplay[] {
+  const at = page.indexOf(REPLAYS_HEADER);
+  if (at < 0) return [];
+  const out: ListedReplay[] = [];
+  for (const line of page.slice(at).split('\n').slice(2)) {
+    const m = /^\| (\S+) \| (\S+) \| ([^|]+) \| (\S+) \| (?:`([^`]+)`|\(none\)) \|$/.exec(line);
+    if (!m) break;
+    out.push({ file: m[1]!, impl: m[2]!, got: m[3]!.trim(), shows: m[4]!, command: m[5] ?? null });
+  }
+  return out;
+}
+
+/** corpus/RESULTS.md: the summary, every case, and every replay command printed. */
+export function resultsPage(rows: readonly Row[], wallMs: number, replaySummary: string | null): string {
+  return [
+    '# Corpus results',
+    '',
+    'Generated by `npx sched corpus --all --results` (the whole corpus, every verdict against its file\'s `// EXPECT` line).',
+    '',
+    '## Summary',
+    '',
+    readmeSection(rows, wallMs),
+    ...(replaySummary ? ['', replaySummary] : []),
+    '',
+    '## Every case',
+    '',
+    markdownTable(rows),
+    '',
+    '## Replay commands',
+    '',
+    'Every `sched run` command the verdicts printed, as printed, and every `invalid` verdict that printed none (an exact refutation that no run small enough shows); `test/corpus-replays.test.ts` runs each command and checks that it shows what its verdict says.',
+    '',
+    replaysTable(rows),
+    '',
+  ].join('\n');
+}
+
+/** The cases of corpus/RESULTS.md's table of every case: file, impl, and the verdict got. */
+export function parseCasesTable(page: string): { file: string; impl: string; got: string }[] {
+  const out: { file: string; impl: string; got: string }[] = [];
+  for (const m of page.matchAll(/^\| (\S+) \| (\S+) \| [^|]+ \| \*{0,2}([^|*]+?)\*{0,2}(?: \((?:WRONG|incomplete)\))? \| [\d.]+ \|$/gm)) out.push({ file: m[1]!, impl: m[2]!, got: m[3]!.trim() });
+  return out;
 }

@@ -8,6 +8,7 @@ import type { CheckedImpl } from '../core/language/typecheck.ts';
 import type { DerivationNode } from './derivation.ts';
 import type { SpecModel } from './model.ts';
 import { valueToJson } from './values.ts';
+import { userLocation } from './errors.ts';
 
 export interface AnnotationMismatch {
   readonly line: number;
@@ -84,7 +85,7 @@ export class AnnotationChecker {
     const annotatedValue = JSON.stringify(valueToJson(pe.fn(pe.frame)));
     const written = JSON.stringify(n.facts['value']);
     if (annotatedValue !== written) {
-      this.first = { line: n.line, col: n.col, location: String(n.facts['location']), written, annotated: annotatedValue, at: vars.map((v) => `${v} = ${n.env[v]}`).join(', ') };
+      this.first = { line: n.line, col: n.col, location: userLocation(String(n.facts['location'])), written, annotated: annotatedValue, at: vars.map((v) => `${v} = ${n.env[v]}`).join(', ') };
     }
   };
 }

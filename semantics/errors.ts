@@ -53,6 +53,14 @@ export class Stuck extends Error {
   }
 }
 
+/**
+ * A location as the user wrote it: a local array's instance label (`b#3[0]`, unique within a run,
+ * for memories and derivations) becomes the array's name (`b[0]`) in what is shown to a person.
+ */
+export function userLocation(location: string): string {
+  return location.replace(/^([A-Za-z_][A-Za-z0-9_]*)#\d+(?=\[)/, '$1');
+}
+
 export function runError(
   kind: RunErrorKind,
   rule: string,
@@ -65,7 +73,7 @@ export function runError(
     kind,
     detail: extra.detail ?? null,
     rule,
-    location,
+    location: location === null ? null : userLocation(location),
     line: pos?.line ?? 0,
     col: pos?.col ?? 0,
     iterations: extra.iterations ?? null,

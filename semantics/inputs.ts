@@ -124,9 +124,23 @@ export interface InputOverride {
 export function withOverrides(base: InputSource, overrides: readonly InputOverride[]): InputSource {
   const at = new Map<string, Value>(overrides.map((o) => [`${o.tensor}(${o.point.join(',')})`, o.value]));
   const key = (tensor: string, point: readonly unknown[]): string => `${tensor}(${point.map(String).join(',')})`;
+  // Most reads are of points no override names: tell them by the first coordinate, without
+  // building a key (a replay at fixed sizes reads millions of input points for a few given).
+  const coord = (x: unknown): number | string => (typeof x === 'number' ? x : typeof x === 'bigint' && Number.isSafeInteger(Number(x)) ? Number(x) : String(x));
+  const firsts = new Map<string, Set<number | string>>();
+  for (const o of overrides) {
+    const set = firsts.get(o.tensor) ?? new Set();
+    set.add(o.point.length === 0 ? '' : coord(o.point[0]));
+    firsts.set(o.tensor, set);
+  }
+  const given = (tensor: string, point: readonly unknown[]): Value | undefined => {
+    const set = firsts.get(tensor);
+    if (set === undefined || !set.has(point.length === 0 ? '' : coord(point[0]))) return undefined;
+    return at.get(key(tensor, point));
+  };
   return {
-    input: (tensor, t, point) => at.get(key(tensor, point)) ?? base.input(tensor, t, point),
-    unconstrained: (tensor, t, point) => at.get(key(tensor, point)) ?? base.unconstrained(tensor, t, point),
+    input: (tensor, t, point) => given(tensor, point) ?? base.input(tensor, t, point),
+    unconstrained: (tensor, t, point) => given(tensor, point) ?? base.unconstrained(tensor, t, point),
   };
 }
 

@@ -7,7 +7,7 @@
 // gets the same answer on any host at any load (except in z3 4.8.12's `push`/`pop` mode, whose
 // step counts vary a little from run to run: docs/campaigns.md), which is what a campaign split
 // across processes or machines needs for its merged summary to be the unsplit run's. The budget in milliseconds is
-// turned into a count by a rate per build, measured on the 2-core machine (README, Performance:
+// turned into a count by a rate per build, measured on the 2-core machine (bench/RESULTS.md, Performance:
 // "Deterministic solver budgets"). A query that its limit does not stop (z3 4.8.12 misses it on
 // some nonlinear queries) is stopped by a safety net that the load does not move either: the CPU
 // time of its Z3 process past CPU_FACTOR times its budget (smt/z3.ts); the wall clock only at

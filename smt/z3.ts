@@ -257,7 +257,7 @@ class SolverProcess {
  * each script preceded by `(reset)` and the default of every option the toolkit sets (a fresh
  * state, as the WASM server's fresh context), followed by an end marker; past the hard time limit
  * the process is ended and the next query starts another. An order of magnitude less CPU per
- * query than the WASM build (README, Performance). Another Z3 version may answer `unknown`
+ * query than the WASM build (docs/performance.md). Another Z3 version may answer `unknown`
  * differently near a time limit or on quantified value obligations (never sat against unsat):
  * hence the WASM fallback of the default mode (FallbackSolver).
  */
@@ -392,7 +392,7 @@ class FallbackSolver {
  * `auto` (the default), the command line when it is installed, and the WASM build on whatever it
  * leaves undecided (a timeout, `unknown`, an error, a crash). Debian's z3 4.8.12 answers most
  * queries with an order of magnitude less CPU, but leaves undecided a few value obligations that
- * z3-solver's newer Z3 decides (README § Performance, *Two Z3 builds*): the fallback keeps every
+ * z3-solver's newer Z3 decides (docs/performance.md; bench/RESULTS.md, *Two Z3 builds*): the fallback keeps every
  * verdict the WASM build alone reaches within its budget. Without the command line, `auto` is `wasm`.
  */
 type Mode = 'wasm' | 'z3' | 'auto';

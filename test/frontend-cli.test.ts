@@ -31,15 +31,21 @@ describe('npx sched check', () => {
   it('exits with 3 and one JSON document naming each error with its location', () => {
     const r = sched('check', '--json', ...ERROR_FILES);
     expect(r.status).toBe(3);
+    // The error document's fields (docs/commands.md, JSON output) beside the files.
     const doc = JSON.parse(r.stdout) as {
       ok: boolean;
-      files: { file: string; ok: boolean; diagnostics: { file: string; line: number; col: number; phase: string; message: string; expected: string; found: string }[] }[];
+      error: string;
+      exit: number;
+      message: string;
+      files: { file: string; ok: boolean; inputError: boolean }[];
+      diagnostics: { file: string; line: number; col: number; phase: string; message: string; expected: string; found: string }[];
     };
-    expect(doc.ok).toBe(false);
+    expect(doc).toMatchObject({ ok: false, error: 'input', exit: 3 });
     expect(doc.files.map((f) => f.file)).toEqual(ERROR_FILES);
+    expect(doc.message).toContain(ERROR_FILES[0]);
     for (const f of doc.files) {
-      expect(f.ok).toBe(false);
-      const d = f.diagnostics[0]!;
+      expect(f).toMatchObject({ ok: false, inputError: true });
+      const d = doc.diagnostics.find((x) => x.file === f.file)!;
       const want = declared(f.file);
       expect(d).toMatchObject({ file: f.file, line: want.line, col: want.col });
       expect(d.message).toContain(want.message);
@@ -64,7 +70,7 @@ describe('npx sched check', () => {
   it('reports an unreadable file as an input error', () => {
     const r = sched('check', '--json', 'corpus/errors/no_such_file.sched');
     expect(r.status).toBe(3);
-    const doc = JSON.parse(r.stdout) as { files: { diagnostics: { line: number; col: number; message: string; found: string }[] }[] };
-    expect(doc.files[0]!.diagnostics[0]).toMatchObject({ line: 1, col: 1, message: 'cannot read file', found: 'no such file' });
+    const doc = JSON.parse(r.stdout) as { diagnostics: { line: number; col: number; message: string; found: string }[] };
+    expect(doc.diagnostics[0]).toMatchObject({ line: 1, col: 1, message: 'cannot read file', found: 'no such file' });
   });
 });

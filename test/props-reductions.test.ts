@@ -1,7 +1,7 @@
 // Chapter 7 over random scheduled reductions (proofs/metatheory/properties/reductions.ts): the verifier's
 // valid agrees with concrete runs on N = 1…9. Each case calls the verifier (Z3); CI checks at least
 // the 1,000 distinct programs issue 17 asks for: 1,150 draws, of which about 1,060 are distinct
-// (repeats are not verified again; README, chapter 7; bench/red-prop.ts says where a case's time
+// (repeats are not verified again; bench/RESULTS.md, Reductions; bench/red-prop.ts says where a case's time
 // goes). PROPS_RUNS=N overrides the count (and the distinct-program floor).
 
 import { describe, expect, it } from 'vitest';

@@ -86,7 +86,7 @@ describe('resource limits', () => {
     // The pigeonhole principle (11 pigeons, 10 holes): propositional, far beyond these budgets,
     // and stopped by either build at its resource limit. (Not HARD: z3 4.8.12 does not always stop
     // that one at its limits, and its incremental nonlinear arithmetic gives up after a number of
-    // steps that varies from run to run, README, Performance.)
+    // steps that varies from run to run, bench/RESULTS.md, Performance.)
     const queries = (): Promise<unknown>[] => [checkSat(SAT, { model: true }), checkSat(PIGEONS, { timeoutMs: 60 }), checkSatBatch([SAT, UNSAT, SAT], { timeoutMs: 300 }), checkSat(PIGEONS, { timeoutMs: 40 })];
     let w0 = z3Stats().work;
     for (const q of queries()) await q;

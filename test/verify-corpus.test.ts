@@ -11,6 +11,7 @@ import { parseProgram } from '../core/language/parser.ts';
 import { eliminationLog } from '../core/presburger/elimlog.ts';
 import { startFromScratch } from '../proofs/verifier/fresh-state.ts';
 import { runCorpus } from '../corpus/run.ts';
+import { expectListedReplays } from './listed-replays.ts';
 import { writeBundle } from '../proofs/certificates/certificates.ts';
 import { type AnswerCache, recheckBundle } from '../proofs/certificates/recheck.ts';
 import { verifyImpl } from '../proofs/verifier/verify.ts';
@@ -23,6 +24,8 @@ afterAll(async () => {
 describe('verify on the corpus', () => {
   it('gives every expected verdict on corpus/thesis and corpus/examples, and never a wrong valid', async () => {
     const rows = await runCorpus(['corpus/thesis', 'corpus/examples'], {});
+    // The replay commands printed are the ones corpus/RESULTS.md lists (and test/corpus-replays runs).
+    expectListedReplays(rows);
     const bad = rows.filter((r) => !r.ok).map((r) => `${r.file} ${r.impl}: expected ${r.expected}, got ${r.got} (${r.reason})`);
     expect(rows.filter((r) => r.unsound)).toEqual([]);
     expect(bad).toEqual([]);

@@ -153,6 +153,43 @@ describe.skipIf(!HAVE)('playground end to end (Chromium)', () => {
     expect(errors).toEqual([]);
   });
 
+  it('opens on an example; verdicts, marks and diagnostics are always of the text shown; long lines wrap', async () => {
+    const text = (): Promise<string> => page.evaluate(() => (globalThis as unknown as { schedPlayground: { editor: { text(): string } } }).schedPlayground.editor.text());
+    await page.goto(server.url);
+    // No example named in the address: the tutorial's kernel, checked, its impl selected.
+    await page.locator('#impl option[value=tiled]').waitFor({ state: 'attached' });
+    expect(await page.inputValue('#example')).toBe('examples/tutorial_blur3.sched');
+    expect(await text()).toContain('spec blur3');
+    await timed('verify (tutorial kernel)', '#do-verify', '#panel-verify', '.answer[data-verdict]');
+    expect(await page.textContent('#verdict')).toMatch(/^valid/);
+
+    // The tutorial's bug, on a line made longer than the editor is wide: its counterexample's
+    // badge must be in view, not past the right edge.
+    const broken = (await text()).replace('min(8 * t, N - 8)', '8 * t').replace('/ 3.0\n}', `/ 3.0   // ${'a long comment that a compiler could print '.repeat(8)}\n}`);
+    await page.evaluate((t) => (globalThis as unknown as { schedPlayground: { editor: { setText(t: string): void } } }).schedPlayground.editor.setText(t), broken);
+    // The earlier verdict is no longer of the text: said so.
+    await page.locator('#panel-verify .answer.stale .stale-note').waitFor();
+    await timed('verify (untiled tail, long line)', '#do-verify', '#panel-verify', '.answer[data-verdict]:not(.stale)');
+    expect(await page.textContent('#verdict')).toMatch(/^invalid/);
+    const badge = await page.locator('.cm-line.mark-line-cex .mark-label').first().boundingBox();
+    const box = await page.locator('#editor').boundingBox();
+    expect(badge !== null && box !== null).toBe(true);
+    expect(badge!.x + badge!.width).toBeLessThanOrEqual(box!.x + box!.width);
+    await shot('verify-long-line');
+
+    // Replaced by another text that does not parse: the diagnostics name it as untitled, and no
+    // panel keeps a verdict of the text that was there.
+    await page.locator('.cm-content').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('spec oops {\n  param N;\n  tensor T(i) f32;\n}\n');
+    await page.locator('#diagnostics .diag').first().waitFor({ timeout: 20_000 });
+    await expect.poll(() => page.textContent('#diagnostics')).toMatch(/^untitled\.sched:3:\d+: syntax error/);
+    await page.locator('#panel-verify .cleared').waitFor();
+    expect(await page.locator('#panel-verify .answer').count()).toBe(0);
+    expect(await page.locator('.cm-line.mark-line-cex').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   it('a static copy of the page (sched serve --out) runs the engines and Z3 itself', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sched-static-'));
     const files = await (async () => {

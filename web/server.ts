@@ -2,7 +2,7 @@
 // one POST endpoint per engine (web/api.ts), answered one at a time — the engines are
 // synchronous and the solver is one queue, so a second request waits for the first. Each answer
 // carries its compute cost (wall clock, and CPU time of this process and its solver child). Z3
-// runs here, in the serving process's solver child (see README § Playground for the measurement
+// runs here, in the serving process's solver child (see docs/playground.md for the measurement
 // behind that choice).
 
 import { readdirSync, readFileSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';

@@ -4,11 +4,11 @@
 
 import type { Diagnostic } from '../../core/language/diagnostics.ts';
 import { formatDiagnostic, SchedInputError } from '../../core/language/diagnostics.ts';
-import { expandFiles, type ParsedArgs, single } from '../args.ts';
+import { expandFiles, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_INPUT, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
 import { checkInterface } from '../../proofs/verifier/interface.ts';
 import { displayName, loadChecked } from '../../core/language/load.ts';
-import { SPEC_OPTION, toJson } from '../io.ts';
+import { errorDocument, SPEC_OPTION, toJson } from '../io.ts';
 
 interface InterfaceProblem {
   impl: string;
@@ -23,7 +23,8 @@ interface FileResult {
   ok: boolean;
   specs: number;
   impls: number;
-  diagnostics: Diagnostic[];
+  /** The file is an input error (its diagnostics are the document's). */
+  inputError: boolean;
   /** Implementations whose declarations break the interface rules. */
   interface: InterfaceProblem[];
   /** Interface conditions the solver could not decide. */
@@ -38,7 +39,9 @@ export const checkCommand: Command = {
   async run(args: ParsedArgs): Promise<number> {
     const json = args.flags.has('json');
     const files = expandFiles(args.positional);
+    if (files.length === 0) throw new UsageError('no .sched files given');
     const results: FileResult[] = [];
+    const diagnostics: Diagnostic[] = [];
     for (const file of files) {
       try {
         const checked = await loadChecked(file, single(args, 'spec'));
@@ -50,27 +53,27 @@ export const checkCommand: Command = {
           for (const v of r.violations) problems.push({ impl: ci.impl.name, rule: v.rule, line: v.line, col: v.col, message: v.message });
           for (const u of r.undecided) undecided.push(`impl ${ci.impl.name}: ${u}`);
         }
-        results.push({ file: displayName(file), ok: problems.length === 0 && undecided.length === 0, specs: prog.specs.length, impls: prog.impls.length, diagnostics: [], interface: problems, undecided });
+        results.push({ file: displayName(file), ok: problems.length === 0 && undecided.length === 0, specs: prog.specs.length, impls: prog.impls.length, inputError: false, interface: problems, undecided });
       } catch (e) {
         if (!(e instanceof SchedInputError)) throw e;
-        results.push({ file: displayName(file), ok: false, specs: 0, impls: 0, diagnostics: [...e.diagnostics], interface: [], undecided: [] });
+        diagnostics.push(...e.diagnostics);
+        results.push({ file: displayName(file), ok: false, specs: 0, impls: 0, inputError: true, interface: [], undecided: [] });
+        for (const d of e.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
       }
     }
     const ok = results.every((r) => r.ok);
-    if (json) process.stdout.write(toJson({ ok, files: results }) + '\n');
+    if (json) process.stdout.write(toJson({ ok, files: results, ...(diagnostics.length > 0 ? errorDocument(diagnostics) : { diagnostics }) }) + '\n');
     else {
       for (const r of results) {
-        for (const d of r.diagnostics) process.stderr.write(formatDiagnostic(d) + '\n');
         for (const p of r.interface) process.stderr.write(`${r.file}:${p.line}:${p.col}: interface error: impl ${p.impl}: ${p.message} (${p.rule})\n`);
         for (const u of r.undecided) process.stderr.write(`${r.file}: interface not decided: ${u}\n`);
-        if (r.diagnostics.length === 0) {
+        if (!r.inputError) {
           const what = `${r.specs} spec${r.specs === 1 ? '' : 's'}, ${r.impls} impl${r.impls === 1 ? '' : 's'}`;
           process.stdout.write(`${r.file}: ${r.interface.length > 0 ? `${r.interface.length} interface error(s)` : r.undecided.length > 0 ? 'interface not decided' : 'ok'} (${what})\n`);
         }
       }
-      if (files.length === 0) process.stderr.write('sched check: no .sched files given\n');
     }
-    if (files.length === 0 || results.some((r) => r.diagnostics.length > 0)) return EXIT_INPUT;
+    if (diagnostics.length > 0) return EXIT_INPUT;
     if (results.some((r) => r.interface.length > 0)) return EXIT_FOUND;
     if (results.some((r) => r.undecided.length > 0)) return EXIT_UNKNOWN;
     return EXIT_OK;

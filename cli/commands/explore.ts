@@ -1,4 +1,4 @@
-// `sched explore FILE --param … [--seed S] [--max-states K]`: every small-step interleaving
+// `sched explore FILE --param … [--seed S] [--inputs FAMILY] [--max-states K]`: every small-step interleaving
 // (thesis Fig. 4.6), with state hashing and partial-order reduction. Outcomes: deterministic (one
 // final memory, compared with the big-step result), nondeterministic (two schedules reaching
 // different memories are printed), stuck (a reachable state where no rule applies), or limit.
@@ -8,7 +8,7 @@ import { explore, type ExploreResult, namedMemoryKey, smallSetup } from '../../s
 import { runImpl } from '../../semantics/run.ts';
 import type { ParsedArgs } from '../args.ts';
 import type { Command } from '../command.ts';
-import { emitJson, exitFor, IMPL_OPTION, interfaceError, jsonOption, loadImpls, ModelCache, numberOption, PARAM_OPTION, paramsOption, type RefusedReport, SEED_OPTION, seedJson, seedOption } from './run.ts';
+import { emitJson, exitFor, familyOption, IMPL_OPTION, INPUTS_OPTION, interfaceError, jsonOption, loadImpls, ModelCache, numberOption, PARAM_OPTION, paramsOption, type RefusedReport, SEED_OPTION, seedJson, seedOption } from './run.ts';
 import { SPEC_OPTION } from '../io.ts';
 
 interface ExploreReport extends Omit<ExploreResult, 'witnesses'> {
@@ -31,12 +31,13 @@ function showArrays(a: Record<string, unknown[]>): string {
 export const exploreCommand: Command = {
   name: 'explore',
   summary: 'Exhaustive small-step exploration (Fig. 4.6) with partial-order reduction: deterministic, nondeterministic, stuck or limit.',
-  usage: 'sched explore FILE --param NAME=VALUE… [--impl NAME] [--seed S] [--max-states K] [--no-por] [--json]',
+  usage: 'sched explore FILE --param NAME=VALUE… [--impl NAME] [--seed S] [--inputs FAMILY] [--max-states K] [--no-por] [--json]',
   options: [
     PARAM_OPTION,
     SPEC_OPTION,
     IMPL_OPTION,
     SEED_OPTION,
+    INPUTS_OPTION,
     { name: 'max-states', value: true, metavar: 'K', help: 'stop after K distinct states (exit 2 unless two final memories were found; default 1000000)' },
     { name: 'no-por', value: false, help: 'explore every interleaving (no partial-order reduction)' },
     { name: 'schedules', value: true, metavar: 'K', help: 'print at most K steps of each witness schedule (default 60; the JSON has them all)' },
@@ -46,6 +47,7 @@ export const exploreCommand: Command = {
     const json = args.flags.has('json');
     const params = paramsOption(args);
     const seed = seedOption(args);
+    const family = familyOption(args);
     const maxStates = numberOption(args, 'max-states', 1);
     const show = numberOption(args, 'schedules', 0) ?? 60;
     const loaded = loadImpls(args, 'explore');
@@ -64,7 +66,7 @@ export const exploreCommand: Command = {
           if (!json) process.stdout.write(`${l.file}: impl ${ci.impl.name}: error (interface)\n  ${formatRunError(l.file, refused)}\n`);
           continue;
         }
-        const model = models.get(l.file, ci, params, seed);
+        const model = models.get(l.file, ci, params, seed, family);
         const setup = smallSetup(ci, params, model, { mutable: false, file: l.file });
         const t1 = performance.now();
         const res = explore(setup.prog, setup.space, setup.init, setup.globals, {
@@ -80,7 +82,7 @@ export const exploreCommand: Command = {
         });
         if (progress) process.stderr.write('\r\x1b[K');
         // The big-step on the same inputs (Thm 4.3.7: a deterministic exploration must end in μ ▷ δμ).
-        const big = runImpl(ci, params, { seed, model, file: l.file });
+        const big = runImpl(ci, params, { seed, family, model, file: l.file });
         let agrees: boolean | null = null;
         if (big.result.ok && res.witnesses.length === 1 && res.outcome === 'deterministic') {
           agrees = namedMemoryKey(big.memory, setup.globals) === res.witnesses[0]!.key;

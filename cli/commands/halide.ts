@@ -18,7 +18,7 @@ import { smallParameters } from '../../proofs/verifier/replay.ts';
 import type { VerifyResult } from '../../proofs/verifier/verify.ts';
 import { Unsupported } from '../../compilers/halide/translate.ts';
 import { intOption, type ParsedArgs, single, UsageError } from '../args.ts';
-import { type Command, EXIT_FOUND, EXIT_INPUT, EXIT_OK, JSON_OPTION } from '../command.ts';
+import { type Command, CommandError, EXIT_FOUND, EXIT_INPUT, EXIT_OK, JSON_OPTION } from '../command.ts';
 import { toJson } from '../io.ts';
 import { formatOption, verifyCommand, verifyFiles } from './verify.ts';
 import { confirmGuarded } from '../../proofs/validate/halide-guarded.ts';
@@ -43,10 +43,9 @@ export const halideCommand: Command = {
     const text = format === 'text';
     const name = single(args, 'name') ?? basename(script).replace(/\.py$/, '').replace(/[^A-Za-z0-9_]/g, '_');
     const missing = halideMissing();
-    const fail = (kind: string, message: string): number => {
-      process.stderr.write(`sched halide: ${script}: ${message}\n`);
-      if (!text) process.stdout.write(toJson({ error: kind, message }) + '\n');
-      return EXIT_INPUT;
+    // What stops the front end is an input error of the script (cli/io.ts, the error document).
+    const fail = (phase: 'setup' | 'unsupported' | 'compiler' | 'translation', message: string): never => {
+      throw new CommandError([{ file: script, line: 1, col: 1, phase: phase === 'translation' ? 'compiler' : phase, message: phase === 'translation' ? `the translation is rejected: ${message}` : message, expected: null, found: null }]);
     };
     if (missing !== null) return fail('setup', missing);
     let c: HalideCase;
@@ -54,7 +53,7 @@ export const halideCommand: Command = {
       c = halideCase(script, name);
     } catch (e) {
       if (e instanceof Unsupported) return fail('unsupported', e.message);
-      if (e instanceof HalideError) return fail('halide', e.message);
+      if (e instanceof HalideError) return fail('compiler', e.message);
       if (e instanceof SchedInputError) return fail('translation', e.diagnostics.map(formatDiagnostic).join('\n'));
       throw e;
     }
@@ -83,11 +82,11 @@ export const halideCommand: Command = {
         const ci = prog.impls.find((i) => i.impl.name === c.translation.implName)!;
         const at = await jitParams(c, ci);
         if (typeof at === 'string') {
-          if (args.flags.has('jit')) return fail('halide', `the JIT oracle cannot run: ${at}`);
+          if (args.flags.has('jit')) return fail('compiler', `the JIT oracle cannot run: ${at}`);
           jitSkipped = at;
         } else jit = jitOracle(c, ci, intOption(args, 'seed', 0), at);
       } catch (e) {
-        if (e instanceof HalideError) return fail('halide', e.message);
+        if (e instanceof HalideError) return fail('compiler', e.message);
         if (e instanceof SchedInputError) return fail('translation', e.diagnostics.map(formatDiagnostic).join('\n'));
         throw e;
       }

@@ -5,7 +5,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { checkSource } from '../../core/language/check.ts';
-import { formatDiagnostic, SchedInputError } from '../../core/language/diagnostics.ts';
+import { SchedInputError } from '../../core/language/diagnostics.ts';
 import { type Algorithm, LowerError, parseAlgorithmText } from '../../compilers/algorithm/algorithm.ts';
 import { BUG_NAMES, isBugName } from '../../compilers/reference/bugs.ts';
 import { lower } from '../../compilers/reference/lower.ts';
@@ -13,7 +13,7 @@ import { parseScheduleText, type Schedule } from '../../compilers/algorithm/sche
 import { request } from '../../proofs/fuzz/compilers.ts';
 import { halideScript, ScriptUnsupported } from '../../compilers/halide/script.ts';
 import { type ParsedArgs, single, UsageError } from '../args.ts';
-import { type Command, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, JSON_OPTION } from '../command.ts';
+import { type Command, CommandError, EXIT_INTERNAL, EXIT_OK, JSON_OPTION } from '../command.ts';
 import { toJson } from '../io.ts';
 
 function read(file: string, what: string): string {
@@ -90,15 +90,10 @@ export const lowerCommand: Command = {
       }
       text = lower(alg, sched, { bugs: inject ? [inject] : [] }).text;
     } catch (e) {
-      if (e instanceof ScriptUnsupported) {
-        if (json) process.stdout.write(toJson({ ok: false, phase: 'halide-script', error: e.message }) + '\n');
-        else process.stderr.write(`${file}: no Halide 14 script: ${e.message}\n`);
-        return EXIT_INPUT;
-      }
+      // Input errors of the algorithm or schedule (the error document, cli/io.ts); LowerError has no position.
+      if (e instanceof ScriptUnsupported) throw new CommandError([{ file, line: 1, col: 1, phase: 'unsupported', message: `no Halide 14 script: ${e.message}`, expected: null, found: null }]);
       if (!(e instanceof LowerError)) throw e;
-      if (json) process.stdout.write(toJson({ ok: false, phase: e.phase, error: e.message }) + '\n');
-      else process.stderr.write(`${file}: error: ${e.message}\n`);
-      return EXIT_INPUT;
+      throw new CommandError([{ file: e.phase === 'schedule' ? (single(args, 'schedule') ?? file) : file, line: 1, col: 1, phase: e.phase, message: e.message, expected: null, found: null }]);
     }
     if (!args.flags.has('no-check')) {
       try {
@@ -106,8 +101,8 @@ export const lowerCommand: Command = {
       } catch (e) {
         if (!(e instanceof SchedInputError)) throw e;
         // The compiler produced a file the front end rejects: a bug in the compiler.
-        process.stderr.write(`sched lower: the generated program is rejected (a bug in the compiler):\n${e.diagnostics.map(formatDiagnostic).join('\n')}\n${text}`);
-        return EXIT_INTERNAL;
+        process.stderr.write(`sched lower: the generated program is rejected (a bug in the compiler):\n${text}`);
+        throw new CommandError(e.diagnostics, EXIT_INTERNAL);
       }
     }
     const out = single(args, 'out');

@@ -14,7 +14,7 @@ import { parseSlice, SliceError } from '../../semantics/slice.ts';
 import type { SpecModel } from '../../semantics/model.ts';
 import { expandFiles, type OptionSpec, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
-import { displayName, loadProgram } from '../../core/language/load.ts';
+import { displayName, loadProgram, noImplError } from '../../core/language/load.ts';
 import { SPEC_OPTION, toJson } from '../io.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -135,7 +135,7 @@ export function loadImpls(args: ParsedArgs, command: string, withParams = true):
     const names = out.flatMap((l) => l.checked.impls.map((i) => i.impl.name));
     throw new SchedInputError([diag(files[0]!, { line: 1, col: 1 }, 'io', `no impl named '${want}'${didYouMean(want, names)}`, names.length ? `one of ${names.join(', ')}` : 'a file with an impl', `'${want}'`)]);
   }
-  if (out.every((l) => l.impls.length === 0)) throw new SchedInputError([diag(files[0]!, { line: 1, col: 1 }, 'io', 'no impl to run in this file', 'an impl block', 'none')]);
+  if (out.every((l) => l.impls.length === 0)) throw noImplError(out[0]!.file, out[0]!.checked.program.specs.length, command);
   if (withParams) checkGivenParams(out.flatMap((l) => l.impls), paramsOption(args));
   return out;
 }

@@ -8,7 +8,7 @@ import { finalMemory, runSmallStep, type ScheduleStep, smallSetup } from '../../
 import { compareOutputs, type Mismatch } from '../../semantics/run.ts';
 import { type ParsedArgs, single, UsageError } from '../args.ts';
 import type { Command } from '../command.ts';
-import { emitJson, exitFor, IMPL_OPTION, interfaceError, jsonOption, loadImpls, ModelCache, numberOption, PARAM_OPTION, paramsOption, type RefusedReport, SEED_OPTION, seedJson, seedOption } from './run.ts';
+import { emitJson, exitFor, familyOption, IMPL_OPTION, INPUTS_OPTION, interfaceError, jsonOption, loadImpls, ModelCache, numberOption, PARAM_OPTION, paramsOption, type RefusedReport, SEED_OPTION, seedJson, seedOption } from './run.ts';
 import { SPEC_OPTION } from '../io.ts';
 
 interface StepReport {
@@ -32,12 +32,13 @@ interface StepReport {
 export const stepCommand: Command = {
   name: 'step',
   summary: 'One small-step run (Fig. 4.6) under a seeded random interleaving, printing the trace with rule names.',
-  usage: 'sched step FILE --param NAME=VALUE… [--impl NAME] [--seed S] [--scheduler random|leftmost] [--json]',
+  usage: 'sched step FILE --param NAME=VALUE… [--impl NAME] [--seed S] [--inputs FAMILY] [--scheduler random|leftmost] [--json]',
   options: [
     PARAM_OPTION,
     SPEC_OPTION,
     IMPL_OPTION,
     { ...SEED_OPTION, help: 'seed of the input generator and of the scheduler (an integer; default 0)' },
+    INPUTS_OPTION,
     { name: 'scheduler', value: true, metavar: 'random|leftmost', help: 'random: each step uniformly among the enabled ones (default); leftmost: always the leftmost (the schedule of Thm 4.3.3)' },
     { name: 'max-steps', value: true, metavar: 'K', help: 'give up (exit 2) after K steps (default 1e8)' },
     { name: 'trace-limit', value: true, metavar: 'K', help: 'print (and put in the JSON) only the first K steps (default 1000)' },
@@ -47,6 +48,7 @@ export const stepCommand: Command = {
     const json = args.flags.has('json');
     const params = paramsOption(args);
     const seed = seedOption(args);
+    const family = familyOption(args);
     const sched = single(args, 'scheduler') ?? 'random';
     if (sched !== 'random' && sched !== 'leftmost') throw new UsageError(`--scheduler must be random or leftmost, got '${sched}'`);
     const maxSteps = numberOption(args, 'max-steps', 1);
@@ -66,7 +68,7 @@ export const stepCommand: Command = {
           if (!json) process.stdout.write(`${l.file}: impl ${ci.impl.name}: error (interface)\n  ${formatRunError(l.file, refused)}\n`);
           continue;
         }
-        const model = models.get(l.file, ci, params, seed);
+        const model = models.get(l.file, ci, params, seed, family);
         const setup = smallSetup(ci, params, model, { mutable: true, file: l.file });
         const run = runSmallStep(setup.prog, setup.space, setup.init, { seed, scheduler: sched, maxSteps, traceLimit });
         const cmp = run.outcome === 'final' ? compareOutputs(ci, model, finalMemory(run.state, setup.globals)) : { checked: 0, mismatchCount: 0, mismatches: [] };

@@ -1,14 +1,14 @@
 // `sched verify FILE…`: prophetic + symbolic evaluation, obligations discharged by Z3, a verdict
 // per implementation (docs/commands.md).
 
-import { type Diagnostic, SchedInputError, formatDiagnostic } from '../../core/language/diagnostics.ts';
+import { type Diagnostic, diag, SchedInputError, formatDiagnostic } from '../../core/language/diagnostics.ts';
 import { FLOAT_MODES, type FloatMode } from '../../proofs/verifier/smt-values.ts';
-import { verifyImpl, type VerifyResult } from '../../proofs/verifier/verify.ts';
-import { replayCommand } from '../replay-command.ts';
+import { verdictAt, verifyImpl, type VerifyResult } from '../../proofs/verifier/verify.ts';
+import { replayCommand, type ReplaySource } from '../replay-command.ts';
 import { expandFiles, intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_INPUT, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
-import { displayName, loadChecked, loadProgram } from '../../core/language/load.ts';
-import { SPEC_OPTION, toJson } from '../io.ts';
+import { displayName, loadChecked, loadProgram, noImplError } from '../../core/language/load.ts';
+import { errorDocument, SPEC_OPTION, toJson } from '../io.ts';
 import { Progress } from '../progress.ts';
 import { FORMATS, type Format, junit, type ReportItem, sarif } from '../report.ts';
 import { didYouMean } from '../suggest.ts';
@@ -81,7 +81,8 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
   const only = single(args, 'impl');
   const certs = single(args, 'certs');
   const t0 = performance.now();
-  const results: (VerifyResult & { file: string })[] = [];
+  const results: (VerifyResult & { file: string; source: ReplaySource; where: { line: number; col: number } })[] = [];
+  const spec = single(args, 'spec');
   const inputErrors: Diagnostic[] = [];
   let matched = false;
   // Counted up front (parsing is cheap) for the progress line.
@@ -90,7 +91,7 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
   const jobs = jobsOption(args);
   // Several implementations: one worker thread each, up to N at once (proofs/batch/parallel.ts);
   // one: its obligations to N solver processes. --log prints as the evaluation goes: in order.
-  const pool = jobs > 1 && total > 1 && !files.includes('-') && !args.flags.has('log') ? new VerifyPool(Math.min(jobs, total)) : null;
+  const pool = jobs > 1 && total > 1 && !files.includes('-') && spec !== '-' && !args.flags.has('log') ? new VerifyPool(Math.min(jobs, total)) : null;
   if (pool === null) setSolverJobs(jobs);
   type Step = { readonly error: SchedInputError } | { readonly path: string; readonly file: string; readonly checked: CheckedProgram & { text: string }; readonly ci: CheckedImpl; readonly remote: Promise<RemoteResult> | null };
   // The files in order, loaded as they are reached; with a pool, every implementation is
@@ -104,6 +105,12 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
       } catch (e) {
         if (!(e instanceof SchedInputError)) throw e;
         yield { error: e };
+        continue;
+      }
+      // A file named (or standard input) must hold something to verify; files of specs alone
+      // found under a directory are libraries of specs (for --spec), not inputs.
+      if (checked.impls.length === 0 && (path === '-' || args.positional.includes(path))) {
+        yield { error: noImplError(file, checked.program.specs.length, 'verify') };
         continue;
       }
       for (const ci of checked.impls) {
@@ -142,13 +149,14 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
       }
       r = await adjust(r, ci);
       progress.step();
-      results.push({ ...r, file });
+      const source: ReplaySource = spec === undefined ? { file: path } : { file: path, spec };
+      results.push({ ...r, file, source, where: verdictAt(r, ci) });
       if (certs !== undefined) {
         const dir = bundleDir(certs, path, ci.impl.name);
         if (!step.remote) writeBundle(dir, { name: path === '-' ? '-' : relativeName(path), text: checked.text }, r, eliminationLog());
         if (text) process.stdout.write(`  certificates: ${dir}\n`);
       }
-      if (text) printResult(file, r);
+      if (text) printResult(file, source, r, verdictAt(r, ci));
     }
   } finally {
     await pool?.close();
@@ -158,18 +166,20 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
     const names = files.flatMap((f) => { try { return loadProgram(f).impls.map((i) => i.name); } catch { return []; } });
     throw new UsageError(`no implementation named '${only}'${didYouMean(only, names)}`);
   }
+  // Files of specs alone under a directory are skipped; if that is all there was, there was nothing to verify.
+  if (!matched && inputErrors.length === 0) throw new SchedInputError([diag(files[0]!, { line: 1, col: 1 }, 'io', `no impl to verify in the ${files.length} file${files.length === 1 ? '' : 's'} given`, 'an impl block (and its spec, here or with --spec)', 'specs only')]);
   const ms = performance.now() - t0;
   if (format === 'json') {
     const out = results.map((r) => ({
-      file: r.file, impl: r.impl, spec: r.spec, verdict: r.verdict, class: r.class, reason: r.reason,
+      file: r.file, impl: r.impl, spec: r.spec, verdict: r.verdict, class: r.class, reason: r.reason, line: r.where.line, col: r.where.col,
       assumptions: r.assumptions, counterexample: r.counterexample ? { ...r.counterexample, values: jsonValues(r.counterexample.values) } : null,
-      replay: r.replay ? { ...r.replay, command: replayCommand(r.file, r.impl, r.replay) } : null, vcs: r.vcs, ms: Math.round(r.ms), float: r.float,
+      replay: r.replay ? { ...r.replay, command: replayCommand(r.source, r.impl, r.replay) } : null, vcs: r.vcs, ms: Math.round(r.ms), float: r.float,
       ...(r.qualifier ? { qualifier: r.qualifier } : {}),
     }));
-    process.stdout.write(toJson({ results: out, inputErrors, summary: summaryLine(results, inputErrors.length, ms), ...extraJson }) + '\n');
+    process.stdout.write(toJson({ results: out, summary: summaryLine(results, inputErrors.length, ms), ...extraJson, ...(inputErrors.length > 0 ? errorDocument(inputErrors) : { diagnostics: [] }) }) + '\n');
   } else if (format === 'sarif' || format === 'junit') {
     const items: ReportItem[] = [
-      ...results.map((r) => ({ file: r.file, impl: r.impl, verdict: r.verdict, class: r.class, message: r.verdict === 'valid' ? `valid${r.qualifier ? ` ${r.qualifier}` : ''}${r.assumptions ? ` for ${r.assumptions}` : ''}` : r.reason ?? '', line: r.counterexample?.line ?? 1, col: r.counterexample?.col ?? 1, ms: r.ms, asExpected: null, replay: r.replay ? replayCommand(r.file, r.impl, r.replay) : null })),
+      ...results.map((r) => ({ file: r.file, impl: r.impl, verdict: r.verdict, class: r.class, message: r.verdict === 'valid' ? `valid${r.qualifier ? ` ${r.qualifier}` : ''}${r.assumptions ? ` for ${r.assumptions}` : ''}` : r.reason ?? '', line: r.where.line, col: r.where.col, ms: r.ms, asExpected: null, replay: r.replay ? replayCommand(r.source, r.impl, r.replay) : null })),
       ...inputErrors.map((d) => ({ file: d.file, impl: '(input)', verdict: 'input error', class: d.phase, message: d.message, line: d.line, col: d.col, ms: 0, asExpected: null, replay: null })),
     ];
     process.stdout.write((format === 'sarif' ? sarif(items) : junit(items)) + '\n');
@@ -206,21 +216,21 @@ function countImpls(files: readonly string[], only: string | undefined): number 
 }
 
 /** One verdict on the terminal: the verdict line, the reason, the counterexample, its replay. */
-function printResult(file: string, r: VerifyResult): void {
+function printResult(file: string, source: ReplaySource, r: VerifyResult, where: { line: number; col: number }): void {
   let line = `${file}: ${r.impl}: ${r.verdict}`;
   if (r.qualifier) line += ` ${r.qualifier}`;
   if (r.class) line += ` (${r.class})`;
   if (r.assumptions && r.verdict !== 'invalid') line += ` for ${r.assumptions}`;
   line += ` — ${r.vcs} obligation${r.vcs === 1 ? '' : 's'}, ${r.ms.toFixed(0)} ms, float ${r.float}`;
   process.stdout.write(line + '\n');
-  if (r.verdict !== 'valid' && r.reason) process.stdout.write(`  ${r.verdict === 'invalid' && (r.counterexample?.line ?? 0) > 0 ? `${file}:${r.counterexample?.line}:${r.counterexample?.col}: ` : ''}${r.reason}\n`);
+  if (r.verdict !== 'valid' && r.reason) process.stdout.write(`  ${file}:${where.line}:${where.col}: ${r.reason}\n`);
   if (r.counterexample) {
     const vs = Object.entries(r.counterexample.values).map(([k, v]) => `${k} = ${v}`).join(', ');
     if (vs) process.stdout.write(`  counterexample: ${vs}\n`);
   }
   if (r.replay) {
     if (r.replay.shows && !r.reason?.includes(r.replay.shows.replace(/^[a-z-]+: /, ''))) process.stdout.write(`  the run shows: ${r.replay.shows}\n`);
-    process.stdout.write(`  replay: ${replayCommand(file, r.impl, r.replay)}\n`);
+    process.stdout.write(`  replay: ${replayCommand(source, r.impl, r.replay)}\n`);
   } else if (r.verdict === 'invalid' && r.counterexample?.obligation === 'I-ASSUME') process.stdout.write('  (no parameter value satisfies the assumptions: there is nothing to run)\n');
   else if (r.verdict === 'invalid' && (r.counterexample?.line ?? 0) > 0) process.stdout.write('  (the refutation is exact; no run small enough to reproduce it was found)\n');
 }

@@ -9,10 +9,18 @@ import { parseProgram } from './parser.ts';
 import { type CheckedProgram, typecheckProgram } from './typecheck.ts';
 import { checkProgramFull } from './check.ts';
 
-/** The text of a file, or of standard input for `-` (a compiler's output, piped). */
+let stdin: string | undefined;
+
+/** Standard input's text once a command has read it (`-`), for whoever must name it later (replays). */
+export function stdinText(): string | undefined {
+  return stdin;
+}
+
+/** The text of a file, or of standard input for `-` (a compiler's output, piped; read once). */
 export function readSource(file: string): string {
   try {
-    return readFileSync(file === '-' ? 0 : file, 'utf8');
+    if (file === '-') return (stdin ??= readFileSync(0, 'utf8'));
+    return readFileSync(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? 'error';
     const what = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory' : code;
@@ -26,15 +34,33 @@ export function displayName(file: string): string {
 }
 
 /**
+ * An input with neither a spec nor an impl (an empty file, empty standard input, only comments) is
+ * an input error: a truncated compiler output must not pass for a checked one.
+ */
+export function rejectEmpty(prog: Program, text: string): void {
+  if (prog.specs.length > 0 || prog.impls.length > 0) return;
+  throw new SchedInputError([diag(prog.file, { line: 1, col: 1 }, 'io', 'empty input: no spec and no impl', 'a spec or an impl block', text.length === 0 ? 'nothing' : 'only comments and blank lines')]);
+}
+
+/** An input given to a command that runs or verifies implementations must hold one. */
+export function noImplError(file: string, specs: number, what: string): SchedInputError {
+  return new SchedInputError([diag(file, { line: 1, col: 1 }, 'io', `no impl to ${what}: the input holds ${specs === 0 ? 'nothing' : `${specs} spec${specs === 1 ? '' : 's'} and no impl`}`, 'an impl block (and its spec, here or with --spec)', specs === 0 ? 'no impl' : 'specs only')]);
+}
+
+/**
  * A file's program; with `specFile`, the specs of that file come first, so that an implementation
  * printed by a compiler can be checked against a spec kept elsewhere (`--spec SPEC`). The spec
  * file's implementations are left out; a spec defined in both files is an error (defined twice).
  */
 export function loadProgram(file: string, specFile?: string): Program {
-  const prog = parseProgram(displayName(file), readSource(file));
+  const text = readSource(file);
+  const prog = parseProgram(displayName(file), text);
+  rejectEmpty(prog, text);
   if (specFile === undefined) return prog;
   if (specFile === '-' && file === '-') throw new SchedInputError([diag('<stdin>', { line: 1, col: 1 }, 'io', 'standard input can be read once', 'the spec or the implementation from a file', "'-' twice")]);
-  const specs = parseProgram(displayName(specFile), readSource(specFile));
+  const specText = readSource(specFile);
+  const specs = parseProgram(displayName(specFile), specText);
+  rejectEmpty(specs, specText);
   // Errors in the spec file are reported there (the combined program names the impl file).
   typecheckProgram({ ...specs, impls: [] });
   return { ...prog, specs: [...specs.specs, ...prog.specs] };
@@ -48,8 +74,11 @@ export async function loadChecked(file: string, specFile?: string): Promise<Chec
   if (specFile === '-' && file === '-') throw new SchedInputError([diag('<stdin>', { line: 1, col: 1 }, 'io', 'standard input can be read once', 'the spec or the implementation from a file', "'-' twice")]);
   const text = readSource(file);
   const prog = parseProgram(displayName(file), text);
+  rejectEmpty(prog, text);
   if (specFile === undefined) return { ...(await checkProgramFull(prog)), text };
-  const specs = parseProgram(displayName(specFile), readSource(specFile));
+  const specText = readSource(specFile);
+  const specs = parseProgram(displayName(specFile), specText);
+  rejectEmpty(specs, specText);
   await checkProgramFull({ ...specs, impls: [] });
   return { ...(await checkProgramFull({ ...prog, specs: [...specs.specs, ...prog.specs] })), text };
 }

@@ -1,6 +1,6 @@
 // How fast does `sched fuzz` find each injected bug? For every bug and seed, fuzz the reference
 // compiler with the bug until the first detection, and report per bug the median number of cases
-// and seconds, and which oracles flagged the first detecting case (the table of README.md).
+// and seconds, and which oracles flagged the first detecting case (the table of bench/RESULTS.md).
 //
 //   nice -n 19 npx tsx proofs/fuzz/detect.ts [--seeds 5] [--max 200] [--bugs a,b] [--out FILE.json]
 

@@ -1,5 +1,5 @@
 // Summarise the `--log` files of a fuzzing run (one JSON line per case), possibly written by several
-// processes that split one run with `--start` (the README's long-run figures come from here).
+// processes that split one run with `--start` (the long-run figures of bench/RESULTS.md come from here).
 //
 //   npx tsx proofs/fuzz/logstats.ts LOG.jsonl… [--markdown]
 //
@@ -91,7 +91,7 @@ export interface LogSummary {
   readonly disagreements: number;
   readonly bugs: number;
   readonly unknown: number;
-  /** The report, plain or as Markdown bullets (for the README). */
+  /** The report, plain or as Markdown bullets (for bench/RESULTS.md). */
   readonly text: string;
 }
 

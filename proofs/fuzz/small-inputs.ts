@@ -1,4 +1,4 @@
-// Evidence for the Int32 class of `sched fuzz --compiler halide` (README, "Fuzzing real Halide"):
+// Evidence for the Int32 class of `sched fuzz --compiler halide` (bench/RESULTS.md, "Fuzzing real Halide"):
 // Halide 14 simplifies Int(32) arithmetic as if it never overflowed (`max(a*2, b*2)` into
 // `max(a, b)*2`), which SCHED's wrapping i32 refutes. If a bundle's output mismatch comes from
 // that alone, the program's outputs match the spec whenever no intermediate value overflows.

@@ -21,9 +21,10 @@
 import { type Expr, declVars } from '../../core/language/ast.ts';
 import type { CheckedImpl } from '../../core/language/typecheck.ts';
 import type { Formula, Term } from '../../core/presburger/types.ts';
-import { and, andAll, eqT, exists, geT, implies, ltT, not, orAll, TRUE } from '../../core/presburger/formula.ts';
+import { and, andAll, eqT, exists, geT, gtT, implies, ltT, not, orAll, TRUE } from '../../core/presburger/formula.ts';
 import { constant, variable } from '../../core/presburger/term.ts';
-import { eliminate } from '../../core/presburger/qe.ts';
+import { eliminate, eliminateExists } from '../../core/presburger/qe.ts';
+import { simplify } from '../../core/presburger/simplify.ts';
 import { satisfiable } from '../../core/presburger/decide.ts';
 import { formulaToSmt, smtSymbol } from '../../core/presburger/smtlib.ts';
 import { printExpr } from '../../core/language/printer.ts';
@@ -75,12 +76,60 @@ export function interfaceViolations(ci: CheckedImpl): InterfaceViolation[] {
     const arrays = boundBy.get(t.name) ?? [];
     if (arrays.length === 0) {
       out.push({ rule: 'I-OUTPUT', line: ci.impl.pos.line, col: ci.impl.pos.col, message: `output '${t.name}' of spec '${spec.spec.name}' is bound by no output array of impl '${ci.impl.name}': every output of the spec must be produced` });
+    } else if (arrays.length === 1) {
+      const unbounded = unboundedOutput(ci, t.name, arrays[0]!);
+      if (unbounded !== null) out.push(unbounded);
     } else if (arrays.length > 1) {
       const d = ci.arrays.get(arrays[1]!)!.decl;
       out.push({ rule: 'I-OUTPUT', line: d.pos.line, col: d.pos.col, message: `output '${t.name}' is bound by ${arrays.length} output arrays (${arrays.map((a) => `'${a}'`).join(', ')}): each output of the spec is bound by exactly one` });
     }
   }
   return out;
+}
+
+/**
+ * I-ONTO when no array can meet it: an output whose domain (the union of its equations' guards) is
+ * unbounded in some coordinate for some parameter value the assumptions allow — an output
+ * declared without a `where` that bounds it. Decided exactly (∃p. A(p) ∧ ∀M ∃y ∈ dom. y_k > M,
+ * and the same below) and said as such, with the bound the array's box suggests, rather than as
+ * a point outside the box. Eliminations that run out of budget decide nothing: the ordinary
+ * I-ONTO condition then applies.
+ */
+function unboundedOutput(ci: CheckedImpl, tensor: string, array: string): InterfaceViolation | null {
+  const decl = ci.spec.tensors.get(tensor)!;
+  const ys = decl.vars.map((_, k) => `${tensor}#point${k}`);
+  const m = `${tensor}#bound`;
+  const dom = domainAt(ci, tensor, ys.map((y) => variable(y)));
+  const params = ci.spec.params;
+  const unboundedWhere = (k: number, beyond: (y: Term, b: Term) => Formula): boolean => {
+    const past = eliminateExists(ys, and(dom, beyond(variable(ys[k]!), variable(m)))); // ∃y ∈ dom beyond M
+    if (past === null) return false;
+    const bounded = eliminateExists([m], not(past)); // some M bounds the coordinate
+    if (bounded === null) return false;
+    const somewhere = eliminateExists(params, and(assumptions(ci), not(bounded)));
+    return somewhere !== null && simplify(somewhere).kind === 'true';
+  };
+  const open: string[] = [];
+  for (const [k, v] of decl.vars.entries()) {
+    const above = unboundedWhere(k, (y, b) => gtT(y, b));
+    const below = unboundedWhere(k, (y, b) => ltT(y, b));
+    if (above || below) open.push(`${v} has no ${above && below ? 'lower or upper' : above ? 'upper' : 'lower'} bound`);
+  }
+  if (open.length === 0) return null;
+  const info = ci.arrays.get(array)!;
+  const d = info.decl;
+  const v = info.value;
+  // The bound the array's own box gives, when the binding is O(x…) over the cell's own indices.
+  const identity = v !== null && v.kind === 'tensor' && v.indices.length === info.vars.length && v.indices.every((x, k) => x.kind === 'var' && x.name === info.vars[k]);
+  const suggestion = identity
+    ? ` where ${decl.vars.map((x, k) => `0 <= ${x} && ${x} < ${printExpr(d.dims[k]!)}`).join(' && ')}`
+    : ` where ${decl.vars.map((x) => `0 <= ${x} && ${x} < …`).join(' && ')}`;
+  return {
+    rule: 'I-ONTO',
+    line: d.pos.line,
+    col: d.pos.col,
+    message: `the domain of output '${tensor}' of spec '${ci.spec.spec.name}' (line ${decl.pos.line} of the spec) is unbounded: ${open.join(', ')}, since no \`where\` of its equations bounds it; output array '${array}' is finite, so no implementation can cover that domain. Bound it in the spec: output ${tensor}(${decl.vars.join(', ')}): ${decl.type} = …${suggestion}`,
+  };
 }
 
 /** A condition that must hold for every parameter value satisfying the assumptions. */

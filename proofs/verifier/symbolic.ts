@@ -111,7 +111,15 @@ export interface EvaluationLog {
   (depth: number, text: string): void;
 }
 
-export class UnsupportedConstruct extends Error {}
+/** A construct the verifier does not handle (the verdict is `unknown (unsupported)`), at its position. */
+export class UnsupportedConstruct extends Error {
+  constructor(
+    message: string,
+    readonly pos: { readonly line: number; readonly col: number },
+  ) {
+    super(message);
+  }
+}
 
 function sortedVars(fs: readonly Formula[], extra: Iterable<string> = []): string[] {
   const vs = new Set<string>(extra);
@@ -356,7 +364,7 @@ export class SymbolicEvaluator {
 
   private assignWrite(c: Extract<Cmd, { kind: 'assign' }>): PRel {
     if (c.annot === null) {
-      throw new UnsupportedConstruct(`line ${c.pos.line}: the assignment to '${this.source(c.array)}' has no prophetic annotation {…}; the verifier needs one on every assignment`);
+      throw new UnsupportedConstruct(`line ${c.pos.line}: the assignment to '${this.source(c.array)}' has no prophetic annotation {…}; the verifier needs one on every assignment`, c.pos);
     }
     const loc = c.indices.map((i) => termOf(i, this.env));
     const d = this.templates.decompose(inlineLets(c.annot), this.env);
@@ -450,11 +458,11 @@ export class SymbolicEvaluator {
   private accumulationOf(c: Assign): { tensor: string; info: ReductionInfo; cs: Expr[]; cT: Term[]; kT: Term[] | null; kind: MarkerKind } {
     const a = c.accum!;
     const where = `line ${c.pos.line}: the accumulation into '${this.source(c.array)}'`;
-    if (c.annot === null || c.annot.kind !== 'tensor') throw new UnsupportedConstruct(`${where} has no annotation {T(…)@(…)} naming the reduction it contributes to`);
+    if (c.annot === null || c.annot.kind !== 'tensor') throw new UnsupportedConstruct(`${where} has no annotation {T(…)@(…)} naming the reduction it contributes to`, c.pos);
     const info = this.reductions.get(c.annot.name);
-    if (!info) throw new UnsupportedConstruct(`${where} is annotated with '${c.annot.name}', which is not defined by a reduction in the spec (write 'T(x) = sum{…}(…)')`);
-    if (a.at !== null && a.at.length !== info.def.dims.length) throw new UnsupportedConstruct(`${where} gives ${a.at.length} position indices; the reduction of '${c.annot.name}' has ${info.def.dims.length}`);
-    if (a.at === null && a.elem.kind !== 'array') throw new UnsupportedConstruct(`${where} transfers something other than an array cell`);
+    if (!info) throw new UnsupportedConstruct(`${where} is annotated with '${c.annot.name}', which is not defined by a reduction in the spec (write 'T(x) = sum{…}(…)')`, c.pos);
+    if (a.at !== null && a.at.length !== info.def.dims.length) throw new UnsupportedConstruct(`${where} gives ${a.at.length} position indices; the reduction of '${c.annot.name}' has ${info.def.dims.length}`, c.pos);
+    if (a.at === null && a.elem.kind !== 'array') throw new UnsupportedConstruct(`${where} transfers something other than an array cell`, c.pos);
     const cs = c.annot.indices.map((x) => inlineLets(x));
     const cT = cs.map((x) => termOf(x, this.env));
     const kT = a.at === null ? null : a.at.map((x) => termOf(inlineLets(x), this.env));
@@ -660,7 +668,7 @@ export class SymbolicEvaluator {
 
   /** S-LET: Γ, x = ι ⊢ c, then x := ι in the results. */
   private sLet(c: Extract<Cmd, { kind: 'let' }>, h: PRel, g: Gamma, depth: number): SymResult {
-    if (c.value.ty?.kind === 'cond') throw new UnsupportedConstruct(`line ${c.pos.line}: 'let ${this.source(c.name)}' binds a condition; the verifier supports index lets only`);
+    if (c.value.ty?.kind === 'cond') throw new UnsupportedConstruct(`line ${c.pos.line}: 'let ${this.source(c.name)}' binds a condition; the verifier supports index lets only`, c.pos);
     const v = termOf(c.value, this.env);
     this.say(depth, () => `=> S-Let(${this.source(c.name)}): Γ ← Γ, ${this.source(c.name)} = ${printFormula(eqT(variable(c.name), v))}`);
     const r = this.evalCmd(c.body, h, { ...g, facts: [...g.facts, eqT(variable(c.name), v)], vars: [...g.vars, c.name] }, depth + 1);

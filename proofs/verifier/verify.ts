@@ -86,6 +86,11 @@ export interface VerifyResult {
    * reordered and `--float real` allows it (proofs/verifier/reduction-verdict.ts).
    */
   readonly qualifier?: string | null;
+  /**
+   * Where a verdict without a counterexample points, when it is about one place: the unsupported
+   * construct, the obligation that does not hold or was left undecided (verdictAt).
+   */
+  readonly at?: { readonly line: number; readonly col: number };
   /** Where the time went (ms): symbolic evaluation (of which Presburger work), solver, replay. */
   readonly timings: { readonly symbolic: number; readonly presburger: number; readonly smt: number; readonly replay: number };
 }
@@ -444,6 +449,18 @@ function outcomesOf(s: Slot): ObligationOutcome[] {
 }
 
 /**
+ * Where a verdict points (SARIF, JUnit, the corpus): the counterexample's position, else the place
+ * an `unknown` is about, else the first obligation left undecided, else the implementation.
+ */
+export function verdictAt(r: VerifyResult, ci: CheckedImpl): { line: number; col: number } {
+  if (r.counterexample && r.counterexample.line > 0) return { line: r.counterexample.line, col: Math.max(r.counterexample.col, 1) };
+  if (r.at && r.at.line > 0) return { line: r.at.line, col: Math.max(r.at.col, 1) };
+  const open = r.verdict === 'unknown' ? r.outcomes.find((o) => o.status === 'unknown' && o.obligation.line > 0) : undefined;
+  if (open) return { line: open.obligation.line, col: Math.max(open.obligation.col, 1) };
+  return { line: ci.impl.pos.line, col: ci.impl.pos.col };
+}
+
+/**
  * Phases: (1) Presburger obligations (bounds, definedness, races) — their refutations are exact,
  * whatever the annotations say, so the first one is the verdict; (2) value obligations in the
  * cheap encoding (uninterpreted operations); (3) concrete replay of the first unproved one; (4) the
@@ -487,7 +504,7 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
     symbolicMs = performance.now() - t0;
   } catch (e) {
     if (e instanceof UnsupportedConstruct) {
-      return { ...base, verdict: 'unknown', class: 'unsupported', reason: e.message, counterexample: null, replay: null, vcs: 1, ms: performance.now() - t0, outcomes: [assumeOutcome], timings: timings() };
+      return { ...base, verdict: 'unknown', class: 'unsupported', reason: e.message, counterexample: null, at: e.pos, replay: null, vcs: 1, ms: performance.now() - t0, outcomes: [assumeOutcome], timings: timings() };
     }
     throw e;
   }
@@ -583,7 +600,7 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
       // with `max` changes nothing), and the reduction rules add ghost writes a run does not make
       // (a transfer marks its source as moved): with accumulations in the program, a Presburger
       // refutation without a run showing a wrong result decides nothing.
-      return done({ verdict: 'unknown', class: UNCONFIRMED_CLASS, reason: `${s.o.id} (${s.o.description}) does not hold${at ? ` (${at})` : ''}, and no concrete run showed a wrong result`, counterexample: null }, slots);
+      return done({ verdict: 'unknown', class: UNCONFIRMED_CLASS, reason: `${s.o.id} (${s.o.description}) does not hold${at ? ` (${at})` : ''}, and no concrete run showed a wrong result`, counterexample: null, at: { line: s.o.line, col: s.o.col } }, slots);
     }
     // A value refutation shown by a run is the class the run shows (wrong outputs, or right
     // outputs and a wrong annotation), which is what a user needs to know. A slice does not
@@ -663,10 +680,10 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
   if (open) {
     if (open.answer.status === 'sat') {
       const reason = `${open.o.id} (${open.o.description}): the solver found a model, but it relies on ${open.o.inexact}, which is not the machine's semantics, and no concrete run confirmed it`;
-      return done({ verdict: 'unknown', class: UNCONFIRMED_CLASS, reason, counterexample: null }, slots);
+      return done({ verdict: 'unknown', class: UNCONFIRMED_CLASS, reason, counterexample: null, at: { line: open.o.line, col: open.o.col } }, slots);
     }
     const reason = `${open.o.id} (${open.o.description}): ${open.answer.reason ?? 'unknown'}${open.p.usesValues ? '; no concrete counterexample found' : ''}`;
-    return done({ verdict: 'unknown', class: /timeout/.test(open.answer.reason ?? '') ? 'timeout' : null, reason, counterexample: null }, slots);
+    return done({ verdict: 'unknown', class: /timeout/.test(open.answer.reason ?? '') ? 'timeout' : null, reason, counterexample: null, at: { line: open.o.line, col: open.o.col } }, slots);
   }
   // Every obligation is proved. A reduction whose operator does not reorder exactly (IEEE float
   // `+`, `*`, `min`, `max`) is proved up to reassociation only (proofs/verifier/reduction-verdict.ts).

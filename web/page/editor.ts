@@ -158,7 +158,11 @@ export interface Editor {
   reveal(line: number): void;
 }
 
-export function createEditor(parent: HTMLElement, onChange: () => void, onSubmit: () => void = () => undefined): Editor {
+/**
+ * `onChange(replaced)`: the text changed; `replaced` when the user replaced all of it (select all,
+ * then type or paste: another program, which the example's file name no longer names).
+ */
+export function createEditor(parent: HTMLElement, onChange: (replaced: boolean) => void, onSubmit: () => void = () => undefined): Editor {
   const extensions: Extension[] = [
     lineNumbers(),
     highlightActiveLineGutter(),
@@ -171,8 +175,15 @@ export function createEditor(parent: HTMLElement, onChange: () => void, onSubmit
     syntaxHighlighting(style),
     lintGutter(),
     marksField,
+    // Long lines wrap: a diagnostic or a counterexample's badge at the end of a long line stays in view.
+    EditorView.lineWrapping,
     EditorView.updateListener.of((u) => {
-      if (u.docChanged) onChange();
+      if (!u.docChanged) return;
+      let whole = false;
+      u.changes.iterChanges((fromA, toA) => {
+        if (fromA === 0 && toA === u.startState.doc.length && toA > 0) whole = true;
+      });
+      onChange(whole && u.transactions.some((tr) => tr.isUserEvent('input') || tr.isUserEvent('delete')));
     }),
     EditorView.theme({ '&': { height: '100%' }, '.cm-scroller': { fontFamily: 'ui-monospace, "DejaVu Sans Mono", monospace', fontSize: '13px' } }),
   ];

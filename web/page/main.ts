@@ -35,8 +35,15 @@ async function post<T>(name: string, body: object): Promise<T | Refused | Failur
   }
 }
 
+/** The file name of a text that is no example's (typed or pasted over an example). */
+const UNTITLED = 'untitled.sched';
+/** The example the page opens on when the address names none (the tutorial's kernel). */
+const FIRST_EXAMPLE = 'examples/tutorial_blur3.sched';
+
 const state = {
-  file: 'untitled.sched',
+  file: UNTITLED,
+  /** Bumped at every edit: an answer computed for an earlier version is not of the current text. */
+  version: 0,
   impls: [] as readonly ImplInfo[],
   impl: '',
   params: {} as Record<string, Record<string, string>>,
@@ -50,10 +57,15 @@ const state = {
 let checkTimer: ReturnType<typeof setTimeout> | undefined;
 const editor = createEditor(
   $('editor'),
-  () => {
+  (replaced) => {
+    state.version++;
+    if (replaced) state.file = UNTITLED;
     clearTimeout(checkTimer);
     checkTimer = setTimeout(() => void check(), 500);
     state.choices = [];
+    // Until the text is checked again, what is shown is of the text as it was.
+    $('diagnostics').classList.add('pending');
+    for (const p of panels) markStale($(`panel-${p}`));
   },
   // Ctrl/Cmd-Enter: the action of the panel shown.
   () => document.getElementById(`do-${panels.find((p) => $(`panel-${p}`).classList.contains('active')) ?? 'verify'}`)?.click(),
@@ -73,14 +85,35 @@ function showDiagnostics(ds: readonly Diag[]): void {
   box.classList.toggle('has', ds.length > 0);
 }
 
+/**
+ * An answer on the screen that is not of the current text: said so on the panel, and its marks
+ * (counterexample, race, step) are gone with the edit that made it stale.
+ */
+function markStale(panel: HTMLElement): void {
+  const answer = panel.querySelector('.answer');
+  if (!answer || answer.classList.contains('stale')) return;
+  answer.classList.add('stale');
+  answer.prepend(h('div', { class: 'stale-note' }, 'of an earlier text: the text has changed since (press the button again)'));
+}
+
+/** The text does not check: no panel shows an answer about it (the diagnostics say why). */
+function clearPanels(): void {
+  for (const p of panels) $(`panel-${p}`).replaceChildren(h('div', { class: 'note cleared' }, `the text does not check (see the errors under the editor): nothing to ${p} until it does`));
+  editor.mark([]);
+}
+
 async function check(): Promise<void> {
   const n = ++state.checked;
   const r = await post<CheckAnswer>('check', { source: editor.text(), file: state.file });
   if (n !== state.checked) return; // a newer edit is being checked
+  $('diagnostics').classList.remove('pending');
   if ('failure' in r) return showDiagnostics([{ line: 1, col: 1, phase: 'server', message: r.failure }]);
-  if ('refused' in r) return showDiagnostics(r.diagnostics);
+  if ('refused' in r) {
+    showDiagnostics(r.diagnostics);
+    return clearPanels();
+  }
   showDiagnostics(r.diagnostics);
-  if (r.diagnostics.length > 0) return;
+  if (r.diagnostics.length > 0) return clearPanels();
   state.impls = r.impls;
   const sel = $<HTMLSelectElement>('impl');
   const keep = r.impls.some((i) => i.name === state.impl) ? state.impl : (r.impls[0]?.name ?? '');
@@ -117,7 +150,7 @@ $<HTMLSelectElement>('impl').addEventListener('change', (e) => {
   state.choices = [];
 });
 
-async function loadExamples(): Promise<void> {
+async function loadExamples(): Promise<Example[]> {
   let list: Example[] = [];
   let from = `${API}api/example/`;
   try {
@@ -137,13 +170,15 @@ async function loadExamples(): Promise<void> {
   sel.addEventListener('change', async () => {
     if (!sel.value) return;
     const text = await (await fetch(`${from}${sel.value}`)).text();
+    editor.setText(text);
     state.file = sel.value.split('/').pop()!;
     state.impl = '';
     state.params = {};
-    editor.setText(text);
+    for (const p of panels) $(`panel-${p}`).replaceChildren(h('div', { class: 'note' }, `pick an impl, then press ${p} (or Ctrl-Enter in the editor)`));
     clearTimeout(checkTimer);
     await check();
   });
+  return list;
 }
 
 function request(): { source: string; file: string; impl: string; params: Record<string, string>; seed: string } {
@@ -191,12 +226,19 @@ function busy(panel: HTMLElement, text: string): void {
 
 const onLine = (line: number): void => editor.reveal(line);
 
+/** An answer's marks on the source, if it is still of the text in the editor; else it is stale. */
+function showMarks(asked: number, panel: HTMLElement, marks: readonly Mark[]): void {
+  if (asked === state.version) editor.mark(marks);
+  else markStale(panel);
+}
+
 // run ----------------------------------------------------------------------------------------
 
 async function doRun(extra: Partial<RunRequest> = {}, title = 'run'): Promise<void> {
   const panel = $('panel-run');
   show('run');
   busy(panel, 'running the big-step semantics…');
+  const asked = state.version;
   const r = settle(panel, title, await post<RunAnswer>('run', { ...request(), ...extra }));
   if (!r) return;
   const marks: Mark[] = [];
@@ -216,7 +258,7 @@ async function doRun(extra: Partial<RunRequest> = {}, title = 'run'): Promise<vo
     out.append(h('h3', {}, `derivation (${r.derivationNodes} nodes shown)`), derivation(r.derivation, onLine));
   } else out.append(h('h3', {}, 'derivation'), h('div', { class: 'note' }, 'no big-step derivation exists for this run (see the error above)'));
   panel.replaceChildren(out);
-  editor.mark(marks);
+  showMarks(asked, panel, marks);
 }
 
 // step ---------------------------------------------------------------------------------------
@@ -225,6 +267,7 @@ async function doStep(): Promise<void> {
   const panel = $('panel-step');
   show('step');
   busy(panel, 'reducing…');
+  const asked = state.version;
   const r = settle(panel, `step ${state.choices.length}`, await post<StepAnswer>('step', { ...request(), choices: state.choices }));
   if (!r) return;
   state.choices = state.choices.slice(0, r.taken.length);
@@ -272,7 +315,7 @@ async function doStep(): Promise<void> {
   out.append(h('h3', {}, 'steps taken'), schedule(r.taken, onLine));
   panel.replaceChildren(out);
   const last = r.enabled[0]?.line ?? null;
-  editor.mark(last !== null ? [{ line: last, col: 0, kind: 'step', label: `next: ${r.enabled[0]!.rule}` }] : []);
+  showMarks(asked, panel, last !== null ? [{ line: last, col: 0, kind: 'step', label: `next: ${r.enabled[0]!.rule}` }] : []);
 }
 
 /** States per exploration from the page (an answer within seconds; the command line has no such cap). */
@@ -284,6 +327,7 @@ async function doExplore(): Promise<void> {
   const panel = $('panel-explore');
   show('explore');
   busy(panel, 'exploring every interleaving…');
+  const asked = state.version;
   const withPor = await post<ExploreAnswer>('explore', { ...request(), por: true, maxStates: MAX_STATES });
   const r = settle(panel, 'explore', withPor);
   if (!r) return;
@@ -307,7 +351,7 @@ async function doExplore(): Promise<void> {
   }
   if (r.stuck) out.append(h('h3', {}, 'a stuck state'), ...r.stuck.blocked.map((b) => h('div', { class: 'error' }, `line ${b.line}: ${b.message}`)), schedule(r.stuck.schedule, onLine));
   panel.replaceChildren(out);
-  editor.mark(r.stuck ? r.stuck.blocked.map((b) => ({ line: b.line, col: b.col, kind: 'race', label: b.kind })) : []);
+  showMarks(asked, panel, r.stuck ? r.stuck.blocked.map((b) => ({ line: b.line, col: b.col, kind: 'race', label: b.kind })) : []);
 }
 
 // verify -------------------------------------------------------------------------------------
@@ -316,6 +360,7 @@ async function doVerify(): Promise<void> {
   const panel = $('panel-verify');
   show('verify');
   busy(panel, 'verifying (symbolic evaluation, obligations to Z3)…');
+  const asked = state.version;
   const q = request();
   const r = settle(panel, 'verify', await post<VerifyAnswer>('verify', { source: q.source, file: q.file, impl: q.impl, timeoutMs: Number($<HTMLInputElement>('timeout')?.value ?? 10000) }));
   if (!r) return;
@@ -350,7 +395,7 @@ async function doVerify(): Promise<void> {
   out.append(h('h3', {}, 'proof obligations'), table);
   out.append(h('h3', {}, 'symbolic evaluation (Fig. 5.5): the heap of each assignment'), logTree(r.log));
   panel.replaceChildren(out);
-  editor.mark(marks);
+  showMarks(asked, panel, marks);
 }
 
 /** The evaluation log as nested <details> (=> opens a rule, <= its results). */
@@ -392,8 +437,11 @@ function actionsBar(): void {
 actionsBar();
 for (const p of panels) $(`panel-${p}`).append(h('div', { class: 'note' }, `pick an example and an impl, then press ${p}`));
 show('verify');
-void loadExamples().then(async () => {
-  const want = new URLSearchParams(location.search).get('example');
+// The page opens on an example: the one the address names (`?example=thesis/race_yxz.sched`), else
+// the tutorial's kernel.
+void loadExamples().then((list) => {
+  const asked = new URLSearchParams(location.search).get('example');
+  const want = [asked, FIRST_EXAMPLE, list[0]?.path].find((p) => p && list.some((e) => e.path === p));
   if (want) {
     const sel = $<HTMLSelectElement>('example');
     sel.value = want;
