@@ -541,8 +541,9 @@ class Translator {
   cast(e: Extract<HExpr, { k: 'cast' }>, sc: Scope, cx: Ctx): string {
     const to = halideTypeName(e.t);
     if (e.a.k === 'call' && e.a.name === 'reinterpret' && e.a.args.length === 1) return this.reinterpret(to, e.a.args[0]!, sc, cx);
-    const from = this.typeOf(e.a, sc);
+    // The operand first: an intrinsic without counterpart is refused by its own name.
     const a = this.val(e.a, sc, cx);
+    const from = this.typeOf(e.a, sc);
     if (from === to) return `${schedType(to)}(${a})`;
     if (to === 'bool' && from !== null && from !== 'bool') {
       if (isFloatH(from)) return `(${cx.spec ? 'u8' : 'trunc_u8'}(${a}) % 2 != 0)`;
