@@ -1438,7 +1438,7 @@ function topoOrder(funcs: readonly DriverFunc[], inputs: ReadonlyMap<string, unk
       const base = n.endsWith('_im') ? n.slice(0, -3) : n;
       const hook = "is it an rfactor intermediate? Apply the schedule in pipeline()'s 'schedule' hook, so that the spec is the algorithm as written (docs/halide.md)";
       if (n === 'promise_clamped' || (n === `${f.name}_intm` && !byName.has(n))) throw new Unsupported(`Call ${n}`, `in the definition of ${f.name}: ${hook}`);
-      if (!byName.has(n) && !inputs.has(base) && !KNOWN_CALLS.has(n)) throw new Unsupported(`Call ${n}`, `in the definition of ${f.name}: not in pipeline().funcs (list every Func of the algorithm there)`);
+      if (!byName.has(n) && !inputs.has(base) && !KNOWN_CALLS.has(n)) throw new Unsupported(`Call ${n}`, `in the definition of ${f.name}: neither an intrinsic with a SCHED counterpart (docs/halide.md, the semantics table) nor a Func of pipeline().funcs or an input (list every Func of the algorithm there)`);
     }
     return [...names].filter((n) => byName.has(n) && n !== f.name);
   };
