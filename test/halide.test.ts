@@ -97,7 +97,8 @@ describe('Halide IR text', () => {
 
   it('translates an if on memory around one store (a lowered RDom predicate) into a select of the old value', () => {
     const t = translate(fakeDriver(COPY(`  if (input(g.s0.x) > 0) {\n${STORE}\n  }`)), 'guarded');
-    expect(t.text).toContain('out_g[g_s0_x] {g(g_s0_x)} := select((in_input[g_s0_x - input_min_0] > 0), i32((in_input[g_s0_x - input_min_0] + 1)), out_g[g_s0_x])');
+    // Int(32) + is Halide's no-overflow addition: checked (add_nsw) in the implementation.
+    expect(t.text).toContain('out_g[g_s0_x] {g(g_s0_x)} := select((in_input[g_s0_x - input_min_0] > 0), i32(add_nsw(in_input[g_s0_x - input_min_0], 1)), out_g[g_s0_x])');
   });
 
   it('translates a fused loop (extent a * b, read as t % a and t / a) into two nested loops that verify', async () => {
@@ -108,13 +109,15 @@ produce g {
  parallel (g.s0.t, 0, g.s0.t.loop_extent) {
   let g.s0.x = g.s0.t % ${div}
   let g.s0.y = g.s0.t/${div}
-  g(g.s0.x, g.s0.y) = (int32)return_second(halide_trace_helper("g", (void *)make_struct(0), (int32_t *)make_struct(g.s0.x, g.s0.y), 0, 32, 1, 1, 0, 0, 2, ""), input(g.s0.x, g.s0.y) + 1)
+  g(g.s0.x, g.s0.y) = (uint32)return_second(halide_trace_helper("g", (void *)make_struct(0), (int32_t *)make_struct(g.s0.x, g.s0.y), 0, 32, 1, 1, 0, 0, 2, ""), input(g.s0.x, g.s0.y) + (uint32)1)
  }
 }`;
+    // UInt(32): its + wraps, as SCHED's (an Int(32) + would add an overflow obligation).
     const d = (ir: string): DriverOutput => ({
       ...fakeDriver(ir),
-      funcs: [{ name: 'g', args: ['x', 'y'], type: 'i32', pure: '(int32)input_im(x, y) + 1', updates: [] }],
-      inputs: [{ name: 'input', dims: 2, type: 'i32' }],
+      outputType: 'u32',
+      funcs: [{ name: 'g', args: ['x', 'y'], type: 'u32', pure: '(uint32)input_im(x, y) + (uint32)1', updates: [] }],
+      inputs: [{ name: 'input', dims: 2, type: 'u32' }],
       outputDims: 2,
     });
     const t = translate(d(fused('g.extent.0')), 'fused');
@@ -212,7 +215,8 @@ ${secondWhere ? '    r2.where(f[1] == 1)\n' : ''}    f[r2.x] = 2
  * of the two accumulating stores.
  */
 function rfactorDriver(merge = 'g(g.s1.x) + g_intm(g.s1.x, g.s1.r$x)', acc = 'g_intm(g_intm.s1.x, g_intm.s1.u) + input(g_intm.s1.x, g_intm.s1.u)'): DriverOutput {
-  const store = (f: string, coords: string, value: string): string => `${f}(${coords}) = (int32)return_second(halide_trace_helper("${f}", (void *)make_struct(0), (int32_t *)make_struct(${coords}), 0, 32, 1, 1, 0, 0, 2, ""), ${value})`;
+  // UInt(32): an Int(32) sum is refused (its accumulations would wrap where Halide's overflow is undefined).
+  const store = (f: string, coords: string, value: string): string => `${f}(${coords}) = (uint32)return_second(halide_trace_helper("${f}", (void *)make_struct(0), (int32_t *)make_struct(${coords}), 0, 32, 1, 1, 0, 0, 2, ""), ${value})`;
   const asserts = `assert((input.min.0 <= 0) && ((input.extent.0 + input.min.0) >= g.extent.0), halide_error_access_out_of_bounds("Input buffer input", 0))
 assert((input.min.1 <= 0) && ((input.extent.1 + input.min.1) >= 4), halide_error_access_out_of_bounds("Input buffer input", 1))`;
   const pass21 = `${asserts}
@@ -242,11 +246,12 @@ realize g_intm([0, g.extent.0], [0, 4]) {
   }
  }
 }`;
-  const g = (value: string, rvars: string[]) => ({ name: 'g', args: ['x'], type: 'i32', pure: '0', updates: [{ args: ['x'], value, rvars }] });
+  const g = (value: string, rvars: string[]) => ({ name: 'g', args: ['x'], type: 'u32', pure: '0', updates: [{ args: ['x'], value, rvars }] });
   return {
     ...fakeDriver(pass21),
-    funcs: [g('(g(x) + g_intm(x, r$x))', ['r$x']), { name: 'g_intm', args: ['x', 'u'], type: 'i32', pure: '0', updates: [{ args: ['x', 'u'], value: '(g_intm(x, u) + input_im(x, u))', rvars: [] }] }],
-    inputs: [{ name: 'input', dims: 2, type: 'i32' }],
+    outputType: 'u32',
+    funcs: [g('(g(x) + g_intm(x, r$x))', ['r$x']), { name: 'g_intm', args: ['x', 'u'], type: 'u32', pure: '0', updates: [{ args: ['x', 'u'], value: '(g_intm(x, u) + input_im(x, u))', rvars: [] }] }],
+    inputs: [{ name: 'input', dims: 2, type: 'u32' }],
     algorithm: { funcs: [g('(g(x) + input_im(x, r$x))', ['r$x'])], pass21: 'let g.s1.r$x.min = 0\nlet g.s1.r$x.max = 3', initial: null },
   };
 }
@@ -254,7 +259,7 @@ realize g_intm([0, g.extent.0], [0, 4]) {
 describe('rfactor in the translator (hand-written driver output)', () => {
   it('annotates the intermediate as partial accumulations and the merge as transfers, which verify', async () => {
     const t = translate(rfactorDriver(), 'rf');
-    expect(t.text).toContain('output g(v_x): i32 = g_0(v_x) + sum{0 <= r_rx < 4}(input_v(v_x, r_rx))');
+    expect(t.text).toContain('output g(v_x): u32 = g_0(v_x) + sum{0 <= r_rx < 4}(input_v(v_x, r_rx))');
     expect(t.text).toMatch(/\{partial g\(g_intm_s1_x\)@\(g_intm_s1_u\)\} \+= in_input\[/);
     expect(t.text).toMatch(/out_g\[g_s1_x\] \{g\(g_s1_x\)\} \+= buf_g_intm\[g_s1_x, g_s1_rx\]/);
     const prog = await checkSource('rf.sched', t.text);
@@ -280,11 +285,16 @@ describe('rfactor in the translator (hand-written driver output)', () => {
 describe.skipIf(MISSING !== null)('rfactor through real Halide 14 (apps/dot_rfactor)', () => {
   const app = (n: string): string => join(ROOT, `compilers/halide/apps/${n}.py`);
 
-  it('i32: the spec is the reduction as written, the translation verifies valid, and hand-made scheduling bugs are refuted', async () => {
+  it('u32: the spec is the reduction as written, the translation verifies valid, and hand-made scheduling bugs are refuted; an Int(32) sum is refused', async () => {
     const c = halideCase(app('dot_rfactor'), 'dot_rfactor');
     expect(c.tracing.pass21.same).toBe(true);
     const text = c.translation.text;
-    expect(text).toContain('output dot(unit): i32 = dot_0(unit) + sum{0 <= r_rx < a_extent_0}(a(r_rx) * b(r_rx))');
+    expect(text).toContain('output dot(unit): u32 = dot_0(unit) + sum{0 <= r_rx < a_extent_0}(u32(a(r_rx)) * u32(b(r_rx)))');
+    // Its partial sums would fold with SCHED's wrapping +=, which has no checked variant.
+    const dir = tempDir('sched-halide-');
+    const i32 = join(dir, 'dot_i32.py');
+    writeFileSync(i32, `import sys\nsys.path.insert(0, ${JSON.stringify(join(ROOT, 'compilers/halide/apps'))})\nimport halide as hl\nfrom dot_rfactor import make\n\n\ndef pipeline():\n    return make(hl.Int(32))\n`);
+    expect(() => halideCase(i32, 'dot_i32')).toThrow(/^unsupported: rfactor of an Int\(32\) sum/);
     expect(text).toMatch(/\{partial dot\(0\)@\(/);
     expect(text).toMatch(/out_dot\[\] \{dot\(0\)\} \+= buf_dot_intm\[/);
     const verdict = async (src: string): Promise<string> => (await verifyImpl((await checkSource('dot.sched', src)).impls[0]!, {})).verdict;
@@ -324,7 +334,7 @@ describe.skipIf(MISSING !== null)('rfactor through real Halide 14 (apps/dot_rfac
         return [intm]`,
       // Both dimensions split, both inner parts preserved.
       two: `r = hl.RDom([(0, A.width()), (0, A.height())], "r")
-    out[()] = 0
+    out[()] = hl.u32(0)
     out[()] = out[()] + A[r.x, r.y]
     def schedule():
         rxo, rxi, ryo, ryi = hl.RVar("rxo"), hl.RVar("rxi"), hl.RVar("ryo"), hl.RVar("ryi")
@@ -334,7 +344,7 @@ describe.skipIf(MISSING !== null)('rfactor through real Halide 14 (apps/dot_rfac
       // Row sums over an RDom starting at 3, consumed by the output; the intermediate per row.
       rows: `r = hl.RDom([(3, A.width() - 3)], "r")
     s = hl.Func("s")
-    s[y] = 0
+    s[y] = hl.u32(0)
     s[y] = s[y] + A[r.x, y]
     out[y] = s[y] * 2
     funcs.append(s)
@@ -349,7 +359,7 @@ describe.skipIf(MISSING !== null)('rfactor through real Halide 14 (apps/dot_rfac
       const file = join(dir, `${name}.py`);
       writeFileSync(file, `import halide as hl
 def pipeline():
-    A = hl.ImageParam(hl.Int(32), 2, "A")
+    A = hl.ImageParam(hl.UInt(32), 2, "A")
     y, u, v = hl.Var("y"), hl.Var("u"), hl.Var("v")
     out = hl.Func("out")
     funcs = [out]
@@ -397,7 +407,7 @@ describe.skipIf(MISSING !== null)('stages of a Func realized at one point throug
       const file = join(dir, `${name}.py`);
       writeFileSync(file, `import halide as hl
 def pipeline():
-    A = hl.ImageParam(hl.Int(32), 1, "A")
+    A = hl.ImageParam(hl.UInt(32), 1, "A")
     x, xo, xi = hl.Var("x"), hl.Var("xo"), hl.Var("xi")
     r = hl.RDom([(0, 3)], "r")
     f = hl.Func("f")
@@ -413,7 +423,7 @@ def pipeline():
       expect(c.driver.traced.pass21, name).toMatch(/let f\.s1\.r\$x\.loop_min\.orig = 0\n *for \(f\.s1\.r\$x, 0, 3\) \{/);
       const text = c.translation.text;
       expect(text, name).toMatch(/\{f_1\(g_s0_x, f_s1_rx\)\} := /);
-      expect(text, name).toMatch(/\{f_2\(g_s0_x\)\} := \(buf_f\[g_s0_x - f_realized_min_0\] \* 2\)/);
+      expect(text, name).toMatch(/\{f_2\(g_s0_x\)\} := u32\(\(buf_f\[g_s0_x - f_realized_min_0\] \* u32\(2\)\)\)/);
       const ci = (await checkSource(`${name}.sched`, text)).impls[0]!;
       expect((await verifyImpl(ci, {})).verdict, name).toBe('valid');
       const j = jitOracle(c, ci, 1);
@@ -448,8 +458,8 @@ describe.skipIf(MISSING !== null)('known Halide bugs through real Halide 14 (com
   it('#6808: a predicate reading f(0) with the update parallel races, confirmed of Halide\'s code where the predicate holds (unknown where it never does); the programs of the fix\'s test are valid', async () => {
     const trigger = halideCase(join(BUGS, 'halide_6808_rdom_predicate_race.py'), 'h6808');
     // The predicate's if on memory becomes a select around the store (the cell read and rewritten).
-    expect(trigger.translation.text).toMatch(/par f_s1_rx < 10 do\s+out_f\[f_s1_rx\] \{f_1\(f_s1_rx, f_s1_rx\)\} := select\(\(out_f\[0\] == 1\), 2, out_f\[f_s1_rx\]\)/);
-    expect(trigger.translation.text).toContain('f_1(v_x, r_rx) = select(f_1(0, r_rx - 1) == 1, 2, f_1(r_rx, r_rx - 1)) where');
+    expect(trigger.translation.text).toMatch(/par f_s1_rx < 10 do\s+out_f\[f_s1_rx\] \{f_1\(f_s1_rx, f_s1_rx\)\} := select\(\(u32\(out_f\[0\]\) == u32\(1\)\), u32\(u32\(2\)\), out_f\[f_s1_rx\]\)/);
+    expect(trigger.translation.text).toContain('f_1(v_x, r_rx) = select(u32(f_1(0, r_rx - 1)) == u32(1), u32(2), f_1(r_rx, r_rx - 1)) where');
     // The translation races on every input, on an access the select makes (iteration 0 writes
     // out_f[0] back when its predicate fails). Halide's code races when inp(0) = 1: confirmed by a
     // run with the store read as Halide's if (c) store, on small inputs (guarded.ts).
@@ -463,9 +473,9 @@ describe.skipIf(MISSING !== null)('known Halide bugs through real Halide 14 (com
     // same run without conditional stores, or on a seed where inp(0) ≠ 1 with them, differs.
     const ps = new Map(Object.entries(r.replay!.params).map(([k, v]) => [k, BigInt(v)] as const));
     const seed = r.replay!.seed;
-    expect(familyInputs('small', seed).input('inp', 'i32', [0])).toBe(1);
+    expect(familyInputs('small', seed).input('inp', 'u32', [0])).toBe(1);
     expect(runImpl(ci, ps, { seed, family: 'small', conditionalStores: true }).report.error).toMatchObject({ kind: 'race', location: 'out_f[0]', iterations: { first: 0, second: 1 } });
-    const other = [...Array(64).keys()].find((s) => familyInputs('small', s).input('inp', 'i32', [0]) !== 1)!;
+    const other = [...Array(64).keys()].find((s) => familyInputs('small', s).input('inp', 'u32', [0]) !== 1)!;
     expect(runImpl(ci, ps, { seed: other, family: 'small', conditionalStores: true }).report.outcome).toBe('match');
     // f(0) = 2 inp(0) is even: Halide's code never stores in the update, so never races; the
     // translation's select still does, and no run confirms it: unknown.
@@ -479,12 +489,12 @@ describe.skipIf(MISSING !== null)('known Halide bugs through real Halide 14 (com
     // Serial, the trigger is valid; a lowering that dropped the predicate is not.
     const serial = halideCase(variant('halide_6808_rdom_predicate_race', 'serial'), 'h6808s');
     expect(await verdict('h6808s', serial.translation.text)).toEqual(['valid', null]);
-    const dropped = serial.translation.text.replace('select((out_f[0] == 1), 2, out_f[f_s1_rx])', '2');
+    const dropped = serial.translation.text.replace('select((u32(out_f[0]) == u32(1)), u32(u32(2)), out_f[f_s1_rx])', 'u32(2)');
     expect(dropped).not.toBe(serial.translation.text);
     expect((await verdict('h6808d', dropped))[0]).toBe('invalid');
     // Without the driver's record, the spec would lack the predicate: rejected.
     const unrecorded = { ...serial.driver, funcs: serial.driver.funcs.map((f) => ({ ...f, updates: f.updates.map((u) => ({ ...u, where: [] })) })) };
-    expect(() => translate(unrecorded, 'h6808u')).toThrow(/^unsupported: RDom predicate: update 0 of f is guarded by \(f\(0\) == 1\)/);
+    expect(() => translate(unrecorded, 'h6808u')).toThrow(/^unsupported: RDom predicate: update 0 of f is guarded by \(\(uint32\)f\(0\) == \(uint32\)1\)/);
   }, 300_000);
 
   it('#3883, #3943/#4797, #4385, #4423: fixed in 14, valid', async () => {

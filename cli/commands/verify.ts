@@ -232,5 +232,5 @@ function printResult(file: string, source: ReplaySource, r: VerifyResult, where:
     if (r.replay.shows && !r.reason?.includes(r.replay.shows.replace(/^[a-z-]+: /, ''))) process.stdout.write(`  the run shows: ${r.replay.shows}\n`);
     process.stdout.write(`  replay: ${replayCommand(source, r.impl, r.replay)}\n`);
   } else if (r.verdict === 'invalid' && r.counterexample?.obligation === 'I-ASSUME') process.stdout.write('  (no parameter value satisfies the assumptions: there is nothing to run)\n');
-  else if (r.verdict === 'invalid') process.stdout.write('  (the refutation is exact; no run small enough to reproduce it was found)\n');
+  else if (r.verdict === 'invalid' && (r.counterexample?.line ?? 0) > 0) process.stdout.write('  (the refutation is exact; no run small enough to reproduce it was found)\n');
 }

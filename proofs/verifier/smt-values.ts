@@ -10,11 +10,15 @@
 import {
   type Expr,
   type FloatType,
+  hasChecked,
   type IntType,
+  isCheckedFunction,
   isFloatType,
   isIntType,
   isValueTypeName,
+  plainOf,
   type TensorRead,
+  truncTarget,
   type ValueType,
 } from '../../core/language/ast.ts';
 import { affineToSmt, smtSymbol } from '../../core/language/affine-smt.ts';
@@ -230,8 +234,85 @@ export class ValueEncoder {
       case 'binary':
         return uf && e.op !== '&&' && e.op !== '||' ? this.ufOperation(e, vt, env) : this.binary(e, vt, env);
       case 'call':
+        // A checked operation's value, where it has one, is its plain operation's.
+        if (isCheckedFunction(e.fn)) return this.value(plainOf(e), env);
         return uf ? this.ufOperation(e, vt, env) : this.call(e, vt, env);
     }
+  }
+
+  /**
+   * Whether every checked operation of `e` whose result the evaluation uses is in its range
+   * (docs/language.md §4): the operands of each one (every one outside a select's operands, and
+   * in a select's chosen operand) give it a value. 'true' when e has none. Exact for integers in
+   * every mode but uf, and for float → integer conversions under ieee and real; under uf the
+   * ranges are uninterpreted predicates.
+   */
+  defined(e: Expr, env: EncodeEnv): string {
+    if (!hasChecked(e)) return 'true';
+    const all = (xs: readonly string[]): string => {
+      const ys = xs.filter((x) => x !== 'true');
+      return ys.length === 0 ? 'true' : ys.length === 1 ? ys[0]! : `(and ${ys.join(' ')})`;
+    };
+    switch (e.kind) {
+      case 'call': {
+        const parts = e.args.map((a) => this.defined(a, env));
+        if (isCheckedFunction(e.fn)) parts.push(this.inRange(e, env));
+        return all(parts);
+      }
+      case 'unary':
+        return this.defined(e.arg, env);
+      case 'binary':
+        return all([this.defined(e.left, env), this.defined(e.right, env)]);
+      case 'select':
+        return all([this.defined(e.cond, env), `(ite ${this.bool(e.cond, env)} ${this.defined(e.then, env)} ${this.defined(e.else, env)})`]);
+      case 'let': {
+        if (env.index) throw new Error('ValueEncoder.defined: a let-expression with an index hook (substitute it first)');
+        const inner: EncodeEnv = { ...env, intVar: (n) => (n === e.name ? smtSymbol(`${e.name}!let`) : env.intVar(n)) };
+        return `(let ((${smtSymbol(`${e.name}!let`)} ${this.index(e.value, env)})) ${this.defined(e.body, inner)})`;
+      }
+      default:
+        return 'true';
+    }
+  }
+
+  /** The range condition of one checked operation, over its operands' values. */
+  private inRange(e: Extract<Expr, { kind: 'call' }>, env: EncodeEnv): string {
+    const args = e.args.map((a) => this.value(a, env));
+    const to = truncTarget(e.fn);
+    const from = (e.args[0]!.ty as { vt: ValueType }).vt;
+    if (this.mode === 'uf') {
+      // No arithmetic to decide the range with: a predicate of its own (a proof still holds for
+      // the machine, which is one interpretation of it; a refutation is never exact).
+      const name = `${from}.${e.fn}.defined`;
+      this.need(`1fun.${name}`, `(declare-fun ${smtSymbol(name)} (${e.args.map(() => this.sort(from)).join(' ')}) Bool)`);
+      this.inexact.add(`the range of '${e.fn}' uninterpreted`);
+      return `(${smtSymbol(name)} ${args.join(' ')})`;
+    }
+    if (to === null) {
+      // add/sub/mul_nsw: the operation in one more bit (twice the bits for *) is the same number.
+      const n = BITS[from as IntType];
+      const w = e.fn === 'mul_nsw' ? n : 1;
+      const op = e.fn === 'add_nsw' ? 'bvadd' : e.fn === 'sub_nsw' ? 'bvsub' : 'bvmul';
+      const ext = (x: string): string => `((_ sign_extend ${w}) ${x})`;
+      return `(= ${ext(`(${op} ${args[0]} ${args[1]})`)} (${op} ${ext(args[0]!)} ${ext(args[1]!)}))`;
+    }
+    // trunc_T: the value truncated toward zero is in [lo, hi] iff lo - 1 < x < hi + 1 (NaN
+    // compares false, ±∞ is out): comparisons only, which the solver decides far faster than a
+    // rounding. hi + 1 is a power of two, exact in both formats; where lo - 1 is not exact (i64),
+    // no float lies strictly between it and lo, so the bound is lo itself, inclusive.
+    const n = BigInt(BITS[to]);
+    const lo = SIGNED[to] ? -(1n << (n - 1n)) : 0n;
+    const above = SIGNED[to] ? 1n << (n - 1n) : 1n << n;
+    const ft = from as FloatType;
+    const x = args[0]!;
+    if (this.mode === 'ieee') {
+      const below = Number(lo - 1n);
+      const exact = BigInt(below) === lo - 1n && (ft === 'f64' || Math.fround(below) === below);
+      const low = exact ? `(fp.gt ${x} ${fpLiteral(below, ft)})` : `(fp.geq ${x} ${fpLiteral(Number(lo), ft)})`;
+      return `(and ${low} (fp.lt ${x} ${fpLiteral(Number(above), ft)}))`;
+    }
+    const real = (v: bigint): string => (v < 0n ? `(- ${-v}.0)` : `${v}.0`);
+    return `(and (> ${x} ${real(lo - 1n)}) (< ${x} ${real(above)}))`;
   }
 
   /**

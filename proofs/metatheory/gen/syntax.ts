@@ -464,6 +464,29 @@ function toTyped(s: SkelExpr, t: ValueType, sc: Scope): Expr {
   return untyped(e) ? call(t, [toIndex(s, sc)]) : e;
 }
 
+/**
+ * A checked operation (docs/language.md §4) at the top of an implementation's value, its operands
+ * from the skeleton, now and then inside a select that may discard it: what the range encoding of
+ * the verifier is tested on (the generic shapes reach one rarely). Its type with it.
+ */
+export function toChecked(s: SkelExpr, sc: Scope): { e: Expr; t: ValueType } {
+  const k0 = kid(s, 0);
+  const k1 = kid(s, 1);
+  const k2 = kid(s, 2);
+  const which = s.n % 5;
+  let e: Expr;
+  let t: ValueType;
+  if (which < 3) {
+    t = pick(['i8', 'i16', 'i32', 'i64'] as const, s.n >> 3);
+    e = call((['add_nsw', 'sub_nsw', 'mul_nsw'] as const)[which]!, [toValue(k0, t, sc), toValue(k1, t, sc)]);
+  } else {
+    t = pick(['i8', 'i16', 'i32', 'i64', 'u8', 'u16', 'u32', 'u64'] as const, s.n >> 3);
+    e = call(`trunc_${t}` as BuiltinFunction, [toTyped(k0, pick(['f32', 'f64'] as const, s.n >> 6), sc)]);
+  }
+  if (s.s % 3 === 0) e = { kind: 'select', cond: toCond(k2, sc), then: e, else: toValue(k1, t, sc), pos: P0 };
+  return { e, t };
+}
+
 /** Γ ⊢_a e : τ (semantic) or Γ ⊢_A t : τ (prophetic), τ = t. */
 export function toValue(s: SkelExpr, t: ValueType, sc: Scope): Expr {
   const isBool = t === 'bool';
@@ -488,7 +511,12 @@ export function toValue(s: SkelExpr, t: ValueType, sc: Scope): Expr {
     case 6: {
       if (isBool) return toValue({ ...s, s: 12 }, t, sc);
       const ops: BinaryOp[] = ['+', '-', '*', '/', isInt ? '%' : '*'];
-      return bin(ops[(s.s % EXPR_SHAPES) - 2]!, toValue(k0, t, sc), toValue(k1, t, sc));
+      const op = ops[(s.s % EXPR_SHAPES) - 2]!;
+      // A quarter of the signed + - * of implementations are the checked ones (add_nsw, …).
+      if (sc.mode === 'semantic' && isInt && t.startsWith('i') && s.n % 4 === 3 && (op === '+' || op === '-' || op === '*')) {
+        return call(op === '+' ? 'add_nsw' : op === '-' ? 'sub_nsw' : 'mul_nsw', [toValue(k0, t, sc), toValue(k1, t, sc)]);
+      }
+      return bin(op, toValue(k0, t, sc), toValue(k1, t, sc));
     }
     case 7:
       if (isBool) return { kind: 'unary', op: '!', arg: toValue(k0, t, sc), pos: P0 };
@@ -536,14 +564,21 @@ export function toValue(s: SkelExpr, t: ValueType, sc: Scope): Expr {
       return call(t, [toIndex(k0, sc)]);
     }
     case 18: {
-      // A cast, from an index (the only way to turn one into a value) or from another type.
+      // A cast, from an index (the only way to turn one into a value) or from another type; of a
+      // float to an integer in an implementation, now and then the checked trunc_T.
       if (s.n % 2 === 0) return call(t, [toIndex(k0, sc)]);
+      if (sc.mode === 'semantic' && isInt && s.n % 8 === 3) return call(`trunc_${t}` as BuiltinFunction, [toTyped(k0, pick(['f32', 'f64'] as const, s.n >> 3), sc)]);
       return call(t, [toTyped(k0, pick(GEN_TYPES, s.n >> 1), sc)]);
     }
     case 19:
       return isFloatType(t) ? floatLit(s.n, t) : toValue({ ...s, s: 17 }, t, sc);
     default: {
       if (isBool) return { kind: 'unary', op: '!', arg: toValue(k0, t, sc), pos: P0 };
+      // Checked operations (implementations only): on signed integers, and conversions of floats.
+      if (sc.mode === 'semantic' && isInt && s.n % 3 === 1) {
+        if (t.startsWith('i') && (s.n >> 2) % 2 === 0) return call(pick(['add_nsw', 'sub_nsw', 'mul_nsw'] as const, s.n >> 3), [toValue(k0, t, sc), toValue(k1, t, sc)]);
+        return call(`trunc_${t}` as BuiltinFunction, [toTyped(k0, pick(['f32', 'f64'] as const, s.n >> 3), sc)]);
+      }
       if (!isFloatType(t)) return call('abs', [toValue(k0, t, sc)]);
       const fn = pick(FLOAT_FNS, s.n);
       const two = fn === 'pow' || fn === 'min' || fn === 'max';

@@ -12,7 +12,7 @@ import { evalExpr, type NamedMemory, readSet } from '../../../semantics/eval.ts'
 import { ArrayRef, Cells, setCell } from '../../../semantics/memory.ts';
 import { seededInputs, SpecModel } from '../../../semantics/model.ts';
 import { hasType, sameValue, showValue, type Value } from '../../../semantics/values.ts';
-import { GEN_TYPES, type Scope, skelExprArb, toCond, toIndex, toValue } from '../gen/syntax.ts';
+import { GEN_TYPES, type Scope, skelExprArb, toChecked, toCond, toIndex, toValue } from '../gen/syntax.ts';
 import { evaluate, fromProduction, type RefMemory, valueText } from '../ref-eval.ts';
 import { defineProperty, falsified, type NamedProperty } from './framework.ts';
 import { type EncodeEnv, ValueEncoder } from '../../verifier/smt-values.ts';
@@ -133,6 +133,16 @@ function valueCaseArb(mode: 'semantic' | 'prophetic'): fc.Arbitrary<ExprCase | n
   return fc.tuple(skelExprArb({ exprDepth: 4 }), fc.nat({ max: GEN_TYPES.length - 1 }), envArb).map(([s, k, env]) => {
     const t = GEN_TYPES[k]!;
     const e = typed(toValue(s, t, sc), t, mode);
+    return e === null ? null : show({ e, t, env });
+  });
+}
+
+/** Checked operations (add_nsw, trunc_T, …) at the top, in a select now and then. */
+function checkedCaseArb(): fc.Arbitrary<ExprCase | null> {
+  const sc = scopeOf('semantic');
+  return fc.tuple(skelExprArb({ exprDepth: 3 }), envArb).map(([s, env]) => {
+    const { e: raw, t } = toChecked(s, sc);
+    const e = typed(raw, t, 'semantic');
     return e === null ? null : show({ e, t, env });
   });
 }
@@ -305,13 +315,18 @@ export const smtValues = defineProperty({
   name: 'SMT value encoding (exact, proofs/verifier/smt-values.ts) against the semantics',
   statement: 'for every expression without uninterpreted operations, its IEEE/bit-vector encoding on the concrete memory and environment denotes exactly ⟦e⟧ (SMT equality: one NaN, +0 ≠ −0); a refutation in this encoding is then a real counterexample',
   ciRuns: 600,
-  arb: () => fc.tuple(valueCaseArb('semantic'), poolsArb),
+  // One case in three a checked operation at the top (its range condition, its value).
+  arb: () => fc.tuple(fc.oneof({ weight: 2, arbitrary: valueCaseArb('semantic') }, { weight: 1, arbitrary: checkedCaseArb() }), poolsArb),
   check: async ([c, p], stats) => {
     if (c === null) return void stats.note('ill-typed (skipped)');
     if (usesUninterpreted(c.e)) return void stats.note('exp/log/pow (inexact by design)');
     const mu = memoryOf(p);
     const v = evalExpr(c.e, c.env, mu);
-    if (v === undefined) return void stats.note('⊥');
+    // A checked operation out of its range whose result is used (the independent evaluator says
+    // so): the encoding's range condition must be false there.
+    const ref = evaluate(c.e, new Map([...c.env].map(([k, x]) => [k, typeof x === 'number' ? BigInt(x) : x])), refMemory(mu));
+    const ub = !ref.ok && ref.bot.bot === 'undefined-behaviour';
+    if (v === undefined && !ub) return void stats.note('⊥');
     const enc = new ValueEncoder('ieee');
     const intVar = (n: string): string => {
       const x = c.env.get(n);
@@ -341,8 +356,17 @@ export const smtValues = defineProperty({
       arrays.push(`(define-fun ${a.name} (${ps.map((x) => `(${x} Int)`).join(' ')}) ${enc.sort(a.elem)} ${body})`);
     }
     const term = enc.value(c.e, env);
+    const defined = enc.defined(c.e, env);
     if (enc.inexactReason() !== null) falsified(`the ieee encoding calls itself inexact (${enc.inexactReason()}) without exp/log/pow`);
-    const script = ['(set-logic ALL)', ...enc.preamble(), ...arrays, `(assert (not (= ${term} ${enc.literal(v as Value, c.t)})))`].join('\n');
+    if (ub) {
+      // The range condition of the checked operations holds nowhere here.
+      const s2 = ['(set-logic ALL)', ...enc.preamble(), ...arrays, `(assert ${defined})`].join('\n');
+      const d = await checkSat(s2, { timeoutMs: 20_000 });
+      if (d.status === 'sat') falsified(`the evaluation is undefined behaviour (${ref.ok ? '' : ref.bot.loc}) but the encoding's range condition can hold:\n${s2}`);
+      return void stats.note(d.status === 'unsat' ? 'undefined behaviour = range condition false' : `solver ${d.status} (${d.reason ?? ''})`);
+    }
+    if (v !== undefined && ref.ok !== true) falsified(`the semantics gives ${showValue(v)} where the independent evaluator finds none`);
+    const script = ['(set-logic ALL)', ...enc.preamble(), ...arrays, `(assert (not (and ${defined} (= ${term} ${enc.literal(v as Value, c.t)}))))`].join('\n');
     const a = await checkSat(script, { timeoutMs: 20_000 });
     if (a.status === 'sat') falsified(`the encoding can differ from the semantics' value ${showValue(v)}:\n${script}`);
     if (/solver error/.test(a.reason ?? '')) falsified(`the encoding is not a well-formed script (${a.reason}):\n${script}`);
