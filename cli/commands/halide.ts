@@ -16,6 +16,7 @@ import { type Command, EXIT_FOUND, EXIT_INPUT, EXIT_OK, JSON_OPTION } from '../c
 import { toJson } from '../io.ts';
 import { formatOption, verifyCommand, verifyFiles } from './verify.ts';
 import { confirmGuarded } from '../../proofs/validate/halide-guarded.ts';
+import { halideAssumptionText } from '../../compilers/halide/assumptions.ts';
 
 export const halideCommand: Command = {
   name: 'halide',
@@ -62,7 +63,7 @@ export const halideCommand: Command = {
     const t = c.tracing;
     const tracingLine = (what: string, r: TracingComparison): string => ('error' in r ? `${what}: not compared (${r.error})` : r.same ? `${what}: identical once the trace calls are stripped` : `${what}: ${r.onlyTraced.length} line(s) only in the traced lowering, ${r.onlyPlain.length} only in the untraced one`);
     if (text) {
-      process.stdout.write(`halide: lowered ${script} in ${c.ms.lower.toFixed(0)} ms (traced; untraced ${c.ms.lowerPlain.toFixed(0)} ms), translated in ${c.ms.translate.toFixed(0)} ms: ${c.translation.stores} store(s) -> ${file}\n`);
+      process.stdout.write(`halide: lowered ${script} in ${c.ms.lower.toFixed(0)} ms (traced; untraced ${c.ms.lowerPlain.toFixed(0)} ms), translated in ${c.ms.translate.toFixed(0)} ms (simplified in ${c.ms.simplify.toFixed(0)} ms): ${c.translation.stores} store(s) -> ${file}\n`);
       process.stdout.write(`  tracing, ${tracingLine('translated IR', t.pass21)}\n  tracing, ${tracingLine('final IR', t.final)}\n`);
       for (const n of c.translation.notes) process.stdout.write(`  note: ${n}\n`);
     }
@@ -90,7 +91,9 @@ export const halideCommand: Command = {
       halide: {
         script,
         sched: file,
-        ms: { lower: Math.round(c.ms.lower), lowerUntraced: Math.round(c.ms.lowerPlain), translate: Math.round(c.ms.translate) },
+        ms: { lower: Math.round(c.ms.lower), lowerUntraced: Math.round(c.ms.lowerPlain), translate: Math.round(c.ms.translate), simplify: Math.round(c.ms.simplify) },
+        // The verdict's assumptions are these asserts, simplified (compilers/halide/simplify.ts).
+        asserts: c.assumptions.asserts,
         stores: c.translation.stores,
         tracing: t,
         notes: c.translation.notes,
@@ -101,7 +104,12 @@ export const halideCommand: Command = {
       if (!text) process.stdout.write(toJson(halide) + '\n');
       return code;
     }
-    const v = await verifyFiles(args, [file], halide, (r, ci) => confirmGuarded(r, ci, c.translation.guardedStores));
+    // The verdict's assumptions in Halide's names (the .sched file's are the same, simplified).
+    const named = c.assumptions.assumptions === null ? null : halideAssumptionText(c.assumptions.assumptions, c.translation.params);
+    const v = await verifyFiles(args, [file], halide, async (r, ci) => {
+      const g = await confirmGuarded(r, ci, c.translation.guardedStores);
+      return named === null || g.assumptions === null ? g : { ...g, assumptions: named };
+    });
     return Math.max(v, code) === EXIT_INPUT ? EXIT_INPUT : v !== EXIT_OK ? v : code;
   },
 };

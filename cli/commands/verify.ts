@@ -164,6 +164,7 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
       file: r.file, impl: r.impl, spec: r.spec, verdict: r.verdict, class: r.class, reason: r.reason,
       assumptions: r.assumptions, counterexample: r.counterexample ? { ...r.counterexample, values: jsonValues(r.counterexample.values) } : null,
       replay: r.replay ? { ...r.replay, command: replayCommand(r.file, r.impl, r.replay) } : null, vcs: r.vcs, ms: Math.round(r.ms), float: r.float,
+      timings: Object.fromEntries(Object.entries(r.timings).map(([k, v]) => [k, Math.round(v)])),
       ...(r.qualifier ? { qualifier: r.qualifier } : {}),
     }));
     process.stdout.write(toJson({ results: out, inputErrors, summary: summaryLine(results, inputErrors.length, ms), ...extraJson }) + '\n');

@@ -13,6 +13,7 @@ import { runImpl, type RunReport } from '../../semantics/run.ts';
 import { valueToJson } from '../../semantics/values.ts';
 import { compareStripped } from './hir.ts';
 import { type DriverOutput, translate, type TranslateOptions, type Translation } from './translate.ts';
+import { type Simplified, simplifyTranslation } from './simplify.ts';
 
 /** Relative tolerance of the JIT oracle's float comparisons (and of the big-step run against the spec). */
 export const TOLERANCE = 1e-5;
@@ -81,7 +82,9 @@ export interface HalideCase {
   readonly driver: DriverOutput;
   readonly translation: Translation;
   readonly tracing: TracingComparison;
-  readonly ms: { readonly lower: number; readonly lowerPlain: number; readonly driver: number; readonly translate: number };
+  /** The translation's assumptions (Halide's asserts) before and after simplification (simplify.ts). */
+  readonly assumptions: Pick<Simplified, 'assumptions' | 'asserts'>;
+  readonly ms: { readonly lower: number; readonly lowerPlain: number; readonly driver: number; readonly translate: number; readonly simplify: number };
 }
 
 /** Lower SCRIPT and translate it to a `.sched` text (throws Unsupported, HalideError). */
@@ -89,8 +92,11 @@ export function halideCase(script: string, name: string, opts: TranslateOptions 
   const t0 = performance.now();
   const driver = lowerScript(script);
   const t1 = performance.now();
-  const translation = translate(driver, name, opts);
+  const translated = translate(driver, name, opts);
   const t2 = performance.now();
+  const simplified = simplifyTranslation(translated, `${name}.sched`);
+  const translation = simplified.translation;
+  const t3 = performance.now();
   const cmp = (a: string | null, b: string | null): TracingComparison['pass21'] => {
     if (a === null || b === null) return { same: false, onlyTraced: [], onlyPlain: ['(no IR printed)'] };
     const c = compareStripped(a, b);
@@ -108,7 +114,8 @@ export function halideCase(script: string, name: string, opts: TranslateOptions 
     driver,
     translation,
     tracing: { pass21: cmp(driver.traced.pass21, driver.plain.pass21), final },
-    ms: { lower: driver.ms.traced, lowerPlain: driver.ms.plain, driver: t1 - t0, translate: t2 - t1 },
+    assumptions: { assumptions: simplified.assumptions, asserts: simplified.asserts },
+    ms: { lower: driver.ms.traced, lowerPlain: driver.ms.plain, driver: t1 - t0, translate: t2 - t1, simplify: t3 - t2 },
   };
 }
 

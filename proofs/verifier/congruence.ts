@@ -14,7 +14,7 @@ import { sameValue } from '../../semantics/values.ts';
 import type { CheckedSpec, NormEquation } from '../../core/language/typecheck.ts';
 import type { Formula } from '../../core/presburger/types.ts';
 import { andAll, eqT, iff } from '../../core/presburger/formula.ts';
-import { type AffineEnv, formulaOf, termOf } from './affine.ts';
+import { type AffineEnv, formulaOf, termOf } from '../../core/language/affine.ts';
 import { substitute } from './inline.ts';
 
 /** An expression with the environment its index variables are read in. */

@@ -28,7 +28,7 @@ import { satisfiable } from '../../core/presburger/decide.ts';
 import { formulaToSmt, smtSymbol } from '../../core/presburger/smtlib.ts';
 import { printExpr } from '../../core/language/printer.ts';
 import { visit } from '../../core/language/walk.ts';
-import { type AffineEnv, formulaOf, termOf } from './affine.ts';
+import { type AffineEnv, formulaOf, termOf } from '../../core/language/affine.ts';
 
 export const INTERFACE_CLASS = 'interface';
 

@@ -8,7 +8,7 @@
 
 import type { CheckedImpl } from '../../core/language/typecheck.ts';
 import { SchedInputError } from '../../core/language/diagnostics.ts';
-import { formulaOf } from './affine.ts';
+import { formulaOf } from '../../core/language/affine.ts';
 import { formulaToSmt, smtSymbol } from '../../core/presburger/smtlib.ts';
 import { andAll, geT, leT } from '../../core/presburger/formula.ts';
 import { constant, variable } from '../../core/presburger/term.ts';

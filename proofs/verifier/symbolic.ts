@@ -20,7 +20,7 @@ import { formulaToSmt, smtSymbol, termToSmt } from '../../core/presburger/smtlib
 import { printRel, printSet, printFormula, printTerm } from '../../core/presburger/print.ts';
 import { printExpr } from '../../core/language/printer.ts';
 import type { CheckedImpl } from '../../core/language/typecheck.ts';
-import { type AffineEnv, formulaOf, termOf } from './affine.ts';
+import { type AffineEnv, formulaOf, termOf } from '../../core/language/affine.ts';
 import {
   domainSet, EMPTY_HEAP, inDomain, iterUpdate, declaredHeap, norm, renameHeapVar,
   patternWrite, restrict, setWrite, singleWrite, substHeap, unionHeaps,

@@ -1,0 +1,108 @@
+// A verdict's assumptions in Halide's names: `input.extent.0 >= blur_y.extent.0 + 2` for the
+// translation's `input_extent_0 + … `. Buffer fields that the assumptions fix for every dimension
+// are written as one tuple, and buffers with the same tuple share it:
+// `A.min == B.min == C.min == (0, 0) && A.extent == B.extent == (1024, 1024)`.
+
+import type { Expr } from '../../core/language/ast.ts';
+import { formulaToExpr } from '../../core/language/affine.ts';
+import { printExpr } from '../../core/language/printer.ts';
+import { mapChildren } from '../../core/language/walk.ts';
+import { conjuncts } from '../../core/presburger/formula.ts';
+import type { Atom, Formula } from '../../core/presburger/types.ts';
+import { formulaVars } from '../../core/presburger/vars.ts';
+
+export interface ParamName {
+  readonly sched: string;
+  readonly halide: string;
+}
+
+/** `v == c` for one variable with coefficient 1: [v, c]. */
+function pinned(f: Formula): [string, bigint] | null {
+  if (f.kind !== 'eq' || f.t.parts.length !== 1) return null;
+  const [a, k] = f.t.parts[0]!;
+  return a.kind === 'var' && k === 1n ? [a.name, -f.t.c] : null;
+}
+
+/** `x == y` for two variables: [x, y]. */
+function alias(f: Formula): [string, string] | null {
+  if (f.kind !== 'eq' || f.t.parts.length !== 2 || f.t.c !== 0n) return null;
+  const [[a, j], [b, k]] = f.t.parts as [[Atom, bigint], [Atom, bigint]];
+  return a.kind === 'var' && b.kind === 'var' && j + k === 0n && (j === 1n || j === -1n) ? [a.name, b.name] : null;
+}
+
+/** Halide names sort by buffer, field, then dimension as a number. */
+function byName(x: string, y: string): number {
+  const nx = x.replace(/\d+/g, (d) => d.padStart(6, '0'));
+  const ny = y.replace(/\d+/g, (d) => d.padStart(6, '0'));
+  return nx < ny ? -1 : nx > ny ? 1 : 0;
+}
+
+function renamed(e: Expr, names: ReadonlyMap<string, string>): Expr {
+  return e.kind === 'var' ? { ...e, name: names.get(e.name) ?? e.name } : mapChildren(e, (x) => renamed(x, names));
+}
+
+/** The conjunction `f` over the translation's parameters, written in Halide's names. */
+export function halideAssumptionText(f: Formula, params: readonly ParamName[]): string {
+  const names = new Map(params.map((p) => [p.sched, p.halide]));
+  const halide = (v: string): string => names.get(v) ?? v;
+  // Classes of equal variables (x == y), each with its value when one is fixed (x == c).
+  const parent = new Map<string, string>();
+  const find = (x: string): string => {
+    let r = x;
+    while (parent.has(r)) r = parent.get(r)!;
+    return r;
+  };
+  const rest: Formula[] = [];
+  const values = new Map<string, bigint>();
+  for (const c of conjuncts(f)) {
+    const a = alias(c);
+    if (a) {
+      const [x, y] = [find(a[0]), find(a[1])];
+      if (x !== y) parent.set(y, x);
+    } else if (!pinned(c)) rest.push(c);
+  }
+  for (const c of conjuncts(f)) {
+    const p = pinned(c);
+    if (p) values.set(find(p[0]), p[1]);
+  }
+  const members = new Map<string, string[]>();
+  for (const v of new Set([...parent.keys(), ...parent.values(), ...[...conjuncts(f)].flatMap((c) => (pinned(c) ? [pinned(c)![0]] : []))])) {
+    const r = find(v);
+    members.set(r, [...(members.get(r) ?? []), v]);
+  }
+  const valueOf = (v: string): bigint | undefined => values.get(find(v));
+  // Buffer fields (X.min, X.extent) fixed in every dimension: one tuple each, fields sharing it.
+  const fields = new Map<string, string[]>();
+  for (const p of params) {
+    const m = /^(.+)\.(min|extent)\.(\d+)$/.exec(p.halide);
+    if (!m) continue;
+    const key = `${m[1]}.${m[2]}`;
+    const dims = fields.get(key) ?? [];
+    dims[Number(m[3])] = p.sched;
+    fields.set(key, dims);
+  }
+  const covered = new Set<string>();
+  const tuples = new Map<string, string[]>();
+  for (const [field, dims] of [...fields].sort((x, y) => byName(x[0], y[0]))) {
+    if (dims.length === 0 || dims.some((d) => d === undefined || valueOf(d) === undefined)) continue;
+    const vs = dims.map((d) => valueOf(d)!);
+    const tuple = `${field.slice(field.lastIndexOf('.'))}|${vs.length === 1 ? String(vs[0]) : `(${vs.join(', ')})`}`;
+    tuples.set(tuple, [...(tuples.get(tuple) ?? []), field]);
+    for (const d of dims) covered.add(d);
+  }
+  const parts: { text: string; key: string }[] = [];
+  for (const [tuple, fs] of tuples) parts.push({ text: `${fs.join(' == ')} == ${tuple.slice(tuple.indexOf('|') + 1)}`, key: `0|${fs[0]}` });
+  // The other classes: a chain of equal names, with the value when it is fixed.
+  for (const [r, vs] of members) {
+    const left = vs.filter((v) => !covered.has(v)).map(halide).sort(byName);
+    const value = values.get(r);
+    if (left.length === 0 || (left.length === 1 && value === undefined)) continue;
+    parts.push({ text: `${left.join(' == ')}${value === undefined ? '' : ` == ${value}`}`, key: `1|${left[0]}` });
+  }
+  for (const c of rest) {
+    const vs = [...formulaVars(c)].map(halide).sort(byName);
+    const e = renamed(formulaToExpr(c, { lessThan: false }), names);
+    parts.push({ text: c.kind === 'or' ? `(${printExpr(e)})` : printExpr(e), key: `${vs.length === 1 ? 2 : 3}|${vs[0] ?? ''}` });
+  }
+  return parts.sort((x, y) => byName(x.key, y.key)).map((p) => p.text).join(' && ');
+}
