@@ -3,7 +3,7 @@
 
 import { type Diagnostic, SchedInputError, formatDiagnostic } from '../../core/language/diagnostics.ts';
 import { FLOAT_MODES, type FloatMode } from '../../proofs/verifier/smt-values.ts';
-import { verifyImpl, type VerifyResult } from '../../proofs/verifier/verify.ts';
+import { verifyImpl, type VerifyOptions, type VerifyResult } from '../../proofs/verifier/verify.ts';
 import { replayCommand } from '../replay-command.ts';
 import { expandFiles, intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_INPUT, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
@@ -72,7 +72,8 @@ export const verifyCommand: Command = {
  */
 /** `adjust` rewrites each result before it is reported (a front end that knows more than the
  *  .sched it verified: proofs/validate/halide-guarded.ts). */
-export async function verifyFiles(args: ParsedArgs, files: readonly string[], extraJson: Record<string, unknown> = {}, adjust: (r: VerifyResult, ci: CheckedImpl) => VerifyResult | Promise<VerifyResult> = (r) => r): Promise<number> {
+/** `options`: what a front end knows about verifying its output (`sched halide`: no runs first). */
+export async function verifyFiles(args: ParsedArgs, files: readonly string[], extraJson: Record<string, unknown> = {}, adjust: (r: VerifyResult, ci: CheckedImpl) => VerifyResult | Promise<VerifyResult> = (r) => r, options: Pick<VerifyOptions, 'runsFirst'> = {}): Promise<number> {
   const format = formatOption(args);
   const text = format === 'text';
   const float = (single(args, 'float') ?? 'ieee') as FloatMode;
@@ -109,7 +110,7 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
       for (const ci of checked.impls) {
         if (only !== undefined && ci.impl.name !== only) continue;
         const bundle = certs === undefined ? undefined : { dir: bundleDir(certs, path, ci.impl.name), input: path === '-' ? '-' : relativeName(path) };
-        const remote = pool && pool.verify({ path, name: file, spec: single(args, 'spec'), impl: ci.impl.name, float, timeoutMs, bundle });
+        const remote = pool && pool.verify({ path, name: file, spec: single(args, 'spec'), impl: ci.impl.name, float, timeoutMs, bundle, ...options });
         // Read in order, so one failing early must not be reported as unhandled meanwhile.
         remote?.catch(() => undefined);
         yield { path, file, checked, ci, remote };
@@ -138,7 +139,7 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
       else {
         // A bundle holds exactly this verification's eliminations, byte-identically.
         if (certs !== undefined) startFromScratch();
-        r = await verifyImpl(ci, { float, timeoutMs, log });
+        r = await verifyImpl(ci, { float, timeoutMs, log, ...options });
       }
       r = await adjust(r, ci);
       progress.step();

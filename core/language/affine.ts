@@ -6,7 +6,7 @@
 import { type Expr, NO_POS } from './ast.ts';
 import type { Atom, Formula, Term } from '../presburger/types.ts';
 import { and, bool, eqT, geT, gtT, leT, ltT, neT, not, or } from '../presburger/formula.ts';
-import { add, addConst, atomTerm, constant, floorT, linear, maxT, minT, modT, neg, scale, selectT, sub, variable } from '../presburger/term.ts';
+import { add, addConst, atomTerm, constant, floorT, linear, linearPart, maxT, minT, modT, neg, scale, selectT, sub, variable } from '../presburger/term.ts';
 
 /** An index expression or condition that is not affine (or a quantified formula). */
 export class IndexError extends Error {}
@@ -194,7 +194,7 @@ function cmpExpr(op: '>=' | '==', t: Term, lessThan: boolean): Expr {
   const l = linear(pos.map(([a, k]) => [atomTerm(a), k] as const), t.c > 0n ? t.c : 0n);
   const r = linear(negs.map(([a, k]) => [atomTerm(a), k] as const), t.c < 0n ? -t.c : 0n);
   // Prefer `x < c` to `c >= x + 1` for readability when the left side is a constant.
-  if (op === '>=' && l.parts.length === 0 && r.parts.length > 0) return lessThan ? bin('<', termToExpr(r), termToExpr(addConst(l, 1n))) : bin('<=', termToExpr(r), termToExpr(l));
+  if (op === '>=' && l.parts.length === 0 && r.parts.length > 0) return lessThan ? bin('<', termToExpr(r), termToExpr(addConst(l, 1n))) : bin('<=', termToExpr(linearPart(r)), num(t.c));
   return bin(op, termToExpr(l), termToExpr(r));
 }
 

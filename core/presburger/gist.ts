@@ -214,7 +214,9 @@ function splitLiteral(l: Literal): Formula {
   if (a.kind === 'select') return orAll([and(a.cond, by(a.then)), and(not(a.cond), by(a.else))]);
   const args = (a as Extract<Atom, { kind: 'min' | 'max' }>).args;
   const k = coefficientOf(l.t, a.key);
-  if (l.kind === 'ge' && k !== 0n) {
+  // The monotone rewrite needs the atom to occur only as a summand (not also inside a floor:
+  // `min(N, x) mod 3 ≥ 1` is not `N mod 3 ≥ 1 ∧ x mod 3 ≥ 1`).
+  if (l.kind === 'ge' && k !== 0n && !l.t.parts.some(([b]) => b.key !== a.key && b.key.includes(a.key))) {
     // k·min(…) + r ≥ 0 with k > 0 holds for every argument; with k < 0 for some (max: reversed).
     const every = (a.kind === 'min') === k > 0n;
     return every ? andAll(args.map(by)) : orAll(args.map(by));

@@ -43,7 +43,7 @@ port.on('message', async (m: { id: number; job: ImplJob } | { close: true }) => 
     if (ci === undefined) throw new Error(`no implementation ${job.impl} in ${job.name}`);
     // A bundle holds exactly this verification's eliminations, byte-identically.
     if (job.bundle) startFromScratch();
-    const r = await verifyImpl(ci, { float: job.float, timeoutMs: job.timeoutMs });
+    const r = await verifyImpl(ci, { float: job.float, timeoutMs: job.timeoutMs, runsFirst: job.runsFirst });
     if (job.bundle) writeBundle(job.bundle.dir, { name: job.bundle.input, text: prog.text }, r, eliminationLog());
     const result: RemoteResult = { ...r, outcomes: [] };
     port.postMessage({ id: m.id, result });

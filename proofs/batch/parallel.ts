@@ -19,6 +19,8 @@ export interface ImplJob {
   readonly impl: string;
   readonly float?: FloatMode;
   readonly timeoutMs?: number;
+  /** VerifyOptions.runsFirst. */
+  readonly runsFirst?: boolean;
   /** Write the certificate bundle here (bundle's input name and directory). */
   readonly bundle?: { readonly dir: string; readonly input: string };
 }

@@ -20,7 +20,8 @@ import { type Value, wrapInt } from '../../semantics/values.ts';
 import { stepCount } from '../../semantics/steps.ts';
 import { commandAt, type Slice, SliceError, sliceImpl } from '../../semantics/slice.ts';
 import { type ModelValue, SolverModel } from '../../smt/model.ts';
-import { type IntType, isFloatType, type ValueType } from '../../core/language/ast.ts';
+import { type Cmd, type Expr, type IntType, isFloatType, type ValueType } from '../../core/language/ast.ts';
+import { visit } from '../../core/language/walk.ts';
 import { inexactReductions, reassociationVerdict, REASSOCIATION_CLASS } from './reduction-verdict.ts';
 import { type Ask, askNow, inWaves } from './waves.ts';
 import { checkAssumptions, checkInterface, contradictionScript, implAssumptionText, INTERFACE_CLASS, interfaceViolations, witnessScript } from './interface.ts';
@@ -101,6 +102,39 @@ export interface VerifyOptions {
    * depends on.
    */
   readonly runsFirst?: boolean;
+}
+
+/** Whether a value of the program (the spec's or the implementation's) is a float. */
+function hasFloats(ci: CheckedImpl): boolean {
+  if ([...ci.spec.tensors.values()].some((t) => isFloatType(t.type)) || [...ci.arrays.values()].some((a) => isFloatType(a.decl.elem))) return true;
+  let found = false;
+  const expr = (e: Expr): void => visit(e, (x) => {
+    if (x.kind === 'float' || (x.kind === 'call' && (x.fn === 'f32' || x.fn === 'f64'))) found = true;
+  });
+  const cmd = (c: Cmd): void => {
+    switch (c.kind) {
+      case 'seq':
+        return c.cmds.forEach(cmd);
+      case 'assign':
+        expr(c.rhs);
+        if (c.annot) expr(c.annot);
+        return;
+      case 'if':
+        cmd(c.then);
+        if (c.else) cmd(c.else);
+        return;
+      case 'let':
+      case 'allocate':
+      case 'for':
+      case 'par':
+        return cmd(c.body);
+      default:
+        return;
+    }
+  };
+  for (const eq of ci.spec.spec.equations) expr(eq.rhs);
+  cmd(ci.impl.body);
+  return found;
 }
 
 /** Z3-only options, prepended in-process (certificates stay solver-neutral). */
@@ -588,7 +622,10 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
   // Evaluation order throughout: an obligation may rely on the annotations checked before it.
   const decided = await decidePresburger(ev.obligations, timeoutMs);
   const slots: Slot[] = [];
-  const cheap: FloatMode = float === 'ieee' ? 'uf' : float;
+  // The cheap encoding spares floats their bit-blasting; a program without floats has nothing to
+  // spare, and uninterpreted integers fail at once on what bit-vectors prove by rewriting (the
+  // 25 taps of sc1, which Halide reorders), sending the obligation to the runs of step (3).
+  const cheap: FloatMode = float === 'ieee' && hasFloats(ci) ? 'uf' : float;
   for (const p of ev.obligations) {
     const pre = decided.get(p);
     if (pre === undefined) slots.push({ p, o: p.render(cheap), answer: { status: 'unknown', output: '', ms: 0, reason: 'not yet decided' } });
