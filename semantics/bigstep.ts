@@ -31,7 +31,7 @@ import type { Int } from './int.ts';
 import { asCount, showInt } from './int.ts';
 import { Emitter, offsetCode, type Target } from './jsgen.ts';
 import { type ArrayRef, Cells, getCell, showAccess, type Space } from './memory.ts';
-import { type Bot, sameValue, showValue, type Value, valueToJson } from './values.ts';
+import { type Bot, PoisonSignal, sameValue, showValue, type Value, valueToJson } from './values.ts';
 
 export interface BigStepOptions {
   /** §4.2's write-set variant ω: all values written to a location by distinct iterations agree. */
@@ -156,6 +156,11 @@ export class BigStepMachine {
 
   /** Called by the generated code when a failure leaves it: attach the variables in scope. */
   withEnv(e: unknown, slots: readonly unknown[]): unknown {
+    if (e instanceof PoisonSignal) {
+      // A checked operation out of range whose result was used (no select discarded it).
+      const pos = this.sites.info[e.site]!.pos;
+      e = new SiteStuck(e.site, (({ env: _env, ...p }) => p)(runError('undefined-behaviour', 'U-ASSIGN', pos, null, `${e.what}: the operation has no value there, and the value is used`)));
+    }
     if (!(e instanceof SiteStuck)) return e;
     const env: Record<string, string> = {};
     const info = e.site >= 0 ? this.sites.info[e.site] : undefined;

@@ -9,7 +9,11 @@ import type { Pos } from '../core/language/ast.ts';
  * proofs/verifier/interface.ts); `annotation`: with `run --check-annotations`, a value written differs
  * from its prophetic annotation (the outputs may still be right).
  */
-export type RunErrorKind = 'race' | 'out-of-bounds' | 'uninitialized' | 'limit' | 'interface' | 'annotation';
+/**
+ * `undefined-behaviour`: a checked operation (add_nsw, trunc_i32, …) ran outside its range and its
+ * result was used (docs/language.md §4).
+ */
+export type RunErrorKind = 'race' | 'out-of-bounds' | 'uninitialized' | 'undefined-behaviour' | 'limit' | 'interface' | 'annotation';
 
 export interface RaceIterations {
   /** The `par` loop whose side condition fails, its variable and position. */

@@ -18,7 +18,7 @@ import type { Int } from './int.ts';
 import { Emitter, offsetCode, type Target } from './jsgen.ts';
 import { type BoolFn, type Frame, type IntFn, Layout, Scope, Sites, type Slot, type ValFn } from './scope.ts';
 import { ArrayRef, type Cells, getCell } from './memory.ts';
-import type { Bot, Value } from './values.ts';
+import { type Bot, PoisonSignal, type Value } from './values.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Ports
@@ -218,7 +218,7 @@ export function evalExpr(e: Expr, env: Env, mem: NamedMemory): Value | Bot {
   try {
     return res(frame) as Value;
   } catch (x) {
-    if (x instanceof BotSignal) return undefined;
+    if (x instanceof BotSignal || x instanceof PoisonSignal) return undefined;
     throw x;
   }
 }

@@ -13,10 +13,10 @@
 // Generated code contains only generated identifiers, numeric literals and references to
 // registered constants: no text from the source file ever reaches `new Function`.
 
-import type { ArrayRead, Expr, TensorRead, ValueType } from '../core/language/ast.ts';
+import { type ArrayRead, type Expr, hasChecked, isCheckedFunction, type TensorRead, truncTarget, type ValueType } from '../core/language/ast.ts';
 import * as I from './int.ts';
 import type { Scope, Sites } from './scope.ts';
-import { arith, type ArithOp, builtin1, builtin2, cast, type CastSource, compare, type CmpOp, literalValue, negate, type Value } from './values.ts';
+import { arith, type ArithOp, builtin1, builtin2, cast, type CastSource, checkedArith, checkedTrunc, compare, type CmpOp, literalValue, negate, POISON, PoisonSignal, type Value } from './values.ts';
 
 /** How a translation reads variables, binds `let`s and reads arrays and tensors. */
 export interface Target {
@@ -42,6 +42,30 @@ export const HELPERS = {
   $max: I.max,
   /** SELECT-TRUE / SELECT-FALSE: arguments are evaluated by the call (eagerly), then chosen. */
   $sel: <T>(c: boolean, a: T, b: T): T => (c ? a : b),
+  /**
+   * The same when an operand holds a checked operation: both operands are still evaluated (a ⊥ or
+   * out-of-bounds read in either is an error), but a POISON operand is an error only if chosen.
+   */
+  $selp: <T>(c: boolean, ta: () => T, tb: () => T): T => {
+    const run = (t: () => T): { v: T } | { p: PoisonSignal } => {
+      try {
+        return { v: t() };
+      } catch (x) {
+        if (x instanceof PoisonSignal) return { p: x };
+        throw x;
+      }
+    };
+    const a = run(ta);
+    const b = run(tb);
+    const r = c ? a : b;
+    if ('p' in r) throw r.p;
+    return r.v;
+  },
+  /** A checked operation's result: its value, or undefined behaviour at `site`. */
+  $chk: (v: Value | typeof POISON, site: number, what: string): Value => {
+    if (v === POISON) throw new PoisonSignal(site, what);
+    return v;
+  },
   $and: (a: boolean, b: boolean): boolean => a && b,
   $or: (a: boolean, b: boolean): boolean => a || b,
   $pos: (m: I.Int): I.Int => {
@@ -215,6 +239,7 @@ export class Emitter {
       case 'binary':
         return this.binary(e, vt, sc);
       case 'select':
+        if (hasChecked(e.then) || hasChecked(e.else)) return `$selp(${this.boolish(e.cond, sc)}, () => ${this.value(e.then, sc)}, () => ${this.value(e.else, sc)})`;
         return this.SELECT(this.boolish(e.cond, sc), this.value(e.then, sc), this.value(e.else, sc));
       case 'let':
         return this.LET(e, sc, (s) => this.value(e.body, s));
@@ -267,6 +292,14 @@ export class Emitter {
     }
     if (fn === 'abs' || fn === 'sqrt' || fn === 'exp' || fn === 'log' || fn === 'floor' || fn === 'ceil') {
       return `${this.constant(builtin1(fn, vt))}(${this.value(e.args[0]!, sc)})`;
+    }
+    if (isCheckedFunction(fn)) {
+      // A checked operation: its value, or POISON, which $chk turns into undefined behaviour here.
+      const site = this.sites.add(e, e.pos, sc);
+      const to = truncTarget(fn);
+      const f = to !== null ? checkedTrunc(to) : checkedArith(fn === 'add_nsw' ? '+' : fn === 'sub_nsw' ? '-' : '*', vt);
+      const what = to !== null ? `${fn} of a value outside ${to}'s range (or NaN, ±∞)` : `${fn} overflows ${vt}`;
+      return `$chk(${this.constant(f)}(${e.args.map((a) => this.value(a, sc)).join(', ')}), ${site}, ${this.constant(what)})`;
     }
     const arg = e.args[0]!;
     const at = tyOf(arg);

@@ -25,7 +25,7 @@ import { type Frame, Layout, Scope, type Slot } from './scope.ts';
 import type { Int } from './int.ts';
 import { asCount } from './int.ts';
 import { ArrayRef, Cells, getCell, setCell, showAccess, type Space } from './memory.ts';
-import { showValue, type Value } from './values.ts';
+import { PoisonSignal, showValue, type Value } from './values.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Terms
@@ -541,6 +541,7 @@ export class SmallStep {
     try {
       v = ci.rhs!(env);
     } catch (e) {
+      if (e instanceof PoisonSignal) return r.blocked(runError('undefined-behaviour', 'ASSIGN', cmd.pos, null, `${e.what}: the operation has no value there, and the value is used`, { env: envRecord(this.prog, cmd, env) }));
       if (!(e instanceof BotSignal)) throw e;
       const kind = e.what === 'out-of-bounds' ? 'out-of-bounds' : 'uninitialized';
       return r.blocked(runError(kind, 'ASSIGN', cmd.pos, e.where, `the right-hand side is ⊥: read of ${e.where} (${e.what === 'out-of-bounds' ? 'not in dom(μ)' : 'never written'})`, { env: envRecord(this.prog, cmd, env) }));

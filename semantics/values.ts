@@ -199,6 +199,56 @@ export function builtin2(fn: 'min' | 'max' | 'pow', t: ValueType): BinFn {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Checked operations (docs/language.md §4): a value where the exact result is in range, POISON
+// (no value) elsewhere. The evaluators turn POISON into undefined behaviour (a run error) unless
+// a `select` discards it (jsgen.ts, $chk and $selp).
+
+/** The result of a checked operation outside its range. */
+export const POISON: unique symbol = Symbol('poison');
+
+/**
+ * Thrown where a checked operation's result is POISON (`site`: the operation's evaluation site), and
+ * out of the evaluation unless a `select` that does not choose it discards it.
+ */
+export class PoisonSignal extends Error {
+  constructor(readonly site: number, readonly what: string) {
+    super(`undefined behaviour: ${what}`);
+  }
+}
+export type Checked = (a: Value, b: Value) => Value | typeof POISON;
+
+/** `add_nsw`, `sub_nsw`, `mul_nsw` on a signed integer type: the exact result, if it fits. */
+export function checkedArith(op: '+' | '-' | '*', t: ValueType): Checked {
+  if (!isIntType(t) || t.startsWith('u')) throw new Error(`checkedArith: ${t} is not a signed integer type`);
+  const bits = BigInt(t === 'i8' ? 8 : t === 'i16' ? 16 : t === 'i32' ? 32 : 64);
+  const lo = -(1n << (bits - 1n));
+  const hi = (1n << (bits - 1n)) - 1n;
+  const big = (x: Value): bigint => (typeof x === 'bigint' ? x : BigInt(x as number));
+  return (a, b) => {
+    const x = big(a);
+    const y = big(b);
+    const r = op === '+' ? x + y : op === '-' ? x - y : x * y;
+    if (r < lo || r > hi) return POISON;
+    return t === 'i64' ? r : Number(r);
+  };
+}
+
+/** `trunc_T`: a float truncated toward zero, if it is a number whose truncation fits T. */
+export function checkedTrunc(to: IntType): (a: Value) => Value | typeof POISON {
+  const bits = BigInt(to.slice(1));
+  const signed = to.startsWith('i');
+  const lo = signed ? -(1n << (bits - 1n)) : 0n;
+  const hi = signed ? (1n << (bits - 1n)) - 1n : (1n << bits) - 1n;
+  return (a) => {
+    const x = a as number;
+    if (!Number.isFinite(x)) return POISON;
+    const r = BigInt(Math.trunc(x));
+    if (r < lo || r > hi) return POISON;
+    return isBigType(to) ? r : Number(r);
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Literals and casts
 
 /** The value of a literal written in a context of type t (the type checker chose t). */

@@ -97,7 +97,8 @@ describe('Halide IR text', () => {
 
   it('translates an if on memory around one store (a lowered RDom predicate) into a select of the old value', () => {
     const t = translate(fakeDriver(COPY(`  if (input(g.s0.x) > 0) {\n${STORE}\n  }`)), 'guarded');
-    expect(t.text).toContain('out_g[g_s0_x] {g(g_s0_x)} := select((in_input[g_s0_x - input_min_0] > 0), i32((in_input[g_s0_x - input_min_0] + 1)), out_g[g_s0_x])');
+    // Int(32) + is Halide's no-overflow addition: checked (add_nsw) in the implementation.
+    expect(t.text).toContain('out_g[g_s0_x] {g(g_s0_x)} := select((in_input[g_s0_x - input_min_0] > 0), i32(add_nsw(in_input[g_s0_x - input_min_0], 1)), out_g[g_s0_x])');
   });
 
   it('translates a fused loop (extent a * b, read as t % a and t / a) into two nested loops that verify', async () => {
@@ -108,13 +109,15 @@ produce g {
  parallel (g.s0.t, 0, g.s0.t.loop_extent) {
   let g.s0.x = g.s0.t % ${div}
   let g.s0.y = g.s0.t/${div}
-  g(g.s0.x, g.s0.y) = (int32)return_second(halide_trace_helper("g", (void *)make_struct(0), (int32_t *)make_struct(g.s0.x, g.s0.y), 0, 32, 1, 1, 0, 0, 2, ""), input(g.s0.x, g.s0.y) + 1)
+  g(g.s0.x, g.s0.y) = (uint32)return_second(halide_trace_helper("g", (void *)make_struct(0), (int32_t *)make_struct(g.s0.x, g.s0.y), 0, 32, 1, 1, 0, 0, 2, ""), input(g.s0.x, g.s0.y) + (uint32)1)
  }
 }`;
+    // UInt(32): its + wraps, as SCHED's (an Int(32) + would add an overflow obligation).
     const d = (ir: string): DriverOutput => ({
       ...fakeDriver(ir),
-      funcs: [{ name: 'g', args: ['x', 'y'], type: 'i32', pure: '(int32)input_im(x, y) + 1', updates: [] }],
-      inputs: [{ name: 'input', dims: 2, type: 'i32' }],
+      outputType: 'u32',
+      funcs: [{ name: 'g', args: ['x', 'y'], type: 'u32', pure: '(uint32)input_im(x, y) + (uint32)1', updates: [] }],
+      inputs: [{ name: 'input', dims: 2, type: 'u32' }],
       outputDims: 2,
     });
     const t = translate(d(fused('g.extent.0')), 'fused');
@@ -280,11 +283,16 @@ describe('rfactor in the translator (hand-written driver output)', () => {
 describe.skipIf(MISSING !== null)('rfactor through real Halide 14 (apps/dot_rfactor)', () => {
   const app = (n: string): string => join(ROOT, `compilers/halide/apps/${n}.py`);
 
-  it('i32: the spec is the reduction as written, the translation verifies valid, and hand-made scheduling bugs are refuted', async () => {
+  it('u32: the spec is the reduction as written, the translation verifies valid, and hand-made scheduling bugs are refuted; an Int(32) sum is refused', async () => {
     const c = halideCase(app('dot_rfactor'), 'dot_rfactor');
     expect(c.tracing.pass21.same).toBe(true);
     const text = c.translation.text;
-    expect(text).toContain('output dot(unit): i32 = dot_0(unit) + sum{0 <= r_rx < a_extent_0}(a(r_rx) * b(r_rx))');
+    expect(text).toContain('output dot(unit): u32 = dot_0(unit) + sum{0 <= r_rx < a_extent_0}(u32(a(r_rx)) * u32(b(r_rx)))');
+    // Its partial sums would fold with SCHED's wrapping +=, which has no checked variant.
+    const dir = tempDir('sched-halide-');
+    const i32 = join(dir, 'dot_i32.py');
+    writeFileSync(i32, `import sys\nsys.path.insert(0, ${JSON.stringify(join(ROOT, 'compilers/halide/apps'))})\nimport halide as hl\nfrom dot_rfactor import make\n\n\ndef pipeline():\n    return make(hl.Int(32))\n`);
+    expect(() => halideCase(i32, 'dot_i32')).toThrow(/^unsupported: rfactor of an Int\(32\) sum/);
     expect(text).toMatch(/\{partial dot\(0\)@\(/);
     expect(text).toMatch(/out_dot\[\] \{dot\(0\)\} \+= buf_dot_intm\[/);
     const verdict = async (src: string): Promise<string> => (await verifyImpl((await checkSource('dot.sched', src)).impls[0]!, {})).verdict;
@@ -324,7 +332,7 @@ describe.skipIf(MISSING !== null)('rfactor through real Halide 14 (apps/dot_rfac
         return [intm]`,
       // Both dimensions split, both inner parts preserved.
       two: `r = hl.RDom([(0, A.width()), (0, A.height())], "r")
-    out[()] = 0
+    out[()] = hl.u32(0)
     out[()] = out[()] + A[r.x, r.y]
     def schedule():
         rxo, rxi, ryo, ryi = hl.RVar("rxo"), hl.RVar("rxi"), hl.RVar("ryo"), hl.RVar("ryi")
@@ -334,7 +342,7 @@ describe.skipIf(MISSING !== null)('rfactor through real Halide 14 (apps/dot_rfac
       // Row sums over an RDom starting at 3, consumed by the output; the intermediate per row.
       rows: `r = hl.RDom([(3, A.width() - 3)], "r")
     s = hl.Func("s")
-    s[y] = 0
+    s[y] = hl.u32(0)
     s[y] = s[y] + A[r.x, y]
     out[y] = s[y] * 2
     funcs.append(s)
@@ -349,7 +357,7 @@ describe.skipIf(MISSING !== null)('rfactor through real Halide 14 (apps/dot_rfac
       const file = join(dir, `${name}.py`);
       writeFileSync(file, `import halide as hl
 def pipeline():
-    A = hl.ImageParam(hl.Int(32), 2, "A")
+    A = hl.ImageParam(hl.UInt(32), 2, "A")
     y, u, v = hl.Var("y"), hl.Var("u"), hl.Var("v")
     out = hl.Func("out")
     funcs = [out]
@@ -397,7 +405,7 @@ describe.skipIf(MISSING !== null)('stages of a Func realized at one point throug
       const file = join(dir, `${name}.py`);
       writeFileSync(file, `import halide as hl
 def pipeline():
-    A = hl.ImageParam(hl.Int(32), 1, "A")
+    A = hl.ImageParam(hl.UInt(32), 1, "A")
     x, xo, xi = hl.Var("x"), hl.Var("xo"), hl.Var("xi")
     r = hl.RDom([(0, 3)], "r")
     f = hl.Func("f")
@@ -413,7 +421,7 @@ def pipeline():
       expect(c.driver.traced.pass21, name).toMatch(/let f\.s1\.r\$x\.loop_min\.orig = 0\n *for \(f\.s1\.r\$x, 0, 3\) \{/);
       const text = c.translation.text;
       expect(text, name).toMatch(/\{f_1\(g_s0_x, f_s1_rx\)\} := /);
-      expect(text, name).toMatch(/\{f_2\(g_s0_x\)\} := \(buf_f\[g_s0_x - f_realized_min_0\] \* 2\)/);
+      expect(text, name).toMatch(/\{f_2\(g_s0_x\)\} := u32\(\(buf_f\[g_s0_x - f_realized_min_0\] \* u32\(2\)\)\)/);
       const ci = (await checkSource(`${name}.sched`, text)).impls[0]!;
       expect((await verifyImpl(ci, {})).verdict, name).toBe('valid');
       const j = jitOracle(c, ci, 1);
@@ -448,7 +456,7 @@ describe.skipIf(MISSING !== null)('known Halide bugs through real Halide 14 (com
   it('#6808: a predicate reading f(0) with the update parallel races, confirmed of Halide\'s code where the predicate holds (unknown where it never does); the programs of the fix\'s test are valid', async () => {
     const trigger = halideCase(join(BUGS, 'halide_6808_rdom_predicate_race.py'), 'h6808');
     // The predicate's if on memory becomes a select around the store (the cell read and rewritten).
-    expect(trigger.translation.text).toMatch(/par f_s1_rx < 10 do\s+out_f\[f_s1_rx\] \{f_1\(f_s1_rx, f_s1_rx\)\} := select\(\(out_f\[0\] == 1\), 2, out_f\[f_s1_rx\]\)/);
+    expect(trigger.translation.text).toMatch(/par f_s1_rx < 10 do\s+out_f\[f_s1_rx\] \{f_1\(f_s1_rx, f_s1_rx\)\} := select\(\(u32\(out_f\[0\]\) == u32\(1\)\), u32\(u32\(2\)\), out_f\[f_s1_rx\]\)/);
     expect(trigger.translation.text).toContain('f_1(v_x, r_rx) = select(f_1(0, r_rx - 1) == 1, 2, f_1(r_rx, r_rx - 1)) where');
     // The translation races on every input, on an access the select makes (iteration 0 writes
     // out_f[0] back when its predicate fails). Halide's code races when inp(0) = 1: confirmed by a
@@ -479,7 +487,7 @@ describe.skipIf(MISSING !== null)('known Halide bugs through real Halide 14 (com
     // Serial, the trigger is valid; a lowering that dropped the predicate is not.
     const serial = halideCase(variant('halide_6808_rdom_predicate_race', 'serial'), 'h6808s');
     expect(await verdict('h6808s', serial.translation.text)).toEqual(['valid', null]);
-    const dropped = serial.translation.text.replace('select((out_f[0] == 1), 2, out_f[f_s1_rx])', '2');
+    const dropped = serial.translation.text.replace('select((u32(out_f[0]) == u32(1)), u32(u32(2)), out_f[f_s1_rx])', 'u32(2)');
     expect(dropped).not.toBe(serial.translation.text);
     expect((await verdict('h6808d', dropped))[0]).toBe('invalid');
     // Without the driver's record, the spec would lack the predicate: rejected.

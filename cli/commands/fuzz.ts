@@ -59,7 +59,7 @@ export function shardOption(v: string | undefined): { k: number; n: number } | u
 export const fuzzCommand: Command = {
   name: 'fuzz',
   summary: 'Differential fuzzing of a scheduling compiler: verifier vs. big-step runs vs. small-step exploration.',
-  usage: 'sched fuzz [--iterations K] [--seed S] [--start I] [--shard K/N] [--compiler CMD] [--inject BUG] [--profile smoke|full] [--limits rlimit|time] [--log FILE] [--json] | --merge LOG… | --replay DIR | --list-bugs',
+  usage: 'sched fuzz [--iterations K] [--seed S] [--start I] [--shard K/N] [--compiler CMD] [--inject BUG] [--profile smoke|full|halide] [--limits rlimit|time] [--log FILE] [--json] | --merge LOG… | --replay DIR | --list-bugs',
   options: [
     { name: 'iterations', value: true, metavar: 'K', help: 'number of cases (default 100)' },
     { name: 'seed', value: true, metavar: 'S', help: 'seed of the whole run (default 0); case i is reproducible from (S, i)' },
@@ -68,7 +68,7 @@ export const fuzzCommand: Command = {
     { name: 'merge', value: false, help: 'merge the --log files given (the shards of one run) into its summary, as the run unsplit would print it' },
     { name: 'compiler', value: true, metavar: 'CMD', help: 'the compiler under test: `halide` (real Halide 14 through its Python bindings, plus the jit oracle), or an external command: `sh -c CMD`, JSON request on stdin, .sched on stdout (exit 2: unsupported)' },
     { name: 'inject', value: true, metavar: 'BUG', help: 'inject a known bug into the reference compiler (see --list-bugs)' },
-    { name: 'profile', value: true, metavar: 'P', help: 'smoke (1-D, small) or full (default)' },
+    { name: 'profile', value: true, metavar: 'P', help: 'smoke (1-D, small), full (the default), or halide (every type, casts, Euclidean division, several updates; the default with --compiler halide)' },
     { name: 'timeout-ms', value: true, metavar: 'T', help: `per-query solver budget of the verifier (default ${DEFAULT_ORACLES.timeoutMs})` },
     { name: 'limits', value: true, metavar: 'L', help: 'how that budget is enforced: rlimit (default: as a count of Z3 steps, so that a query\'s answer does not depend on the load or the host; --verify-budget-ms then counts solver work in those steps) or time (wall clock)' },
     { name: 'runs', value: true, metavar: 'R', help: `random parameter sets for big-step runs (default ${DEFAULT_ORACLES.runs})` },
@@ -135,8 +135,9 @@ export const fuzzCommand: Command = {
       }
       return evaluation.outcome === 'ok' || evaluation.outcome === 'unknown' || evaluation.outcome === 'rejected' ? EXIT_OK : EXIT_FOUND;
     }
-    const profile = (single(args, 'profile') ?? 'full') as Profile;
-    if (profile !== 'smoke' && profile !== 'full') throw new UsageError(`--profile must be smoke or full, got '${profile}'`);
+    // With real Halide, the halide profile (proofs/fuzz/gen-halide.ts) by default.
+    const profile = (single(args, 'profile') ?? (cmd === HALIDE_COMPILER ? 'halide' : 'full')) as Profile;
+    if (profile !== 'smoke' && profile !== 'full' && profile !== 'halide') throw new UsageError(`--profile must be smoke, full or halide, got '${profile}'`);
     const iterations = intOption(args, 'iterations', 100, 1);
     const seed = intOption(args, 'seed', 0, 0);
     const compiler = cmd !== undefined ? compilerNamed(cmd) : referenceCompiler(inject);

@@ -9,7 +9,12 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { checkSource } from '../../core/language/check.ts';
 import { SchedInputError, formatDiagnostic } from '../../core/language/diagnostics.ts';
-import { HalideError, halideCase, halideMissing, jitOracle, TOLERANCE, type HalideCase, type JitReport } from '../../compilers/halide/run.ts';
+import { exampleParams, HalideError, halideCase, halideMissing, jitOracle, type HalideCase, type JitReport } from '../../compilers/halide/run.ts';
+import type { CheckedImpl } from '../../core/language/typecheck.ts';
+import { constant, variable } from '../../core/presburger/term.ts';
+import { geT } from '../../core/presburger/formula.ts';
+import { smallParameters } from '../../proofs/verifier/replay.ts';
+import type { VerifyResult } from '../../proofs/verifier/verify.ts';
 import { Unsupported } from '../../compilers/halide/translate.ts';
 import { intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_INPUT, EXIT_OK, JSON_OPTION } from '../command.ts';
@@ -21,11 +26,12 @@ import { halideAssumptionText } from '../../compilers/halide/assumptions.ts';
 export const halideCommand: Command = {
   name: 'halide',
   summary: 'Lower a Halide 14 pipeline script with real Halide, translate its IR to SCHED and verify it.',
-  usage: 'sched halide SCRIPT.py [--emit FILE] [--name N] [--jit] [--seed S] [--no-verify] [verify options: --certs DIR --timeout-ms T --float M --json]',
+  usage: 'sched halide SCRIPT.py [--emit FILE] [--name N] [--no-jit | --jit] [--seed S] [--no-verify] [verify options: --certs DIR --timeout-ms T --float M --json]',
   options: [
     { name: 'emit', value: true, metavar: 'FILE', help: 'write the translated .sched program to FILE (default: <tmpdir>/sched-halide/<name>-<hash>.sched, named by its content, so concurrent runs never overwrite each other)' },
     { name: 'name', value: true, metavar: 'N', help: "name of the spec and implementation (default: the script's file name)" },
-    { name: 'jit', value: false, help: "JIT oracle: Halide's realize on seeded inputs (sizes from the script's example) against the big-step run of the translation" },
+    { name: 'jit', value: false, help: "JIT oracle (the default): Halide's realize on seeded inputs (sizes from the script's example, else the smallest the assumptions allow) against the big-step run of the translation; with --jit, a pipeline the oracle cannot run is an error" },
+    { name: 'no-jit', value: false, help: 'no JIT oracle: the verdict rests on the verification alone' },
     { name: 'seed', value: true, metavar: 'S', help: 'seed of the JIT oracle inputs (default 0)' },
     { name: 'no-verify', value: false, help: 'translate (and run the JIT oracle) only' },
     ...verifyCommand.options.filter((o) => !['impl', 'spec'].includes(o.name)),
@@ -68,24 +74,32 @@ export const halideCommand: Command = {
       for (const n of c.translation.notes) process.stdout.write(`  note: ${n}\n`);
     }
     let jit: JitReport | null = null;
+    let jitSkipped: string | null = null;
     let code = EXIT_OK;
-    if (args.flags.has('jit')) {
+    if (args.flags.has('jit') && args.flags.has('no-jit')) throw new UsageError('--jit and --no-jit disagree');
+    if (!args.flags.has('no-jit')) {
       try {
         const prog = await checkSource(file, c.translation.text);
         const ci = prog.impls.find((i) => i.impl.name === c.translation.implName)!;
-        jit = jitOracle(c, ci, intOption(args, 'seed', 0));
+        const at = await jitParams(c, ci);
+        if (typeof at === 'string') {
+          if (args.flags.has('jit')) return fail('halide', `the JIT oracle cannot run: ${at}`);
+          jitSkipped = at;
+        } else jit = jitOracle(c, ci, intOption(args, 'seed', 0), at);
       } catch (e) {
         if (e instanceof HalideError) return fail('halide', e.message);
         if (e instanceof SchedInputError) return fail('translation', e.diagnostics.map(formatDiagnostic).join('\n'));
         throw e;
       }
-      if (text) {
+      if (text && jitSkipped !== null) process.stdout.write(`  jit oracle: not run (${jitSkipped}); --no-jit says so explicitly\n`);
+      if (text && jit !== null) {
         const ps = Object.entries(jit.params).map(([k, v]) => `${k} = ${v}`).join(', ');
-        process.stdout.write(`  jit oracle (${ps}; seed ${jit.seed}): big-step ${jit.bigstep}${jit.bigstepError ? ` (${jit.bigstepError})` : ''}; ${jit.differences === 0 ? `Halide's realize and the big-step run agree on all ${jit.cells} output cells` : jit.beyondTolerance === 0 ? `Halide's realize and the big-step run agree within ${TOLERANCE} (relative, absolute below 1) on all ${jit.cells} output cells, bit for bit on ${jit.cells - jit.differences}` : `Halide's realize and the big-step run DIFFER on ${jit.beyondTolerance}/${jit.cells} output cells`} (JIT ${jit.jitMs.toFixed(0)} ms)\n`);
+        const tol = jit.tolerance === null ? 'bit for bit' : `within ${jit.tolerance} (relative): ${jit.fastMath}`;
+        process.stdout.write(`  jit oracle (${ps}; seed ${jit.seed}): big-step ${jit.bigstep}${jit.bigstepError ? ` (${jit.bigstepError})` : ''}; ${jitAgreement(jit)}, compared ${tol} (JIT ${jit.jitMs.toFixed(0)} ms)\n`);
         if (jit.realizeError) process.stdout.write(`    Halide's realize failed: ${jit.realizeError.split('\n').filter((l) => l.trim() !== '').slice(-3).join(' | ')}\n`);
-        for (const x of jit.examples) process.stdout.write(`    at [${x.index.join(', ')}]: Halide ${String(x.halide)}, big-step ${String(x.bigstep)}\n`);
+        for (const x of jit.examples) process.stdout.write(`    at [${x.index.join(', ')}]: Halide ${x.halide}, big-step ${x.bigstep}\n`);
       }
-      if (jit.beyondTolerance > 0 || jit.bigstep !== 'match') code = EXIT_FOUND;
+      if (jit !== null && jit.beyondTolerance > 0) code = EXIT_FOUND;
     }
     const halide = {
       halide: {
@@ -98,6 +112,7 @@ export const halideCommand: Command = {
         tracing: t,
         notes: c.translation.notes,
         jit,
+        ...(jitSkipped !== null ? { jitSkipped } : {}),
       },
     };
     if (args.flags.has('no-verify')) {
@@ -106,16 +121,74 @@ export const halideCommand: Command = {
     }
     // The verdict's assumptions in Halide's names (the .sched file's are the same, simplified).
     const named = c.assumptions.assumptions === null ? null : halideAssumptionText(c.assumptions.assumptions, c.translation.params);
+    // No concrete runs before the value queries (verify's step 1½, a shortcut to the verdict on
+    // wrong programs): the least sizes Halide's asserts allow make them cost seconds (sc1 at
+    // 512 × 512, sqsgemm's 27 s), and Halide's own execution is the JIT oracle's. Unproved
+    // obligations are still replayed (step 3).
     const v = await verifyFiles(args, [file], halide, async (r, ci) => {
-      const g = await confirmGuarded(r, ci, c.translation.guardedStores);
+      const g = notContradicted(await confirmGuarded(r, ci, c.translation.guardedStores), jit, script);
       return named === null || g.assumptions === null ? g : { ...g, assumptions: named };
-      // No concrete runs before the value queries (verify's step 1½, a shortcut to the verdict on
-      // wrong programs): the least sizes Halide's asserts allow make them cost seconds (sc1 at
-      // 512 × 512, sqsgemm's 27 s), and Halide's own execution is the JIT oracle's. Unproved
-      // obligations are still replayed (step 3).
     }, { runsFirst: false });
     return Math.max(v, code) === EXIT_INPUT ? EXIT_INPUT : v !== EXIT_OK ? v : code;
   },
 };
 
 type TracingComparison = HalideCase['tracing']['final'];
+
+function jitAgreement(jit: JitReport): string {
+  if (jit.realizeError) return "not compared: Halide's realize failed";
+  if (jit.bigstep === 'error') return "not compared: the translation's run stopped on an error";
+  if (jit.differences === 0) return `Halide's realize and the big-step run agree on all ${jit.cells} output cells`;
+  if (jit.beyondTolerance === 0) return `Halide's realize and the big-step run agree on all ${jit.cells} output cells within the tolerance, bit for bit on ${jit.cells - jit.differences}`;
+  return `Halide's realize and the big-step run DIFFER on ${jit.beyondTolerance}/${jit.cells} output cells`;
+}
+
+/**
+ * Where the JIT oracle runs: the script's `example`, or, without one, the smallest parameters the
+ * assumptions allow, with the output at least 4 wide in each dimension when that is possible (1,
+ * else anything): a message when it cannot run (the script's example is None, or the sizes found
+ * are too large to run).
+ */
+async function jitParams(c: HalideCase, ci: CheckedImpl): Promise<ReadonlyMap<string, bigint> | string> {
+  const ex = c.driver.example;
+  if (ex === null) return "the script's example is None (sizes too large to run)";
+  if (ex !== undefined && ex !== 'choose') return exampleParams(c);
+  const outs = c.translation.params.filter((p) => p.halide.startsWith(`${c.driver.output}.extent.`)).map((p) => p.sched);
+  for (const least of [4n, 1n, null]) {
+    const ctx = least === null ? [] : outs.map((p) => geT(variable(p), constant(least)));
+    const [m] = await smallParameters(ci, 1, null, ctx);
+    if (m === undefined) continue;
+    const cells = outs.reduce((a, p) => a * (m.get(p) ?? 1n), 1n);
+    if (cells > 1n << 16n) return `the smallest sizes the assumptions allow give ${cells} output cells`;
+    return m;
+  }
+  return 'no parameter values satisfy the assumptions within [0, 4096]';
+}
+
+/**
+ * A verdict Halide's own execution contradicts is not `valid`: when the JIT oracle found output
+ * cells where Halide's realize and the translation differ (beyond the tolerance of a fast-math
+ * pipeline), or realize failed where the translation runs, the verdict becomes `invalid`
+ * (`jit-mismatch`): the translation does not mean what Halide's code computes on those inputs.
+ * A fast-math pipeline that agrees within the tolerance keeps its verdict with the tolerance
+ * stated as its qualifier.
+ */
+function notContradicted(r: VerifyResult, jit: JitReport | null, script: string): VerifyResult {
+  // A realize that fails (an assert on metadata the translation does not model, a device
+  // runtime that is not there) compares nothing: the verdict stands, and the failure is shown.
+  if (jit === null || r.verdict !== 'valid' || jit.realizeError || jit.bigstep === 'error') return r;
+  if (jit.beyondTolerance === 0) {
+    if (jit.tolerance === null || jit.differences === 0) return r;
+    return { ...r, qualifier: `${r.qualifier ? `${r.qualifier}, ` : ''}up to Halide's fast-math (its JIT agrees within ${jit.tolerance} relative on ${jit.cells} cells)` };
+  }
+  const cells = jit.examples.map((x) => `[${x.index.join(', ')}]: Halide ${x.halide}, translation ${x.bigstep}`).join('; ');
+  const what = `Halide's realize and the translation differ on ${jit.beyondTolerance} of ${jit.cells} output cells${cells ? ` (${cells})` : ''}`;
+  return {
+    ...r,
+    verdict: 'invalid',
+    class: 'jit-mismatch',
+    reason: `${what} at ${Object.entries(jit.params).map(([k, v]) => `${k} = ${v}`).join(', ')}, seed ${jit.seed}: the verification's proof is about a program that does not compute what Halide's code computes (replay: npx sched halide ${script} --jit --seed ${jit.seed})`,
+    counterexample: { values: jit.params, line: 0, col: 0, obligation: 'halide-jit', description: "Halide's own execution against the translation" },
+    replay: null,
+  };
+}

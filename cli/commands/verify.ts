@@ -215,7 +215,7 @@ function printResult(file: string, r: VerifyResult): void {
   if (r.assumptions && r.verdict !== 'invalid') line += ` for ${r.assumptions}`;
   line += ` — ${r.vcs} obligation${r.vcs === 1 ? '' : 's'}, ${r.ms.toFixed(0)} ms, float ${r.float}`;
   process.stdout.write(line + '\n');
-  if (r.verdict !== 'valid' && r.reason) process.stdout.write(`  ${r.verdict === 'invalid' ? `${file}:${r.counterexample?.line}:${r.counterexample?.col}: ` : ''}${r.reason}\n`);
+  if (r.verdict !== 'valid' && r.reason) process.stdout.write(`  ${r.verdict === 'invalid' && (r.counterexample?.line ?? 0) > 0 ? `${file}:${r.counterexample?.line}:${r.counterexample?.col}: ` : ''}${r.reason}\n`);
   if (r.counterexample) {
     const vs = Object.entries(r.counterexample.values).map(([k, v]) => `${k} = ${v}`).join(', ');
     if (vs) process.stdout.write(`  counterexample: ${vs}\n`);
@@ -224,5 +224,5 @@ function printResult(file: string, r: VerifyResult): void {
     if (r.replay.shows && !r.reason?.includes(r.replay.shows.replace(/^[a-z-]+: /, ''))) process.stdout.write(`  the run shows: ${r.replay.shows}\n`);
     process.stdout.write(`  replay: ${replayCommand(file, r.impl, r.replay)}\n`);
   } else if (r.verdict === 'invalid' && r.counterexample?.obligation === 'I-ASSUME') process.stdout.write('  (no parameter value satisfies the assumptions: there is nothing to run)\n');
-  else if (r.verdict === 'invalid') process.stdout.write('  (the refutation is exact; no run small enough to reproduce it was found)\n');
+  else if (r.verdict === 'invalid' && (r.counterexample?.line ?? 0) > 0) process.stdout.write('  (the refutation is exact; no run small enough to reproduce it was found)\n');
 }

@@ -27,6 +27,7 @@ import importlib.util
 import json
 import os
 import re
+import struct
 import sys
 import tempfile
 import time
@@ -79,17 +80,29 @@ def load(script):
         fail(f"cannot load '{script}' as a Python module")
     mod = importlib.util.module_from_spec(spec)
     sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
-    spec.loader.exec_module(mod)
+    user_code(lambda: spec.loader.exec_module(mod), f"loading '{script}'")
     if not hasattr(mod, "pipeline"):
         fail(f"'{script}' defines no function pipeline() (see docs/halide.md)")
     return mod
+
+
+def user_code(fn, what):
+    """Run the script's code: an exception it raises (a directive Halide 14's Python bindings do not
+    have, such as hoist_storage, or a refused schedule) is an input error naming it."""
+    try:
+        return fn()
+    except Exception as e:  # noqa: BLE001 - any error of the user's script is reported, not a crash
+        import traceback
+        where = [f for f in traceback.extract_tb(e.__traceback__) if f.filename != __file__]
+        at = f" ({where[-1].filename}:{where[-1].lineno}: {where[-1].line})" if where else ""
+        fail(f"{what} raised {type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}{at}")
 
 
 def build(mod, scheduled=True):
     """pipeline()'s output Func, Funcs, args and example, and whether it has a schedule hook. With
     `scheduled`, the hook has run and the Funcs it returned are among the Funcs."""
     WHERE.clear()
-    p = mod.pipeline()
+    p = user_code(mod.pipeline, "pipeline()")
     if not isinstance(p, dict) or not isinstance(p.get("output"), hl.Func):
         fail("pipeline() must return a dict with 'output' (a Func), 'funcs' (list of Funcs) and 'args' (ImageParams and Params)")
     funcs = list(p.get("funcs") or [])
@@ -106,7 +119,7 @@ def build(mod, scheduled=True):
     if hook is not None and not callable(hook):
         fail("pipeline(): 'schedule' must be a function of no arguments (it applies the schedule and returns the Funcs it creates)")
     if scheduled and hook is not None:
-        made = hook()
+        made = user_code(hook, "pipeline()'s schedule")
         for f in list(made or []):
             if not isinstance(f, hl.Func):
                 fail(f"pipeline()'s schedule returned {f!r}, not a Func")
@@ -116,7 +129,9 @@ def build(mod, scheduled=True):
     ASSUME = [str(a) for a in (p.get("assume") or [])]
     if p.get("target"):
         TARGET = hl.Target(p["target"])
-    return p["output"], funcs, args, p.get("example"), hook is not None
+    # An 'example' of None says the sizes are too large for the JIT oracle; no 'example' lets sched
+    # choose small sizes from the assumptions.
+    return p["output"], funcs, args, (p["example"] if "example" in p else "choose"), hook is not None
 
 
 def section(log, title):
@@ -141,9 +156,14 @@ def section(log, title):
 
 def exact_floats():
     """Make Halide's IR printer, which writes to std::cerr in fixed notation with the stream's
-    precision (6 decimals by default: 1.0f/12 becomes 0.083333f), print every float constant exactly:
-    set std::cerr's precision (ios_base::_M_precision, found through the ostream's virtual base
-    offset, Itanium C++ ABI) to 160 decimals, enough for the exact value of any float32."""
+    precision (6 decimals by default: 1.0f/12 becomes 0.083333f, 1e-9f becomes 0.000000f), print
+    every float constant exactly: set std::cerr's precision (ios_base::_M_precision, found through
+    the ostream's virtual base offset, Itanium C++ ABI) to 340 decimals. That is the exact value of
+    any float32 (at most 149 decimals), and for any float64 a decimal within 10^-340 of it, which
+    reads back as the same double (the smallest subnormal is 4.9e-324). The translator checks that
+    it took effect (no float constant of the lowering log has only 6 decimals). Python's str() of an
+    Expr uses a fresh stream (6 decimals): the constants of the Func definitions are taken from the
+    lowering of the definitions (definitions())."""
     import ctypes
     lib = ctypes.CDLL("libstdc++.so.6")
     addr = ctypes.addressof(ctypes.c_void_p.in_dll(lib, "_ZSt4cerr"))
@@ -152,12 +172,13 @@ def exact_floats():
     prec = ctypes.c_long.from_address(ios + ctypes.sizeof(ctypes.c_void_p))
     if prec.value != 6:  # not the layout expected: leave it alone (constants stay rounded)
         return False
-    prec.value = 160
+    prec.value = 340
     return True
 
 
-def lower(out, args, name):
-    """Lower with every pass's IR on stderr (captured through a temporary file): the sections and ms."""
+def lower(out, args, name, need="pass21"):
+    """Lower with every pass's IR on stderr (captured through a temporary file): the sections and ms.
+    A failure of Halide before the section `need` was printed stops the driver."""
     global EXACT
     if EXACT is None:
         EXACT = exact_floats()
@@ -181,7 +202,7 @@ def lower(out, args, name):
         log = tmp.read().decode("utf-8", "replace")
     out = {k: section(log, v) for k, v in SECTIONS.items()}
     if err is not None:
-        if out["pass21"] is None:
+        if out[need] is None:
             fail(f"Halide failed before lowering ended: {err.strip()[-1500:]}")
         out["error"] = err.strip()[-1500:]
     return out, ms
@@ -206,9 +227,24 @@ def type_name(t):
     return str(t)
 
 
+# Names Halide's printer would confuse with float constants: float64 infinity prints `inf`, NaN `nan`
+# (float32 `inff`, `nanf`).
+FLOAT_WORDS = {"inf", "inff", "nan", "nanf"}
+
+
+def check_name(n, what):
+    if n in FLOAT_WORDS:
+        fail(f"unsupported: name '{n}': a {what} named '{n}' prints like a float constant in Halide's IR; rename it")
+
+
 def describe(funcs, args, out):
     fs = []
+    for a in args:
+        check_name(a.name(), "Param")
     for f in funcs:
+        check_name(f.name(), "Func")
+        for a in f.args():
+            check_name(a.name(), "Var")
         types = f.output_types()
         if len(types) != 1:
             fail(f"unsupported: Tuple-valued Func '{f.name()}'")
@@ -221,6 +257,8 @@ def describe(funcs, args, out):
                 fail(f"unsupported: Tuple-valued update of '{f.name()}'")
             # RVar names only: their min/extent (Func.rvars()[i].min() crashes Halide 14's bindings)
             # are read from the lowered IR, where bounds inference binds f.s<k>.<rvar>.min/max.
+            for r in f.rvars(k):
+                check_name(r.name(), "RVar")
             d["updates"].append({"args": [expr_text(e) for e in f.update_args(k)], "value": expr_text(vals[0]), "rvars": [r.name() for r in f.rvars(k)],
                                  "where": predicates([r.name() for r in f.rvars(k)])})
         fs.append(d)
@@ -242,6 +280,8 @@ def main():
         return jit(mod, json.loads(sys.stdin.read() if sys.argv[3] == "-" else sys.argv[3]))
     if len(sys.argv) > 2 and sys.argv[2] == "--algorithm":
         return algorithm(mod)
+    if len(sys.argv) > 2 and sys.argv[2] == "--definitions":
+        return definitions(mod, set(sys.argv[3:]))
     out, funcs, args, example, hooked = build(mod)
     if len(sys.argv) > 2 and sys.argv[2] == "--plain":
         plain, ms = lower(out, args, out.name())
@@ -257,18 +297,34 @@ def main():
     plain, plain_ms = pl["plain"], pl["ms"]
     if hooked:
         info["algorithm"] = rerun(script, "--algorithm", "the lowering of the algorithm without its schedule")
-    info.update({"exactFloats": EXACT, "assume": ASSUME, "halide": "14", "target": str(TARGET), "example": example, "traced": traced, "plain": plain, "ms": {"traced": traced_ms, "plain": plain_ms}})
+    else:
+        # The traced lowering's first pass holds the definitions of the Funcs it realizes; those it
+        # inlines are lowered once more, computed at the root (definitions()).
+        provided = set(re.findall(r"^\s*([^\s(]+)\(.*\) = ", traced["initial"] or "", re.M))
+        missing = [f.name() for f in funcs if f.name() not in provided]
+        if missing:
+            info["definitions"] = rerun(script, "--definitions", "the lowering of the inlined Func definitions", soft=True, extra=missing)
+    info.update({"exactFloats": EXACT, "strictFloat": TARGET.has_feature(hl.TargetFeature.StrictFloat), "assume": ASSUME, "halide": "14", "target": str(TARGET), "example": example, "traced": traced, "plain": plain, "ms": {"traced": traced_ms, "plain": plain_ms}})
     print(json.dumps(info))
 
 
-def rerun(script, mode, what):
+def rerun(script, mode, what, soft=False, extra=()):
     """This driver in a fresh process (in this one, Halide would rename a second pipeline's Funcs,
-    blur_y$1): its JSON document."""
+    blur_y$1): its JSON document. With `soft`, a failure (Halide's error, even a crash) is returned
+    as {"error": message}."""
     import subprocess
-    r = subprocess.run([sys.executable, os.path.abspath(__file__), script, mode], capture_output=True, text=True)
-    if r.returncode != 0:
-        fail(f"{what} failed: {r.stdout.strip()[-2000:]} {r.stderr.strip()[-2000:]}")
-    return json.loads(r.stdout.strip().splitlines()[-1])  # Halide prints its warnings on stdout
+    r = subprocess.run([sys.executable, os.path.abspath(__file__), script, mode, *extra], capture_output=True, text=True)
+    out = None
+    try:
+        out = json.loads(r.stdout.strip().splitlines()[-1])  # Halide prints its warnings on stdout
+    except (ValueError, IndexError):
+        pass
+    if r.returncode != 0 or out is None or "error" in out:
+        msg = out["error"] if out and "error" in out else f"{r.stdout.strip()[-2000:]} {r.stderr.strip()[-2000:]}"
+        if soft:
+            return {"error": f"{what} failed: {msg}"}
+        fail(f"{what} failed: {msg}")
+    return out
 
 
 def algorithm(mod):
@@ -284,14 +340,55 @@ def algorithm(mod):
     print(json.dumps({"funcs": info["funcs"], "pass21": low["pass21"], "initial": low["initial"]}))
 
 
+def definitions(mod, names):
+    """The definitions of the Funcs `names` (those the traced lowering inlines) with their float
+    constants printed exactly. Python's
+    str() of an Expr rounds them to 6 decimals (0.1234567f and 0.1234568f both print 0.123457f), and
+    the first pass of the traced lowering ("creating initial loop nests") holds as Provides only
+    the Funcs it does not inline. So the pipeline is lowered once more with those Funcs computed at
+    the root: the first pass then holds each of their definitions as a Provide, printed through
+    std::cerr (exact_floats()). The translator pairs each definition with its Provide node by node."""
+    out, funcs, args, _, _ = build(mod)
+    # All of them at the root, not only `names`: a Func placed inside one that becomes a root Func
+    # would be at an invalid location.
+    for f in funcs:
+        if f.name() != out.name():
+            f.compute_root().store_root()
+    low, _ = lower(out, args, out.name(), need="initial")
+    print(json.dumps({"initial": low["initial"], "exactFloats": EXACT}))
+
+
+def decode(t, s):
+    """A value of type t from the JIT protocol's text: integers in decimal, floats as the hex digits
+    of their IEEE bits (exact: -0, infinities, NaN, subnormals), booleans as 0 or 1."""
+    if t.is_float():
+        fmt = "<f" if t.bits() == 32 else "<d"
+        return struct.unpack(fmt, int(s, 16).to_bytes(t.bits() // 8, "little"))[0]
+    if t.is_bool():
+        return s == "1"
+    return int(s)
+
+
+def encode(t, v):
+    if t.is_float():
+        fmt, n = ("<f", "<I") if t.bits() == 32 else ("<d", "<Q")
+        return format(struct.unpack(n, struct.pack(fmt, v))[0], "x")
+    if t.is_bool():
+        return "1" if v else "0"
+    return str(int(v))
+
+
 def jit(mod, req):
-    """Realize the pipeline on given inputs: req = {"output": [extents], "inputs": {name: {"extents": [...], "data": flat list, x fastest}}, "params": {name: value}}."""
+    """Realize the pipeline on given inputs: req = {"output": [extents], "inputs": {name: {"extents":
+    [...], "mins": [...], "data": flat list, x fastest}}, "params": {name: value}}, every value as
+    text (decode()). The output comes back as text too: no value goes through a JSON double."""
     out, _, args, _, _ = build(mod)
     for a in args:
         if isinstance(a, hl.ImageParam):
             spec = req["inputs"][a.name()]
             ext = spec["extents"]
-            buf = hl.Buffer(a.type(), ext)
+            t = a.type()
+            buf = hl.Buffer(t, ext)
             mins = spec.get("mins") or [0] * len(ext)
             buf.set_min(mins)
             data = spec["data"]
@@ -303,16 +400,17 @@ def jit(mod, req):
                 for e, m in zip(ext, mins):
                     idx.append(rest % e + m)
                     rest //= e
-                buf[idx] = data[i]
+                buf[idx] = decode(t, data[i])
             a.set(buf)
         else:
-            a.set(req["params"][a.name()])
+            a.set(decode(a.type(), req["params"][a.name()]))
     t = time.perf_counter()
+    ot = out.output_types()[0]
     try:
         if len(req["output"]) == 0:
             # realize([]) refuses a 0-dimensional output ("at least one element"); a 0-dimensional
             # Buffer holds its one value.
-            res = hl.Buffer(out.output_types()[0], [])
+            res = hl.Buffer(ot, [])
             out.realize(res, TARGET)
         else:
             res = out.realize(req["output"], TARGET)
@@ -332,8 +430,7 @@ def jit(mod, req):
         for e in ext:
             idx.append(rest % e)
             rest //= e
-        v = res[idx]
-        vals.append(v if not isinstance(v, float) or v == v else "nan")
+        vals.append(encode(ot, res[idx]))
     print(json.dumps({"values": vals, "ms": ms}))
 
 

@@ -28,7 +28,8 @@ export interface DriverOutput {
   readonly traced: { readonly pass21: string | null; readonly final: string | null; readonly initial: string | null; readonly error?: string };
   readonly plain: { readonly pass21: string | null; readonly final: string | null; readonly initial: string | null };
   readonly ms: { readonly traced: number; readonly plain: number };
-  readonly example?: Record<string, number | number[]> | null;
+  /** pipeline()'s `example` sizes; null: too large for the JIT oracle; 'choose': not given (sched chooses small sizes). */
+  readonly example?: Record<string, number | number[]> | null | 'choose';
   /** pipeline()'s `assume`: conditions over buffer fields and Params, in Halide's names. */
   readonly assume?: readonly string[];
   /**
@@ -37,6 +38,15 @@ export interface DriverOutput {
    * The spec comes from it; `funcs` are then the definitions after the schedule.
    */
   readonly algorithm?: { readonly funcs: readonly DriverFunc[]; readonly pass21: string | null; readonly initial: string | null };
+  /**
+   * The first lowering pass of the definitions with every Func at the root, its float constants
+   * printed exactly (constants.ts), or why it failed: only when the traced lowering inlines some.
+   */
+  readonly definitions?: { readonly initial?: string | null; readonly error?: string };
+  /** Whether Halide's printer was made to print float constants exactly (driver.py, exact_floats()). */
+  readonly exactFloats?: boolean;
+  /** The target has the feature strict_float (every float operation as written, IEEE). */
+  readonly strictFloat?: boolean;
 }
 
 /** A construct the translator does not handle: the message starts with `unsupported: <kind>`. */

@@ -62,7 +62,7 @@ function lex(src: string): Tok[] {
       out.push({ t: 'id', s: m[0] });
     } else if ((m = /^\$[A-Za-z0-9_.$]+/.exec(rest))) {
       out.push({ t: 'id', s: m[0] });
-    } else if ((m = /^(?:\d+\.\d*(?:e[+-]?\d+)?f?|\d+e[+-]?\d+f?|\d+f|\d+)/.exec(rest))) {
+    } else if ((m = /^(?:\d+\.\d*(?:e[+-]?\d+)?[fh]?|\d+e[+-]?\d+[fh]?|\d+[fh]|\d+)/.exec(rest))) {
       out.push({ t: 'num', s: m[0] });
     } else if (c === '"') {
       let j = i + 1;
@@ -191,9 +191,9 @@ class ExprParser {
     if (t.t === 'num') {
       this.i++;
       if (/^\d+$/.test(t.s)) return { k: 'int', v: BigInt(t.s), t: null };
-      const f32 = t.s.endsWith('f');
-      const text = f32 ? t.s.slice(0, -1) : t.s;
-      return { k: 'float', v: Number(text), text, t: f32 ? 'float32' : 'float64' };
+      const suffix = t.s.endsWith('f') ? 'float32' : t.s.endsWith('h') ? 'float16' : null;
+      const text = suffix ? t.s.slice(0, -1) : t.s;
+      return { k: 'float', v: Number(text), text, t: suffix ?? 'float64' };
     }
     if (t.t === 'str') {
       this.i++;
@@ -207,6 +207,12 @@ class ExprParser {
     }
     if (t.t === 'id') {
       this.i++;
+      // Infinities and NaN print as words: `inf`/`nan` (float64), `inff`/`nanf` (float32). The
+      // driver refuses Vars, Params and Funcs with these names.
+      const special = /^(inf|nan)(f|h)?$/.exec(t.s);
+      if (special && !this.isP('(') && !this.isP('[')) {
+        return { k: 'float', v: special[1] === 'inf' ? Infinity : NaN, text: special[1]!, t: special[2] === 'f' ? 'float32' : special[2] === 'h' ? 'float16' : 'float64' };
+      }
       if (this.isP('(')) {
         const args = this.args();
         if (isTypeName(t.s) && args.length === 1) return { k: 'cast', t: t.s, a: args[0]! };
@@ -311,7 +317,8 @@ export function parseHStmt(src: string): HStmt[] {
       return { k: 'assert', cond: e.args[0]!, msg: e.args[1]!, line: l.no };
     }
     if ((m = /^(produce|consume) ([^ ]+) \{$/.exec(s))) return { k: 'pc', produce: m[1] === 'produce', name: m[2]!, body: opened(l), line: l.no };
-    if ((m = /^([a-z_]+(?:<[A-Za-z_]+>)?) \((.*)\) \{$/.exec(s)) && m[1] !== 'if' && m[1] !== 'predicate') {
+    // Blocks that look like loops but are not: `acquire (sema, 1) {` (async), `atomic (mutex) {`.
+    if ((m = /^([a-z_]+(?:<[A-Za-z_]+>)?) \((.*)\) \{$/.exec(s)) && !['if', 'predicate', 'acquire', 'atomic', 'prefetch', 'fork', 'wait_for'].includes(m[1]!)) {
       const e = parseHExpr(`__for(${m[2]!})`);
       if (e.k !== 'call' || e.args.length !== 3 || e.args[0]!.k !== 'var') throw new HirParseError(`line ${l.no}: cannot read the loop '${s}'`);
       return { k: 'for', type: m[1]!, name: e.args[0].name, min: e.args[1]!, extent: e.args[2]!, body: opened(l), line: l.no };
@@ -372,7 +379,7 @@ export function printHExpr(e: HExpr): string {
     case 'int':
       return e.t ? `(${e.t})${e.v}` : String(e.v);
     case 'float':
-      return e.text + (e.t === 'float32' ? 'f' : '');
+      return e.text + (e.t === 'float32' ? 'f' : e.t === 'float16' ? 'h' : '');
     case 'str':
       return JSON.stringify(e.v);
     case 'var':

@@ -7,15 +7,20 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CheckedImpl } from '../../core/language/typecheck.ts';
-import { fromBig } from '../../semantics/int.ts';
+import type { ValueType } from '../../core/language/ast.ts';
 import { getCell } from '../../semantics/memory.ts';
 import { runImpl, type RunReport } from '../../semantics/run.ts';
-import { valueToJson } from '../../semantics/values.ts';
+import { closeValue, isBigType, showValue, type Value } from '../../semantics/values.ts';
+import { fastMathReason } from './fast-math.ts';
 import { compareStripped } from './hir.ts';
 import { type DriverOutput, translate, type TranslateOptions, type Translation } from './translate.ts';
 import { type Simplified, simplifyTranslation } from './simplify.ts';
 
-/** Relative tolerance of the JIT oracle's float comparisons (and of the big-step run against the spec). */
+/**
+ * Relative tolerance of the JIT oracle's float comparisons for pipelines Halide compiles with
+ * fast-math flags (fast-math.ts; all others are compared bit for bit), and of the big-step run
+ * against the spec.
+ */
 export const TOLERANCE = 1e-5;
 
 export const INSTALL_HINT = 'apt-get install -y python3-halide libhalide14-0-dev';
@@ -123,20 +128,63 @@ export function halideCase(script: string, name: string, opts: TranslateOptions 
 // The JIT oracle
 
 export interface JitReport {
-  readonly params: Record<string, number>;
+  readonly params: Record<string, string>;
   readonly seed: number;
   /** Our big-step run of the translation against the spec. */
   readonly bigstep: RunReport['outcome'];
   readonly bigstepError: string | null;
   readonly cells: number;
-  /** Output cells where Halide's JIT and the big-step run differ (bit for bit). */
+  /** Output cells where Halide's JIT and the big-step run differ, bit for bit (every NaN is one value). */
   readonly differences: number;
-  /** … by more than the relative tolerance TOLERANCE. */
+  /**
+   * The relative tolerance the comparison allows, or null when it is exact: only for pipelines
+   * that Halide compiles with fast-math flags (`fastMath`).
+   */
+  readonly tolerance: number | null;
+  /** Why the pipeline's floats may differ from their IEEE reading (fast-math.ts), or null. */
+  readonly fastMath: string | null;
+  /** Cells that differ beyond the tolerance (all that differ when the comparison is exact). */
   readonly beyondTolerance: number;
-  readonly examples: { readonly index: number[]; readonly halide: unknown; readonly bigstep: unknown }[];
+  readonly examples: { readonly index: number[]; readonly halide: string; readonly bigstep: string }[];
   readonly jitMs: number;
   /** Halide's realize failed (its message): no values to compare. */
   readonly realizeError?: string;
+}
+
+/** A value as the driver's JIT protocol writes it (driver.py, decode()): no JSON double in between. */
+export function toWire(v: Value | undefined, t: ValueType): string {
+  if (v === undefined) return '0'; // an input cell the run left ⊥ (outside an input's `where`): any value
+  if (t === 'bool') return v ? '1' : '0';
+  if (t === 'f32' || t === 'f64') {
+    const b = new DataView(new ArrayBuffer(8));
+    if (t === 'f32') {
+      b.setFloat32(0, v as number);
+      return b.getUint32(0).toString(16);
+    }
+    b.setFloat64(0, v as number);
+    return b.getBigUint64(0).toString(16);
+  }
+  return (typeof v === 'bigint' ? v : BigInt(v as number)).toString();
+}
+
+export function fromWire(s: string, t: ValueType): Value {
+  if (t === 'bool') return s === '1';
+  if (t === 'f32' || t === 'f64') {
+    const b = new DataView(new ArrayBuffer(8));
+    if (t === 'f32') {
+      b.setUint32(0, Number.parseInt(s, 16));
+      return b.getFloat32(0);
+    }
+    b.setBigUint64(0, BigInt(`0x${s}`));
+    return b.getFloat64(0);
+  }
+  const big = BigInt(s);
+  return isBigType(t) ? big : Number(big);
+}
+
+/** SCHED's type of a Halide type name (as the driver prints them: i32, u8, f32, bool). */
+function wireType(t: string): ValueType {
+  return t as ValueType;
 }
 
 /**
@@ -144,7 +192,7 @@ export interface JitReport {
  * "<input>.min": [x0, y0] (default 0), "<param>": v}).
  */
 export function exampleParams(c: HalideCase): Map<string, bigint> {
-  const ex = c.driver.example ?? {};
+  const ex = typeof c.driver.example === 'object' && c.driver.example !== null ? c.driver.example : {};
   const out = new Map<string, bigint>();
   for (const { sched, halide } of c.translation.params) {
     const m = /^(.+)\.extent\.(\d+)$/.exec(halide);
@@ -178,18 +226,19 @@ export interface JitAt {
 }
 
 /** Run the translation (big-step) and Halide's JIT on the same seeded inputs; compare the outputs. */
-export function jitOracle(c: HalideCase, ci: CheckedImpl, seed = 0, at?: JitAt): JitReport {
-  const params = at?.params ?? exampleParams(c);
-  // Halide's simplifier reassociates float sums and its IR printer rounds float constants to 6
-  // decimals: float outputs are compared with a relative tolerance too (exact differences counted).
+export function jitOracle(c: HalideCase, ci: CheckedImpl, seed = 0, where?: JitAt | ReadonlyMap<string, bigint>): JitReport {
+  const at = where instanceof Map ? undefined : (where as JitAt | undefined);
+  const params = at?.params ?? (where instanceof Map ? (where as ReadonlyMap<string, bigint>) : exampleParams(c));
+  const fastMath = fastMathReason(c.driver);
+  const tolerance = fastMath === null ? null : TOLERANCE;
   const run = runImpl(ci, params, { seed, tolerance: TOLERANCE });
-  const inputs: Record<string, { extents: number[]; mins: number[]; data: unknown[] }> = {};
+  const inputs: Record<string, { extents: number[]; mins: number[]; data: string[] }> = {};
   for (const i of c.translation.inputs) {
     const m = run.initial.get(i.array);
     if (!m) throw new HalideError(`internal: no input array ${i.array}`);
     const dims = m.ref.dims;
     // Halide's buffers are x-fastest: the flat list runs over the first index first.
-    const data: unknown[] = [];
+    const data: string[] = [];
     const n = dims.reduce((a, b) => a * b, 1);
     for (let k = 0; k < n; k++) {
       let rest = k;
@@ -198,35 +247,38 @@ export function jitOracle(c: HalideCase, ci: CheckedImpl, seed = 0, at?: JitAt):
         off += (rest % dims[d]!) * m.ref.strides[d]!;
         rest = Math.floor(rest / dims[d]!);
       }
-      const v = getCell(m.cells, m.ref.elem, off);
-      data.push(typeof v === 'bigint' ? Number(v) : v ?? 0);
+      data.push(toWire(getCell(m.cells, m.ref.elem, off), m.ref.elem));
     }
     const mins = at ? [...(at.inputMins[i.name] ?? dims.map(() => 0))] : dims.map((_, k) => Number(params.get(c.translation.params.find((p) => p.halide === `${i.name}.min.${k}`)?.sched ?? '') ?? 0n));
     inputs[i.name] = { extents: [...dims], mins, data };
   }
-  const paramValues: Record<string, unknown> = {};
+  const paramTypes = new Map(c.driver.params.map((p) => [p.name, wireType(p.type)] as const));
+  const paramValues: Record<string, string> = {};
   for (const p of c.translation.scalarInputs) {
     const m = run.initial.get(p.array);
     if (!m) throw new HalideError(`internal: no input array ${p.array}`);
-    paramValues[p.name] = getCell(m.cells, m.ref.elem, 0);
+    paramValues[p.name] = toWire(getCell(m.cells, m.ref.elem, 0), m.ref.elem);
   }
-  if (at) Object.assign(paramValues, at.halideParams);
-  else for (const p of c.translation.params) if (!/\.(extent|min)\.\d+$/.test(p.halide)) paramValues[p.halide] = Number(params.get(p.sched)!);
+  if (at) for (const [k, v] of Object.entries(at.halideParams)) paramValues[k] = toWire(BigInt(v), paramTypes.get(k) ?? 'i32');
+  else for (const p of c.translation.params) if (!/\.(extent|min)\.\d+$/.test(p.halide)) paramValues[p.halide] = toWire(params.get(p.sched)!, paramTypes.get(p.halide) ?? 'i32');
   const outRef = run.memory.get(c.translation.outputArray);
   if (!outRef) throw new HalideError('internal: no output array');
   const dims = [...outRef.ref.dims];
-  const jit = runDriver([c.script, '--jit', '-'], JSON.stringify({ output: dims, inputs, params: paramValues })) as { values?: unknown[]; realizeError?: string; ms: number };
-  const rep0 = run.report;
+  const jit = runDriver([c.script, '--jit', '-'], JSON.stringify({ output: dims, inputs, params: paramValues })) as { values?: string[]; realizeError?: string; ms: number };
+  const rep = run.report;
+  const shown = { params: Object.fromEntries([...params].map(([k, v]) => [k, v.toString()])), seed, bigstep: rep.outcome, bigstepError: rep.error ? `${rep.error.kind}: ${rep.error.message ?? ''}` : null, tolerance, fastMath };
+  const n = dims.reduce((a, b) => a * b, 1);
+  // Our run stopped on an error (a race, undefined behaviour on these inputs): its outputs are
+  // not the program's, and are not compared (the error is the verifier's to report).
+  if (rep.outcome === 'error' && jit.values !== undefined) return { ...shown, cells: n, differences: 0, beyondTolerance: 0, examples: [], jitMs: jit.ms };
   if (jit.values === undefined) {
-    // Halide's realize refused the inputs or failed: every output cell counts as different.
-    const n0 = dims.reduce((a, b) => a * b, 1);
-    return { params: Object.fromEntries([...params].map(([k, v]) => [k, Number(fromBig(v))])), seed, bigstep: rep0.outcome, bigstepError: rep0.error ? `${rep0.error.kind}: ${rep0.error.message ?? ''}` : null, cells: n0, differences: n0, beyondTolerance: n0, examples: [], jitMs: jit.ms, realizeError: jit.realizeError ?? 'no values' };
+    // Halide's realize refused the inputs or could not run (no device runtime): nothing compared.
+    return { ...shown, cells: n, differences: 0, beyondTolerance: 0, examples: [], jitMs: jit.ms, realizeError: jit.realizeError ?? 'no values' };
   }
-  const values = jit.values;
+  const elem = outRef.ref.elem;
   let differences = 0;
   let beyond = 0;
-  const examples: JitReport['examples'] = [];
-  const n = dims.reduce((a, b) => a * b, 1);
+  const examples: { index: number[]; halide: string; bigstep: string; close: boolean }[] = [];
   for (let k = 0; k < n; k++) {
     let rest = k;
     let off = 0;
@@ -236,26 +288,17 @@ export function jitOracle(c: HalideCase, ci: CheckedImpl, seed = 0, at?: JitAt):
       off += (rest % dims[d]!) * outRef.ref.strides[d]!;
       rest = Math.floor(rest / dims[d]!);
     }
-    const ours = valueToJson(getCell(outRef.cells, outRef.ref.elem, off));
-    const theirs = values[k];
-    const same = ours === theirs || (typeof theirs === 'number' && typeof ours === 'number' && Object.is(Math.fround(theirs), Math.fround(ours)) && outRef.ref.elem === 'f32') || (theirs === 'nan' && ours === 'NaN');
-    if (!same) {
-      differences++;
-      const close = typeof theirs === 'number' && typeof ours === 'number' && Math.abs(theirs - ours) <= TOLERANCE * Math.max(Math.abs(theirs), Math.abs(ours), 1);
-      if (!close) beyond++;
-      if (examples.length < 5 && (!close || beyond === 0)) examples.push({ index, halide: theirs, bigstep: ours });
-    }
+    const ours = getCell(outRef.cells, elem, off);
+    const theirs = fromWire(jit.values[k]!, elem);
+    // Bit for bit; SCHED has one NaN (JavaScript keeps no payloads), so every NaN is the same value.
+    const same = ours !== undefined && (Object.is(ours, theirs) || (typeof ours === 'number' && typeof theirs === 'number' && Number.isNaN(ours) && Number.isNaN(theirs)));
+    if (same) continue;
+    differences++;
+    const close = tolerance !== null && ours !== undefined && closeValue(ours, theirs, tolerance);
+    if (!close) beyond++;
+    examples.push({ index, halide: showValue(theirs), bigstep: showValue(ours), close });
   }
-  const rep = run.report;
-  return {
-    params: Object.fromEntries([...params].map(([k, v]) => [k, Number(fromBig(v))])),
-    seed,
-    bigstep: rep.outcome,
-    bigstepError: rep.error ? `${rep.error.kind}: ${rep.error.message ?? ''}` : null,
-    cells: n,
-    differences,
-    beyondTolerance: beyond,
-    examples,
-    jitMs: jit.ms,
-  };
+  // The cells shown: those beyond the tolerance first.
+  examples.sort((a, b) => Number(a.close) - Number(b.close));
+  return { ...shown, cells: n, differences, beyondTolerance: beyond, examples: examples.slice(0, 5).map(({ index, halide, bigstep }) => ({ index, halide, bigstep })), jitMs: jit.ms };
 }

@@ -102,16 +102,19 @@ function pyExpr(e: Expr, n: Names, t: ValueType | null): string {
         case '>':
         case '>=':
           return `(${l} ${e.op} ${r})`;
+        case '/':
+          // Halide's / on integers is Euclidean with x / 0 = 0, like SCHED's; IEEE on floats.
+          return `(${l} / ${r})`;
         case '%':
-          // Halide's % on integers is Euclidean, like SCHED's; only on indices (no float %).
-          if (t !== null && t !== 'bool') throw new ScriptUnsupported(`'%' on ${t} values`);
+          // Halide's % on integers is Euclidean with x % 0 = 0, like SCHED's (no float %).
+          if (t === 'f32' || t === 'f64') throw new ScriptUnsupported(`'%' on ${t} values`);
           return `(${l} % ${r})`;
         case '&&':
           return `(${l} & ${r})`;
         case '||':
           return `(${l} | ${r})`;
         default:
-          throw new ScriptUnsupported(`operator '${e.op}'`);
+          throw new ScriptUnsupported(`operator '${(e as { op: string }).op}'`);
       }
     }
     case 'unary':
@@ -119,7 +122,20 @@ function pyExpr(e: Expr, n: Names, t: ValueType | null): string {
       throw new ScriptUnsupported(`operator '${e.op}'`);
     case 'call':
       if ((e.fn === 'min' || e.fn === 'max') && e.args.length === 2) return `hl.${e.fn}(${go(e.args[0]!)}, ${go(e.args[1]!)})`;
-      if (e.fn in HL_TYPE && e.args.length === 1) return `hl.cast(${hlType(e.fn as ValueType)}, ${go(e.args[0]!, null)})`;
+      if (e.fn in HL_TYPE && e.args.length === 1) {
+        const a = e.args[0]!;
+        // A literal: Halide's constant of the type (a cast folds it the same way: integers wrap).
+        if (a.kind === 'float' || (a.kind === 'unary' && a.op === '-' && a.arg.kind === 'float')) {
+          const v = a.kind === 'float' ? a.value : -(a.arg as { value: number }).value;
+          if (e.fn === 'f32' || e.fn === 'f64') return `hl.${e.fn}(${JSON.stringify(v)})`;
+          throw new ScriptUnsupported(`a float literal cast to ${e.fn}`);
+        }
+        // A value of another type: its own type comes from the expression (null: an index).
+        const from = valueTypeOf(a);
+        return `hl.cast(${hlType(e.fn as ValueType)}, ${go(a, from)})`;
+      }
+      // SCHED's bool(e) is e != 0; Halide's cast to bool keeps the low bit: not the same cast.
+      if (e.fn === 'bool') throw new ScriptUnsupported("bool(e) (Halide's cast to bool keeps the low bit)");
       throw new ScriptUnsupported(`function '${e.fn}' (no Halide counterpart with the same semantics is mapped)`);
     case 'select':
       return `hl.select(${go(e.cond, 'bool')}, ${go(e.then)}, ${go(e.else)})`;
@@ -346,9 +362,14 @@ export function halideScript(alg: Algorithm, sched: Schedule): string {
   const args = [...[...ca.inputs.values()].map((i) => py.input(i.name)), ...alg.params.filter((p) => !outExtent.has(p)).map(py.param)];
   const assumes = (alg.assumes ?? []).map((a) => halideCond(parseCond(a), halideNames));
   const ex = exampleOf(alg, ca);
-  emit(`return {"output": ${py.func(out.name)}, "funcs": [${funcsList}], "args": [${args.join(', ')}], "assume": ${JSON.stringify(assumes)}, "example": ${JSON.stringify(ex)}}`);
+  // The target feature strict_float: every float operation as written, also those inside integer
+  // Funcs (i32(a * 100.0)), which the strict_float() around float values does not reach.
+  emit(`return {"output": ${py.func(out.name)}, "funcs": [${funcsList}], "args": [${args.join(', ')}], "assume": ${JSON.stringify(assumes)}, "example": ${JSON.stringify(ex)}, "target": ${JSON.stringify(FUZZ_TARGET)}}`);
   return lines.join('\n') + '\n';
 }
+
+/** The driver's default target with strict_float. */
+export const FUZZ_TARGET = 'x86-64-linux-sse41-avx-avx2-fma-f16c-strict_float';
 
 /** Example sizes (the `sched halide --jit` oracle): N = 5, M = 4, other parameters 3. */
 function exampleOf(alg: Algorithm, ca: CheckedAlgorithm): Record<string, number | number[]> {
@@ -363,4 +384,9 @@ function exampleOf(alg: Algorithm, ca: CheckedAlgorithm): Record<string, number 
   for (const p of alg.params) if (!ca.output.extentExprs.some((e) => e.kind === 'var' && e.name === p)) ex[p] = env.get(p)!;
   return ex;
 
+}
+
+/** The value type of a checked expression of the algorithm, or null for an index. */
+function valueTypeOf(e: Expr): ValueType | null {
+  return e.ty?.kind === 'value' ? e.ty.vt : null;
 }

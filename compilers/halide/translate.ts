@@ -22,7 +22,9 @@ import { neutralElement, operatorOf } from '../../core/language/reductions.ts';
 import { KEYWORDS } from '../../core/language/lexer.ts';
 import { findRfactors, type Intermediate, NO_RFACTOR, type Rfactors, rejectUnhookedRfactor } from './rfactor.ts';
 import { type DriverFunc, type DriverOutput, Unsupported } from './funcs.ts';
-import { collectCalls, type HExpr, type HStmt, isTraceCall, parseHExpr, parseHStmt, printHExpr } from './hir.ts';
+import { collectCalls, type HExpr, HirParseError, type HStmt, isTraceCall, parseHExpr, parseHStmt, printHExpr } from './hir.ts';
+import { exactDefinition, type LoweredDefinitions, loweredDefinitions } from './constants.ts';
+import { halideTypeName, hirType, isFloatH, noOverflowH } from './types.ts';
 
 export { type DriverFunc, type DriverOutput, Unsupported } from './funcs.ts';
 
@@ -159,7 +161,13 @@ export interface TranslateOptions {
 }
 
 export function translate(d: DriverOutput, name: string, opts: TranslateOptions = {}): Translation {
-  return new Translator(d, name, opts).run();
+  try {
+    return new Translator(d, name, opts).run();
+  } catch (e) {
+    // Halide printed something this reader does not know: a construct of its own, named.
+    if (e instanceof HirParseError) throw new Unsupported('IR text', e.message);
+    throw e;
+  }
 }
 
 class Translator {
@@ -199,31 +207,52 @@ class Translator {
   }
 
   /**
-   * The exact value of a float constant of a Func definition. Python prints Exprs with 6 decimals
-   * (1.0f/12 as 0.083333f); the driver makes the lowering log print them exactly, so the constant is
-   * the one value of the first lowering pass (the definitions as written, before simplification)
-   * that rounds to the same 6 decimals. None or several: the printed value, and a note.
+   * A Func definition's text (Python's str(), float constants rounded to 6 decimals) with its
+   * float constants exact, from the lowering of the definitions (constants.ts). `stage` 0 is the
+   * pure definition, k the update k - 1; `where` texts are RDom predicates.
    */
-  exactConstant(e: Extract<HExpr, { k: 'float' }>): number {
-    if (!/^-?\d+\.\d{6}$/.test(e.text)) return e.v;
-    if (this.exactFloats === null) {
-      this.exactFloats = new Map();
-      for (const m of ((this.d.algorithm ?? this.d.traced).initial ?? '').matchAll(/(\d+\.\d{7,})f/g)) {
-        const v = Number(m[1]);
-        for (const x of [v, -v]) {
-          const key = x.toFixed(6);
-          const set = this.exactFloats.get(key) ?? new Set<number>();
-          set.add(x);
-          this.exactFloats.set(key, set);
-        }
-      }
+  definition(func: string, stage: number, text: string, kind: 'value' | 'where' = 'value'): HExpr {
+    const py = parseHExpr(text);
+    if (this.lowered === null) {
+      // The definitions the traced lowering realizes are in its first pass (the algorithm's, with
+      // a schedule hook); those it inlines in the lowering of the definitions (driver.py).
+      const srcs = [(this.d.algorithm ?? this.d.traced).initial, this.d.definitions?.initial].filter((x): x is string => typeof x === 'string');
+      const all = srcs.map(loweredDefinitions);
+      const merge = <T>(pick: (l: LoweredDefinitions) => ReadonlyMap<string, readonly T[]>): Map<string, T[]> => {
+        const m = new Map<string, T[]>();
+        for (const l of all) for (const [k, v] of pick(l)) m.set(k, [...(m.get(k) ?? []), ...v]);
+        return m;
+      };
+      this.lowered = { provides: merge((l) => l.provides), conds: merge((l) => l.conds) };
     }
-    const c = this.exactFloats.get(e.v.toFixed(6));
-    if (c !== undefined && c.size === 1) return [...c][0]!;
-    if (Math.fround(e.v) !== e.v || !Number.isInteger(e.v * 1e6)) this.notes.push(`float constant ${e.text} of a Func definition: ${c === undefined ? 'not found' : 'ambiguous'} in the lowering log, used as printed (6 decimals)`);
-    return e.v;
+    const cands = kind === 'value' ? (this.lowered.provides.get(func) ?? []).map((p) => ({ stage: p.stage, e: p.value })) : (this.lowered.conds.get(func) ?? []).map((c) => ({ stage: c.stage, e: c.cond }));
+    const r = exactDefinition(py, cands, stage);
+    if (r.why !== null) this.inexact.set(`${func}/${stage}`, this.d.definitions?.error ?? r.why);
+    return r.e;
   }
-  exactFloats: Map<string, Set<number>> | null = null;
+  lowered: LoweredDefinitions | null = null;
+  /** Why a definition's constants could not be read exactly (the translator refuses them where used). */
+  readonly inexact = new Map<string, string>();
+
+  /**
+   * A float constant as SCHED reads it back exactly: finite ones in the shortest decimal that is
+   * the same double (a float32 constant is its exact value, a double), ±∞ and NaN as `1.0 / 0.0`,
+   * `-1.0 / 0.0` and `0.0 / 0.0` (SCHED's NaNs are one value). A constant printed with 6 decimals
+   * is not exact (the printer's precision was not raised, or a definition not found in the
+   * lowering of the definitions): refused, never rounded.
+   */
+  floatConstant(e: Extract<HExpr, { k: 'float' }>, where: string): string {
+    const t = schedType(e.t);
+    if (/^-?\d+\.\d{1,6}$/.test(e.text)) throw new Unsupported('float constant', `${e.text}${e.t === 'float32' ? 'f' : ''} in ${where} is printed with 6 decimals only, so its exact value is not known${this.inexactWhy()}`);
+    if (Number.isNaN(e.v)) return `${t}(0.0 / 0.0)`;
+    if (!Number.isFinite(e.v)) return `${t}(${e.v < 0 ? '-' : ''}1.0 / 0.0)`;
+    return `${t}(${floatText(e.v)})`;
+  }
+  private inexactWhy(): string {
+    const w = [...this.inexact].map(([k, v]) => `${k}: ${v}`);
+    return w.length > 0 ? ` (${w.join('; ')})` : '';
+  }
+
   /** Funcs whose pure definition is undef() (their stage-0 tensor has no equation). */
   readonly undefPure: string[] = [];
 
@@ -446,7 +475,7 @@ class Translator {
       case 'int':
         return e.t === null || e.t === 'int32' ? (e.v < 0n ? `(${e.v})` : String(e.v)) : `${schedType(e.t)}(${e.v})`;
       case 'float':
-        return `${schedType(e.t)}(${floatText(cx.spec ? this.exactConstant(e) : e.v)})`;
+        return this.floatConstant(e, cx.spec ? `the definition of ${cx.self ?? 'a Func'}` : "Halide's lowered IR");
       case 'str':
         throw new Unsupported('StringImm', `"${e.v}" in a value`);
       case 'var': {
@@ -467,18 +496,31 @@ class Translator {
           this.scalarInputs.add(e.name);
           return cx.spec ? `${this.tensor(e.name)}()` : `${this.inputArray(e.name)}[]`;
         }
-        return `i32(${this.idx(e, sc, cx)})`;
+        // A loop variable or buffer field (int32), or an integer Param of its own type.
+        const t = b === undefined && this.intParams.has(e.name) ? halideTypeName(this.d.params.find((p) => p.name === e.name)!.type) : 'int32';
+        return `${schedType(t)}(${this.idx(e, sc, cx)})`;
       }
       case 'neg':
+        // Halide has no negation of integers (it prints 0 - x); of Int(32)/Int(64), it would not wrap.
+        if (!cx.spec && noOverflowH(this.typeOf(e, sc))) return `sub_nsw(0, ${this.val(e.a, sc, cx)})`;
         return `(-${this.val(e.a, sc, cx)})`;
       case 'not':
         return `!${this.val(e.a, sc, cx)}`;
-      case 'bin':
-        return `(${this.val(e.a, sc, cx)} ${e.op} ${this.val(e.b, sc, cx)})`;
+      case 'bin': {
+        const t = this.typeOf(e, sc);
+        const a = this.val(e.a, sc, cx);
+        const b = this.val(e.b, sc, cx);
+        // Halide's Int(32) and Int(64) + - * do not wrap: overflow is undefined (its simplifier
+        // assumes it away, its code generator emits nsw). The implementation's are checked; the
+        // spec's have SCHED's value, which is theirs wherever they are defined.
+        if (!cx.spec && noOverflowH(t) && (e.op === '+' || e.op === '-' || e.op === '*')) return `${{ '+': 'add_nsw', '-': 'sub_nsw', '*': 'mul_nsw' }[e.op]}(${a}, ${b})`;
+        // A float modulo is a - b * floor(a / b) (CodeGen_LLVM), SCHED's % is integers only.
+        if (e.op === '%' && isFloatH(t)) return `(${a} - ${b} * floor(${a} / ${b}))`;
+        return `(${a} ${e.op} ${b})`;
+      }
       case 'cast': {
         if (e.t.endsWith('*')) throw new Unsupported('pointer cast', e.t);
-        // `(T)f(…)` is how the printer types a call; a cast of a call of type T to T is the call.
-        return `${schedType(e.t)}(${this.val(e.a, sc, cx)})`;
+        return this.cast(e, sc, cx);
       }
       case 'let':
         return this.val(e.body, sc.bind(e.name, { k: 'lazy', e: e.value, scope: sc }), cx);
@@ -489,9 +531,119 @@ class Translator {
     }
   }
 
+  /**
+   * A cast with Halide's meaning (CodeGen_LLVM::visit(const Cast *)): between integers it wraps,
+   * as SCHED's; float → integer truncates and is undefined out of range (fptosi/fptoui: a checked
+   * `trunc_T` in the implementation); to bool (uint1) it keeps the low bit of an integer, and of a
+   * float converted to uint8 first; `(T)f(…)` is how the printer types a call of type T (the
+   * identity); `(T)reinterpret(x)` between integers of one width is the wrapping cast.
+   */
+  cast(e: Extract<HExpr, { k: 'cast' }>, sc: Scope, cx: Ctx): string {
+    const to = halideTypeName(e.t);
+    if (e.a.k === 'call' && e.a.name === 'reinterpret' && e.a.args.length === 1) return this.reinterpret(to, e.a.args[0]!, sc, cx);
+    const from = this.typeOf(e.a, sc);
+    const a = this.val(e.a, sc, cx);
+    if (from === to) return `${schedType(to)}(${a})`;
+    if (to === 'bool' && from !== null && from !== 'bool') {
+      if (isFloatH(from)) return `(${cx.spec ? 'u8' : 'trunc_u8'}(${a}) % 2 != 0)`;
+      return `(${a} % 2 != 0)`;
+    }
+    if (isFloatH(from) && /^u?int\d+$/.test(to) && !cx.spec) return `trunc_${schedType(to)}(${a})`;
+    if (from === null && to !== 'bool' && !isFloatH(to)) throw new Unsupported('cast', `to ${e.t} of ${printHExpr(e.a).slice(0, 80)}, whose type the IR text does not say`);
+    return `${schedType(to)}(${a})`;
+  }
+
+  /** `reinterpret` between integer types of one width is the wrapping cast; any other has no SCHED counterpart. */
+  reinterpret(to: string, x: HExpr, sc: Scope, cx: Ctx): string {
+    const from = this.typeOf(x, sc);
+    const bits = (t: string | null): string | null => (t !== null && /^u?int\d+$/.test(t) ? t.replace(/^u?int/, '') : null);
+    if (bits(from) === null || bits(from) !== bits(to)) throw new Unsupported('Call reinterpret', `from ${from ?? 'an unknown type'} to ${to}: only integers of one width are translated (bits of a float have no SCHED counterpart)`);
+    return `${schedType(to)}(${this.val(x, sc, cx)})`;
+  }
+
+  /** The Halide type of an expression of the IR at `sc` (types.ts), or null. */
+  typeOf(e: HExpr, sc: Scope): string | null {
+    return hirType(e, (n, call) => {
+      if (call) {
+        const f = this.funcs.get(n) ?? this.specFuncs.get(n);
+        if (f) return halideTypeName(f.type);
+        const i = this.inputs.get(n) ?? this.inputs.get(n.replace(/_im$/, ''));
+        return i ? halideTypeName(i.type) : null;
+      }
+      const b = sc.find(n);
+      if (b?.k === 'lazy') return this.typeOf(b.e, b.scope);
+      if (b !== undefined) return 'int32';
+      const p = this.d.params.find((q) => q.name === n);
+      return p ? halideTypeName(p.type) : 'int32';
+    });
+  }
+
   call(e: Extract<HExpr, { k: 'call' }>, sc: Scope, cx: Ctx): string {
     const a = e.args;
     switch (e.name) {
+      case 'reinterpret':
+        // Unprinted type: int32.
+        if (a.length === 1) return this.reinterpret('int32', a[0]!, sc, cx);
+        break;
+      case 'bitwise_and':
+      case 'bitwise_or':
+      case 'bitwise_xor':
+      case 'bitwise_not': {
+        // On booleans (Python's `&`, `|`, `~` on conditions): the logical operations. On integers
+        // they have no SCHED counterpart.
+        if (!a.every((x) => this.typeOf(x, sc) === 'bool') || a.length !== (e.name === 'bitwise_not' ? 1 : 2)) break;
+        const b = (x: HExpr): string => {
+          try {
+            return this.cond(x, sc, cx);
+          } catch (err) {
+            if (!(err instanceof NotIndex)) throw err;
+            return this.val(x, sc, cx);
+          }
+        };
+        if (e.name === 'bitwise_not') return `!(${b(a[0]!)})`;
+        return `(${b(a[0]!)} ${{ bitwise_and: '&&', bitwise_or: '||', bitwise_xor: '!=' }[e.name]} ${b(a[1]!)})`;
+      }
+      case 'mux':
+        // mux(i, v0, …, vn): select(i == 0, v0, select(i == 1, v1, … vn)), the last value for any
+        // index out of range (CodeGen_Internal.cpp, lower_mux).
+        if (a.length >= 2) {
+          let i: string;
+          let affine = true;
+          try {
+            i = this.idx(a[0]!, sc, cx);
+          } catch (err) {
+            if (!(err instanceof NotIndex)) throw err;
+            i = this.val(a[0]!, sc, cx);
+            affine = false;
+          }
+          const vs = a.slice(1).map((v) => this.val(v, sc, cx));
+          const t = this.typeOf(a[0]!, sc);
+          const k = (n: number): string => (affine ? String(n) : `${schedType(t ?? 'int32')}(${n})`);
+          return vs.slice(0, -1).reduceRight((acc, v, n) => `select(${i} == ${k(n)}, ${v}, ${acc})`, vs[vs.length - 1]!);
+        }
+        break;
+      case 'absd':
+        if (a.length === 2) {
+          // |a - b| without overflow: in the unsigned type of the width for integers.
+          const t = this.typeOf(a[0]!, sc);
+          const [x, y] = [this.val(a[0]!, sc, cx), this.val(a[1]!, sc, cx)];
+          if (isFloatH(t)) return `abs(${x} - ${y})`;
+          if (t === null) throw new Unsupported('Call absd', 'of operands whose type the IR text does not say');
+          const u = schedType(t.startsWith('u') ? t : `u${t}`);
+          return `select(${x} < ${y}, ${u}(${y}) - ${u}(${x}), ${u}(${x}) - ${u}(${y}))`;
+        }
+        break;
+      case 'is_nan_f32':
+      case 'is_nan_f64':
+        if (a.length === 1) return `(${this.val(a[0]!, sc, cx)} != ${this.val(a[0]!, sc, cx)})`;
+        break;
+      case 'trunc_f32':
+      case 'trunc_f64':
+        if (a.length === 1) {
+          const x = this.val(a[0]!, sc, cx);
+          return `select(${x} < 0.0, ceil(${x}), floor(${x}))`;
+        }
+        break;
       case 'return_second':
         if (a.length === 2 && isTraceCall(a[0]!)) {
           const t = a[0] as Extract<HExpr, { k: 'call' }>;
@@ -1002,6 +1154,10 @@ class Translator {
     const op = parts?.[0] as ReduceOp | undefined;
     const elem = parts === null ? null : isCell(parts[1]) ? parts[2] : isCell(parts[2]) && operatorOf(op!).exact(type) ? parts[1] : null;
     if (parts === null || elem === null) throw new Unsupported('rfactor shape', `the store to ${s.name} at line ${s.line} is not '${s.name}(…) op e' with op one of + * min max && || on the stored cell`);
+    // An accumulation `a[ι] += e` folds with SCHED's wrapping operator, which has no checked
+    // variant: an Int(32)/Int(64) sum or product, whose overflow Halide leaves undefined, would be
+    // given a meaning. Refused (min and max cannot overflow).
+    if ((op === '+' || op === '*') && (type === 'i32' || type === 'i64')) throw new Unsupported(`rfactor of an ${type === 'i32' ? 'Int(32)' : 'Int(64)'} ${op === '+' ? 'sum' : 'product'}`, `${s.name}: the overflow of its partial ${op === '+' ? 'sums' : 'products'} is undefined in Halide, and an accumulation folds without a check (use an unsigned type, whose arithmetic wraps, or a float)`);
     const traces: Trace[] = [];
     const value = this.val(elem, scope, { expand: false, spec: false, traces });
     if (traces.length > 0) throw new Unsupported('rfactor shape', `a trace call in the accumulated value of ${s.name} (line ${s.line})`);
@@ -1071,7 +1227,7 @@ class Translator {
     const filters: string[] = [];
     const guards: string[] = [];
     for (const w of ws) {
-      const e = parseHExpr(w);
+      const e = this.definition(f.name, k + 1, w, 'where');
       try {
         filters.push(this.cond(e, usc, { ...cx, traces: null }));
       } catch (err) {
@@ -1107,13 +1263,13 @@ class Translator {
       let sc = top;
       for (const a of f.args) sc = sc.bind(a, { k: 'idx', sched: this.names.get(a, 'v_'), e: null, scope: null, used: false });
       const cx: Ctx = { ...specCx, self: f.name };
-      const pv = (text: string, scope: Scope): string => this.val(parseHExpr(text), scope, cx);
+      const pv = (text: string, scope: Scope, stage: number): string => this.val(this.definition(f.name, stage, text), scope, cx);
       return {
         name: this.tensor(f.name),
         args: f.args.length === 0 ? [UNIT] : f.args.map((a) => this.names.get(a, 'v_')),
         type: schedType(SCHED_INV[f.type] ?? f.type) as AlgFunc['type'],
         // `f(x) = undef()`: no pure value; the stage tensor gets no equation (unconstrained) below.
-        pure: isUndef(f.pure) ? (this.undefPure.push(this.tensor(f.name)), '0') : pv(f.pure, sc),
+        pure: isUndef(f.pure) ? (this.undefPure.push(this.tensor(f.name)), '0') : pv(f.pure, sc, 0),
         updates: f.updates.map((u, k) => {
           let usc = sc;
           const rdom = u.rvars.map((r) => {
@@ -1130,7 +1286,7 @@ class Translator {
           // A predicate that reads memory is not a filter of the domain (those are affine): where it
           // fails the cell keeps its value, read at the same point as the update's value, as Halide
           // evaluates both before the store.
-          const rhs = guard === null ? pv(u.value, usc) : `select(${guard}, ${pv(u.value, usc)}, ${this.tensor(f.name)}(${lhs.join(', ')}))`;
+          const rhs = guard === null ? pv(u.value, usc, k + 1) : `select(${guard}, ${pv(u.value, usc, k + 1)}, ${this.tensor(f.name)}(${lhs.join(', ')}))`;
           return { lhs, rhs, rdom, where };
         }),
       };
@@ -1163,6 +1319,16 @@ class Translator {
     if (this.d.algorithm) this.rf = findRfactors(this.d.algorithm.funcs, this.d.funcs);
     else if (!this.opts.specFromCaller) rejectUnhookedRfactor(this.d.funcs);
     const body = this.block(stmt, top, true);
+    // A buffer with an extent of 0 has no memory (host == null), which Halide reads as a bounds
+    // query: the pipeline then fills in the shapes it needs and computes nothing, with no error
+    // (`_halide_buffer_is_bounds_query`, whose branches the translation never takes). The verdict
+    // is about pipelines that compute, so it assumes every input buffer non-empty, and says so. (An
+    // empty output has no cells to compute.)
+    const nonEmpty = this.d.inputs.flatMap((i) => Array.from({ length: i.dims }, (_, k) => `${this.global(`${i.name}.extent.${k}`)!} >= 1`));
+    if (nonEmpty.length > 0) {
+      this.assumes.push(nonEmpty.join(' && '));
+      this.notes.push('assumed: every input buffer is non-empty (Halide takes an empty buffer, which has no memory, for a bounds query and computes nothing)');
+    }
     for (const [kind, n] of this.nestedAsserts) this.notes.push(`${n} assert(s) ${kind} inside loops or branches: not assumed`);
     if (this.metaAsserts > 0) this.notes.unshift(`${this.metaAsserts} assert(s) on buffer metadata (type, dimensions, stride, size limits, host, device) not assumed`);
     if (this.opts.specFromCaller) this.notes.push('the spec is the caller\'s (RDom predicates not checked here)');
@@ -1180,6 +1346,17 @@ class Translator {
     const undefStages = new Set(this.undefPure.map((t) => `${t}_0`));
     // An undef pure stage is any value: an input tensor of the spec (no array is bound to it).
     const spec = { ...spec0, tensors: spec0.tensors.map((t) => (undefStages.has(t.name) ? { ...t, role: 'input' as const } : t)), equations: spec0.equations.filter((e) => !undefStages.has(e.tensor)) };
+    // Buffer fields are int32 (halide_dimension_t) and a Param holds a value of its type: their
+    // ranges bound the loop variables, which the checked Int(32) operations of the values rely on.
+    for (const [sched, halide] of this.usedParams) {
+      const p = this.d.params.find((q) => q.name === halide);
+      const t = p ? halideTypeName(p.type) : 'int32';
+      const m = /^(u?)int(\d+)$/.exec(t);
+      if (!m) continue;
+      const bits = BigInt(m[2]!);
+      const [lo, hi] = m[1] ? [0n, (1n << bits) - 1n] : [-(1n << (bits - 1n)), (1n << (bits - 1n)) - 1n];
+      this.assumes.push(`${lo < 0n ? `(${lo})` : lo} <= ${sched} && ${sched} <= ${hi}`);
+    }
     const outF = this.funcs.get(this.d.output)!;
     const implName = this.names.get(`${this.name}.halide`);
     const decls: string[] = [];
@@ -1266,4 +1443,8 @@ function topoOrder(funcs: readonly DriverFunc[], inputs: ReadonlyMap<string, unk
   return out;
 }
 
-const KNOWN_CALLS = new Set(['strict_float', 'undef', 'min', 'max', 'select', 'abs', 'bitwise_and', 'bitwise_or', 'bitwise_not', 'likely', 'likely_if_innermost', 'sqrt_f32', 'sqrt_f64', 'exp_f32', 'exp_f64', 'log_f32', 'log_f64', 'pow_f32', 'pow_f64', 'floor_f32', 'floor_f64', 'ceil_f32', 'ceil_f64']);
+/** The intrinsics call() translates (a Func definition may call them). */
+const KNOWN_CALLS = new Set([
+  'strict_float', 'undef', 'min', 'max', 'select', 'mux', 'abs', 'absd', 'reinterpret', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'bitwise_not', 'likely', 'likely_if_innermost',
+  'sqrt_f32', 'sqrt_f64', 'exp_f32', 'exp_f64', 'log_f32', 'log_f64', 'pow_f32', 'pow_f64', 'floor_f32', 'floor_f64', 'ceil_f32', 'ceil_f64', 'trunc_f32', 'trunc_f64', 'is_nan_f32', 'is_nan_f64',
+]);

@@ -45,8 +45,26 @@ export function showType(t: Type): string {
   return t.kind === 'index' ? 'int (index)' : t.kind === 'cond' ? 'bool (affine condition)' : t.vt;
 }
 
+/**
+ * Checked operations (docs/language.md §4): `add_nsw`, `sub_nsw` and `mul_nsw` on signed integers,
+ * and the float → integer conversions `trunc_T`, have the value of `+`, `-`, `*` and of the cast
+ * `T(e)` where the exact result is in the type's range, and none outside it: running one there is
+ * undefined behaviour (a run error), which the verifier rules out by an obligation. They carry a
+ * compiler's meaning where it leaves a result undefined (Halide's Int(32) arithmetic, its float →
+ * int casts); implementations only.
+ */
+export const CHECKED_FUNCTIONS = ['add_nsw', 'sub_nsw', 'mul_nsw', 'trunc_i8', 'trunc_i16', 'trunc_i32', 'trunc_i64', 'trunc_u8', 'trunc_u16', 'trunc_u32', 'trunc_u64'] as const;
+export type CheckedFunction = (typeof CHECKED_FUNCTIONS)[number];
+export function isCheckedFunction(s: string): s is CheckedFunction {
+  return (CHECKED_FUNCTIONS as readonly string[]).includes(s);
+}
+/** The integer type a `trunc_T` converts to, or null for the other functions. */
+export function truncTarget(fn: string): IntType | null {
+  return fn.startsWith('trunc_') && isCheckedFunction(fn) ? (fn.slice(6) as IntType) : null;
+}
+
 /** Pure functions callable in value expressions (min/max also in index expressions). */
-export const BUILTIN_FUNCTIONS = ['min', 'max', 'abs', 'sqrt', 'exp', 'log', 'pow', 'floor', 'ceil'] as const;
+export const BUILTIN_FUNCTIONS = ['min', 'max', 'abs', 'sqrt', 'exp', 'log', 'pow', 'floor', 'ceil', ...CHECKED_FUNCTIONS] as const;
 export type BuiltinFunction = (typeof BUILTIN_FUNCTIONS)[number];
 export function isBuiltinFunction(s: string): s is BuiltinFunction {
   return (BUILTIN_FUNCTIONS as readonly string[]).includes(s);
@@ -332,4 +350,30 @@ export function declValue(d: ArrayDecl): Expr | null {
     };
   }
   return d.value;
+}
+
+/** Whether a value expression holds a checked operation (its evaluation may be POISON). */
+export function hasChecked(e: Expr): boolean {
+  switch (e.kind) {
+    case 'call':
+      return isCheckedFunction(e.fn) || e.args.some(hasChecked);
+    case 'unary':
+      return hasChecked(e.arg);
+    case 'binary':
+      return hasChecked(e.left) || hasChecked(e.right);
+    case 'select':
+      return hasChecked(e.cond) || hasChecked(e.then) || hasChecked(e.else);
+    case 'let':
+      return hasChecked(e.body);
+    default:
+      return false;
+  }
+}
+
+/** The plain operation a checked one has the value of: `+`, `-`, `*`, or the cast to T. */
+export function plainOf(e: Extract<Expr, { kind: 'call' }>): Expr {
+  const to = truncTarget(e.fn);
+  if (to !== null) return { kind: 'call', fn: to, args: e.args, pos: e.pos, ty: e.ty };
+  const op = e.fn === 'add_nsw' ? '+' : e.fn === 'sub_nsw' ? '-' : '*';
+  return { kind: 'binary', op, left: e.args[0]!, right: e.args[1]!, pos: e.pos, ty: e.ty };
 }

@@ -22,6 +22,7 @@ import {
   RESERVED_PREFIX,
   showType,
   type Spec,
+  truncTarget,
   T_COND,
   T_INDEX,
   type TensorDecl,
@@ -540,6 +541,16 @@ class Checker {
     }
   }
 
+  /**
+   * A checked operation is an execution's: in a spec or an annotation (which define values, not
+   * run) its undefined results would have no meaning.
+   */
+  private implOnly(e: Extract<Expr, { kind: 'call' }>, mode: 'semantic' | 'prophetic'): boolean {
+    if (mode === 'semantic') return true;
+    this.err(e.pos, `'${e.fn}' is a checked operation, allowed in an implementation's right-hand sides only`, 'an operation with a value everywhere (+, -, *, a cast)', e.fn);
+    return false;
+  }
+
   private call(e: Extract<Expr, { kind: 'call' }>, env: Env, mode: 'semantic' | 'prophetic', want: ValueType | null): ValueType | null {
     const ok = (vt: ValueType): ValueType => {
       this.setTy(e, tValue(vt));
@@ -561,7 +572,9 @@ class Checker {
         if (t === null) return null;
         return ok(e.fn);
       }
-      const t = this.value(a, env, mode, a.kind === 'int' ? (e.fn === 'bool' ? 'i32' : e.fn) : null);
+      // A literal is read at the cast's type: `i64(9223372036854775807)`, `f64(0.1)` (the double
+      // 0.1, not the float 0.1 widened).
+      const t = this.value(a, env, mode, a.kind === 'int' ? (e.fn === 'bool' ? 'i32' : e.fn) : a.kind === 'float' && (e.fn === 'f32' || e.fn === 'f64') ? e.fn : null);
       if (t === null) return null;
       return ok(e.fn);
     }
@@ -586,6 +599,29 @@ class Checker {
           return null;
         }
         return ok(t);
+      }
+      case 'add_nsw':
+      case 'sub_nsw':
+      case 'mul_nsw': {
+        if (!arity(2) || !this.implOnly(e, mode)) return null;
+        const t = this.pair(e.args[0]!, e.args[1]!, env, mode, want);
+        if (t === null) return null;
+        if (t === 'cond' || !isIntType(t) || t.startsWith('u')) {
+          this.err(e.pos, `'${e.fn}' needs signed integers`, 'i8, i16, i32 or i64', t === 'cond' ? 'bool' : t);
+          return null;
+        }
+        return ok(t);
+      }
+      default: {
+        // trunc_T
+        if (!arity(1) || !this.implOnly(e, mode)) return null;
+        const t = this.value(e.args[0]!, env, mode, null);
+        if (t === null) return null;
+        if (t === 'cond' || !isFloatType(t)) {
+          this.err(e.pos, `'${e.fn}' converts a float`, 'f32 or f64', t === 'cond' ? 'bool' : t);
+          return null;
+        }
+        return ok(truncTarget(e.fn)!);
       }
       case 'sqrt':
       case 'exp':

@@ -10,8 +10,10 @@ import fc from 'fast-check';
 import type { ValueType } from '../../core/language/ast.ts';
 import type { Algorithm, AlgFunc, AlgUpdate } from '../../compilers/algorithm/algorithm.ts';
 import type { Directive, FuncSchedule, LoopRef, Schedule, StageSchedule, Tail } from '../../compilers/algorithm/schedule.ts';
+import { buildHalideAlgorithm, type HAlgR, halideAlgArb } from './gen-halide.ts';
 
-export type Profile = 'smoke' | 'full';
+/** `halide`: the algorithms of gen-halide.ts (the default with `--compiler halide`). */
+export type Profile = 'smoke' | 'full' | 'halide';
 
 export interface FuzzCase {
   readonly alg: Algorithm;
@@ -62,10 +64,7 @@ interface FuncSchedR {
   readonly store: number;
   readonly stages: readonly StageR[];
 }
-export interface Recipe {
-  readonly alg: AlgR;
-  readonly sched: readonly FuncSchedR[];
-}
+export type Recipe = { readonly alg: AlgR; readonly sched: readonly FuncSchedR[] } | { readonly halide: HAlgR; readonly sched: readonly FuncSchedR[] };
 
 const small = (max: number): fc.Arbitrary<number> => fc.integer({ min: 0, max });
 
@@ -97,7 +96,9 @@ export function recipeArb(profile: Profile): fc.Arbitrary<Recipe> {
     // A specialisation on about one stage in eight (null first: shrinking removes it).
     spec: fc.oneof({ weight: 7, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.record({ cond: small(3), dirs: fc.array(dirR(), { minLength: 1, maxLength: 2 }) }) }),
   });
-  const fsched = fc.record({ compute: small(3), at: small(7), store: small(3), stages: fc.array(stage, { maxLength: 3 }) });
+  // Up to 3 stages (4 with the halide profile's three updates).
+  const fsched = fc.record({ compute: small(3), at: small(7), store: small(3), stages: fc.array(stage, { maxLength: profile === 'halide' ? 4 : 3 }) });
+  if (profile === 'halide') return fc.record({ halide: halideAlgArb(), sched: fc.array(fsched, { minLength: 3, maxLength: 3 }) });
   return fc.record({ alg, sched: fc.array(fsched, { minLength: 3, maxLength: 3 }) });
 }
 
@@ -387,6 +388,6 @@ export function buildSchedule(alg: Algorithm, r: readonly FuncSchedR[]): Schedul
 }
 
 export function buildCase(r: Recipe): FuzzCase {
-  const alg = buildAlgorithm(r.alg);
+  const alg = 'halide' in r ? buildHalideAlgorithm(r.halide) : buildAlgorithm(r.alg);
   return { alg, sched: buildSchedule(alg, r.sched) };
 }

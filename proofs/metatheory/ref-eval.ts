@@ -10,7 +10,7 @@
 // found makes the whole expression ⊥.
 
 import type { Expr, ValueType } from '../../core/language/ast.ts';
-import { isFloatType, isIntType } from '../../core/language/ast.ts';
+import { isFloatType, isIntType, truncTarget } from '../../core/language/ast.ts';
 
 /** A value of 𝒰 in the reference representation. */
 export type RValue = bigint | number | boolean;
@@ -18,7 +18,11 @@ export type RValue = bigint | number | boolean;
 export type Affine = bigint | boolean;
 
 /** Why an evaluation has no value (no rule of Fig. 4.3 applies). */
-export type Bottom = { readonly bot: 'uninitialized' | 'out-of-bounds'; readonly loc: string };
+/**
+ * Why an evaluation has no value (no rule of Fig. 4.3 applies): a read of ⊥ or outside dom(μ),
+ * or a checked operation out of its range whose result a select did not discard.
+ */
+export type Bottom = { readonly bot: 'uninitialized' | 'out-of-bounds' | 'undefined-behaviour'; readonly loc: string };
 
 export type Cell = { readonly kind: 'value'; readonly v: RValue } | { readonly kind: 'bot' };
 
@@ -225,7 +229,7 @@ export function evaluate(e: Expr, env: Env, mem: RefMemory): { ok: true; v: RVal
   const reads: string[] = [];
   let first: Bottom | null = null;
   const bottom = (b: Bottom): Bot => {
-    first ??= b;
+    if (b.bot !== 'undefined-behaviour') first ??= b;
     return new Bot(b);
   };
   // Returns a value or a Bot marker (⊥); evaluation continues past ⊥ (eagerness).
@@ -298,13 +302,15 @@ export function evaluate(e: Expr, env: Env, mem: RefMemory): { ok: true; v: RVal
         return arith(x.op, t as ValueType, a, b);
       }
       case 'select': {
-        // SELECT-TRUE / SELECT-FALSE: all three arguments have values.
+        // SELECT-TRUE / SELECT-FALSE: all three arguments have values, except that an operand
+        // without one because a checked operation left its range is an error only if chosen.
         const c = go(x.cond, E);
         const a = go(x.then, E);
         const b = go(x.else, E);
         if (c instanceof Bot) return c;
-        if (a instanceof Bot) return a;
-        if (b instanceof Bot) return b;
+        const ub = (v: RValue | Bot): boolean => v instanceof Bot && v.b.bot === 'undefined-behaviour';
+        if (a instanceof Bot && !ub(a)) return a;
+        if (b instanceof Bot && !ub(b)) return b;
         return c ? a : b;
       }
       case 'call': {
@@ -318,6 +324,13 @@ export function evaluate(e: Expr, env: Env, mem: RefMemory): { ok: true; v: RVal
         if (fn === 'max') return vs[0]! > vs[1]! ? vs[0]! : vs[1]!;
         const vt = t as ValueType;
         switch (fn) {
+          case 'add_nsw':
+          case 'sub_nsw':
+          case 'mul_nsw': {
+            const [p, q] = vs as bigint[];
+            const exact = fn === 'add_nsw' ? p! + q! : fn === 'sub_nsw' ? p! - q! : p! * q!;
+            return wrap(vt, exact) === exact ? exact : bottom({ bot: 'undefined-behaviour', loc: `${fn} overflows ${vt}` });
+          }
           case 'abs':
             if (isFloatType(vt)) return Math.abs(vs[0] as number);
             return wrap(vt, (vs[0] as bigint) < 0n ? -(vs[0] as bigint) : (vs[0] as bigint));
@@ -333,8 +346,15 @@ export function evaluate(e: Expr, env: Env, mem: RefMemory): { ok: true; v: RVal
             return roundF(vt, Math.ceil(vs[0] as number));
           case 'pow':
             return roundF(vt, Math.pow(vs[0] as number, vs[1] as number));
-          default:
-            return castTo(fn, vs[0]!);
+          default: {
+            if (truncTarget(fn) !== null) {
+              // trunc_T: the float truncated toward zero, if it is a number and fits T.
+              const f = vs[0] as number;
+              const exact = Number.isFinite(f) ? BigInt(Math.trunc(f)) : null;
+              return exact !== null && wrap(vt, exact) === exact ? exact : bottom({ bot: 'undefined-behaviour', loc: `${fn} of ${f}` });
+            }
+            return castTo(fn as ValueType, vs[0]!);
+          }
         }
       }
     }

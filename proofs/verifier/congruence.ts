@@ -8,7 +8,7 @@
 // value query (sc2: 25 bit-vector products, each read resolved through a folded buffer) times
 // out. A sufficient condition only: when it fails, the whole value query is asked as before.
 
-import { type ArrayRead, type Expr, isFloatType, isValueTypeName, type TensorRead, type ValueType } from '../../core/language/ast.ts';
+import { type ArrayRead, type Expr, isCheckedFunction, isFloatType, isValueTypeName, plainOf, type TensorRead, type ValueType } from '../../core/language/ast.ts';
 import { constantValue } from '../../semantics/constant.ts';
 import { sameValue } from '../../semantics/values.ts';
 import type { CheckedSpec, NormEquation } from '../../core/language/typecheck.ts';
@@ -130,6 +130,10 @@ export class Congruence {
       st.eqs.push(iff(formulaOf(x, a.env), formulaOf(y, b.env)));
       return true;
     }
+    // A checked operation, where it has a value (its range is an obligation of its own), has its
+    // plain operation's.
+    if (x.kind === 'call' && isCheckedFunction(x.fn)) return this.match({ expr: plainOf(x), env: a.env }, b, leaf, st);
+    if (y.kind === 'call' && isCheckedFunction(y.fn)) return this.match(a, { expr: plainOf(y), env: b.env }, leaf, st);
     // A cast to the type its argument already has is the identity in every encoding (Halide's
     // printer writes `f32(f32(e))` around most float terms).
     const bare = identityCastArg(x) ?? identityCastArg(y);

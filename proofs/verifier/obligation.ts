@@ -11,6 +11,8 @@ export type ObligationKind =
   | 'read-defined'
   /** S-ASSIGN: ⟦e⟧_h = decompose(t): the value written is the annotated spec value. */
   | 'value'
+  /** S-ASSIGN: every checked operation whose result the written value uses is in its range. */
+  | 'defined'
   /** S-PARLOOP rw-safe: no iteration reads what another writes. */
   | 'rw-race'
   /** S-PARLOOP ww-covered: iterations writing the same cell write the same value. */
@@ -62,6 +64,8 @@ export function failureClass(k: ObligationKind): string {
       return 'uninitialized-read';
     case 'value':
       return 'value-mismatch';
+    case 'defined':
+      return 'undefined-behaviour';
     case 'rw-race':
     case 'ww-race':
       return 'race';

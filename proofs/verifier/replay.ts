@@ -134,7 +134,7 @@ export const REPLAY_INPUTS: readonly ReplayInput[] = [
 export const EARLY_INPUTS: readonly ReplayInput[] = [REPLAY_INPUTS[0]!, REPLAY_INPUTS[3]!, REPLAY_INPUTS[5]!];
 
 /** The verdict class of a run-time error kind (semantics/errors.ts). */
-export const RUN_CLASS: Record<string, string> = { race: 'race', 'out-of-bounds': 'out-of-bounds', uninitialized: 'uninitialized-read' };
+export const RUN_CLASS: Record<string, string> = { race: 'race', 'out-of-bounds': 'out-of-bounds', uninitialized: 'uninitialized-read', 'undefined-behaviour': 'undefined-behaviour' };
 
 /**
  * Look for a concrete counterexample over the candidate parameters and `seeds`. Returns the

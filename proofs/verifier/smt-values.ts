@@ -10,11 +10,15 @@
 import {
   type Expr,
   type FloatType,
+  hasChecked,
   type IntType,
+  isCheckedFunction,
   isFloatType,
   isIntType,
   isValueTypeName,
+  plainOf,
   type TensorRead,
+  truncTarget,
   type ValueType,
 } from '../../core/language/ast.ts';
 import { affineToSmt, smtSymbol } from '../../core/language/affine-smt.ts';
@@ -230,8 +234,80 @@ export class ValueEncoder {
       case 'binary':
         return uf && e.op !== '&&' && e.op !== '||' ? this.ufOperation(e, vt, env) : this.binary(e, vt, env);
       case 'call':
+        // A checked operation's value, where it has one, is its plain operation's.
+        if (isCheckedFunction(e.fn)) return this.value(plainOf(e), env);
         return uf ? this.ufOperation(e, vt, env) : this.call(e, vt, env);
     }
+  }
+
+  /**
+   * Whether every checked operation of `e` whose result the evaluation uses is in its range
+   * (docs/language.md §4): the operands of each one (every one outside a select's operands, and
+   * in a select's chosen operand) give it a value. 'true' when e has none. Exact for integers in
+   * every mode but uf, and for float → integer conversions under ieee and real; under uf the
+   * ranges are uninterpreted predicates.
+   */
+  defined(e: Expr, env: EncodeEnv): string {
+    if (!hasChecked(e)) return 'true';
+    const all = (xs: readonly string[]): string => {
+      const ys = xs.filter((x) => x !== 'true');
+      return ys.length === 0 ? 'true' : ys.length === 1 ? ys[0]! : `(and ${ys.join(' ')})`;
+    };
+    switch (e.kind) {
+      case 'call': {
+        const parts = e.args.map((a) => this.defined(a, env));
+        if (isCheckedFunction(e.fn)) parts.push(this.inRange(e, env));
+        return all(parts);
+      }
+      case 'unary':
+        return this.defined(e.arg, env);
+      case 'binary':
+        return all([this.defined(e.left, env), this.defined(e.right, env)]);
+      case 'select':
+        return all([this.defined(e.cond, env), `(ite ${this.bool(e.cond, env)} ${this.defined(e.then, env)} ${this.defined(e.else, env)})`]);
+      case 'let': {
+        if (env.index) throw new Error('ValueEncoder.defined: a let-expression with an index hook (substitute it first)');
+        const inner: EncodeEnv = { ...env, intVar: (n) => (n === e.name ? smtSymbol(`${e.name}!let`) : env.intVar(n)) };
+        return `(let ((${smtSymbol(`${e.name}!let`)} ${this.index(e.value, env)})) ${this.defined(e.body, inner)})`;
+      }
+      default:
+        return 'true';
+    }
+  }
+
+  /** The range condition of one checked operation, over its operands' values. */
+  private inRange(e: Extract<Expr, { kind: 'call' }>, env: EncodeEnv): string {
+    const args = e.args.map((a) => this.value(a, env));
+    const to = truncTarget(e.fn);
+    const from = (e.args[0]!.ty as { vt: ValueType }).vt;
+    if (this.mode === 'uf') {
+      // No arithmetic to decide the range with: a predicate of its own (a proof still holds for
+      // the machine, which is one interpretation of it; a refutation is never exact).
+      const name = `${from}.${e.fn}.defined`;
+      this.need(`1fun.${name}`, `(declare-fun ${smtSymbol(name)} (${e.args.map(() => this.sort(from)).join(' ')}) Bool)`);
+      this.inexact.add(`the range of '${e.fn}' uninterpreted`);
+      return `(${smtSymbol(name)} ${args.join(' ')})`;
+    }
+    if (to === null) {
+      // add/sub/mul_nsw: the operation in one more bit (twice the bits for *) is the same number.
+      const n = BITS[from as IntType];
+      const w = e.fn === 'mul_nsw' ? n : 1;
+      const op = e.fn === 'add_nsw' ? 'bvadd' : e.fn === 'sub_nsw' ? 'bvsub' : 'bvmul';
+      const ext = (x: string): string => `((_ sign_extend ${w}) ${x})`;
+      return `(= ${ext(`(${op} ${args[0]} ${args[1]})`)} (${op} ${ext(args[0]!)} ${ext(args[1]!)}))`;
+    }
+    // trunc_T: truncated toward zero, the value is in [lo, hi]; NaN compares false, ±∞ is out.
+    const n = BITS[to];
+    const lo = SIGNED[to] ? -(2 ** (n - 1)) : 0;
+    const hiPlus1 = SIGNED[to] ? 2 ** (n - 1) : 2 ** n;
+    const ft = from as FloatType;
+    if (this.mode === 'ieee') {
+      const t = `(fp.roundToIntegral RTZ ${args[0]})`;
+      return `(and (fp.geq ${t} ${fpLiteral(lo, ft)}) (fp.lt ${t} ${fpLiteral(hiPlus1, ft)}))`;
+    }
+    const x = args[0]!;
+    const t = `(ite (>= ${x} 0.0) (to_int ${x}) (- (to_int (- ${x}))))`;
+    return `(and (>= ${t} ${BigInt(lo)}) (< ${t} ${BigInt(hiPlus1)}))`;
   }
 
   /**

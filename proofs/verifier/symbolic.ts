@@ -6,7 +6,7 @@
 // ww-covered of S-PARLOOP, and the output check of §5.4 are obligations too.
 
 import type { ArrayRead, Assign, Cmd, Expr, Loop, ValueType } from '../../core/language/ast.ts';
-import { T_INDEX, tValue } from '../../core/language/ast.ts';
+import { hasChecked, T_INDEX, tValue } from '../../core/language/ast.ts';
 import { substExpr, typedNeutral } from '../../core/language/reductions.ts';
 import { ghostLiteral, ghostName, holds, inReductionDomain, markerPrefix, type MarkerKind, type ReductionInfo, reductionInfos } from './reduction-heap.ts';
 import type { Formula, PRel, PSet, RelPiece, Term } from '../../core/presburger/types.ts';
@@ -573,6 +573,7 @@ export class SymbolicEvaluator {
       const body = substExpr(r.info.def.body, new Map([...xsTo, ...r.info.def.dims.map((d, k) => [d.var, inlineLets(a.at![k]!)] as const)]));
       const elem = inlineLets(a.elem);
       this.valueObligation({ ...c, annot: body, rhs: elem }, h, g, elem, collectReads(elem), { rule: 'RED-ELEMENT', description: `the value ${where} contributes is the reduction's element at its position` });
+      this.definedObligation(c, h, g, elem, collectReads(elem));
     } else {
       this.inOrder.set(r.tensor, 'transferred');
       this.propheticOf(c, g, h);
@@ -803,6 +804,7 @@ export class SymbolicEvaluator {
     }
     const dh = this.propheticOf(c, g);
     const prepared = this.valueObligation(c, h, g, rhs, reads);
+    this.definedObligation(c, h, g, rhs, reads);
     if (this.log) {
       // As Fig. 5.5: the value of each read in h, then the constraint C, Δh and R.
       reads.forEach((r, k) => {
@@ -824,16 +826,7 @@ export class SymbolicEvaluator {
     const prepared = reads.map((r) => this.prepared(h, r.name, r.indices.map((i) => termOf(i, this.env))));
     const render = (mode: FloatMode, axioms: 'relevant' | 'all' = 'all'): Obligation => {
       const enc = new ValueEncoder(mode);
-      const lines: string[] = [];
-      const extraInts: string[] = [];
-      const readVal = new Map<ArrayRead, string>();
-      reads.forEach((r, k) => {
-        const v = `val.${k}`;
-        readVal.set(r, v);
-        const shape = this.ci.arrays.get(r.name)?.decl.elem ?? this.allocElem(r.name, g);
-        lines.push(`(declare-const ${v} ${enc.sort(shape)})`);
-        lines.push(`(assert (! ${this.lookup(enc, prepared[k]!, v, extraInts)} :named read.${k}))`);
-      });
+      const { lines, extraInts, readVal } = this.readValues(enc, reads, prepared, g);
       const index = (e: Expr): string => (e.ty?.kind === 'cond' ? formulaToSmt(formulaOf(e, this.env)) : termToSmt(termOf(e, this.env)));
       const impl = enc.value(rhs, { intVar: (n) => smtSymbol(n), index, arrayRead: (e) => readVal.get(e)! });
       const spec = enc.value(annot, { intVar: (n) => smtSymbol(n), index });
@@ -853,6 +846,47 @@ export class SymbolicEvaluator {
     };
     this.obligations.push({ id, kind: 'value', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render, context: g.facts, prepare, congruence });
     return prepared;
+  }
+
+  /**
+   * The checked operations of a written value are in their range (docs/language.md §4): every one
+   * whose result the value uses, with the reads' values as in the value obligation. Refuted in an
+   * exact encoding, it is undefined behaviour of the program (class `undefined-behaviour`); a run
+   * at the model's inputs shows it.
+   */
+  private definedObligation(c: Extract<Cmd, { kind: 'assign' }>, h: PRel, g: Gamma, rhs: Expr, reads: readonly ArrayRead[]): void {
+    if (!hasChecked(rhs)) return;
+    const id = this.nextId();
+    const description = `every checked operation of the value written to ${this.source(c.array)}[…] at line ${c.pos.line} is in its range`;
+    const report = this.reportVars(g);
+    const prepared = reads.map((r) => this.prepared(h, r.name, r.indices.map((i) => termOf(i, this.env))));
+    // The reads' values come from the spec (their templates): all of its axioms are kept.
+    const render = (mode: FloatMode): Obligation => {
+      const enc = new ValueEncoder(mode);
+      const { lines, extraInts, readVal } = this.readValues(enc, reads, prepared, g);
+      const index = (e: Expr): string => (e.ty?.kind === 'cond' ? formulaToSmt(formulaOf(e, this.env)) : termToSmt(termOf(e, this.env)));
+      lines.push(`(assert (! (not ${enc.defined(rhs, { intVar: (n) => smtSymbol(n), index, arrayRead: (e) => readVal.get(e)! })}) :named goal))`);
+      const ints = sortedVars(g.facts, [...this.params, ...g.vars, ...extraInts, ...freeIntVars(rhs)]);
+      const script = this.valueScript(enc, ints, g.facts, lines, null);
+      return { id, kind: 'defined', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, script, float: mode, inexact: enc.inexactReason() };
+    };
+    const prepare = (feasible: Feasibility): Promise<void> => pruneReads(prepared, g.facts, feasible);
+    this.obligations.push({ id, kind: 'defined', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render, context: g.facts, prepare });
+  }
+
+  /** Each read's value as a constant `val.k`, constrained by the heap alternatives that hold it. */
+  private readValues(enc: ValueEncoder, reads: readonly ArrayRead[], prepared: readonly PreparedRead[], g: Gamma): { lines: string[]; extraInts: string[]; readVal: Map<ArrayRead, string> } {
+    const lines: string[] = [];
+    const extraInts: string[] = [];
+    const readVal = new Map<ArrayRead, string>();
+    reads.forEach((r, k) => {
+      const v = `val.${k}`;
+      readVal.set(r, v);
+      const shape = this.ci.arrays.get(r.name)?.decl.elem ?? this.allocElem(r.name, g);
+      lines.push(`(declare-const ${v} ${enc.sort(shape)})`);
+      lines.push(`(assert (! ${this.lookup(enc, prepared[k]!, v, extraInts)} :named read.${k}))`);
+    });
+    return { lines, extraInts, readVal };
   }
 
   private allocElem(name: string, g: Gamma): ValueType {

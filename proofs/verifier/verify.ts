@@ -250,6 +250,13 @@ const feasibility = (ask: Ask): Feasibility => async (facts, conds) => {
  * for nothing), then with all of them.
  */
 async function dischargeValue(s: Slot, mode: FloatMode, timeoutMs: number, ask: Ask = askNow): Promise<void> {
+  // With operations uninterpreted, the range of a checked operation is a predicate of its own,
+  // which no query proves: not asked (an `--float uf` verdict is then unknown).
+  if (s.p.kind === 'defined' && mode === 'uf') {
+    s.o = s.p.render(mode);
+    s.answer = { status: 'unknown', output: '', ms: 0, reason: 'the ranges of checked operations are uninterpreted under --float uf' };
+    return;
+  }
   if (!s.congruenceTried) {
     // A Presburger claim that implies the value equality (same shape, equal indices): tried once,
     // in whichever encoding comes first; it holds for all of them, except that closed float terms
@@ -357,7 +364,7 @@ function confirmRun(ci: CheckedImpl, params: ReadonlyMap<string, bigint>, shows:
 }
 
 /** The obligations whose instance a slice of the loops around them shows. */
-const SLICED: ReadonlySet<ObligationKind> = new Set(['value', 'write-bounds', 'read-bounds', 'read-defined', 'rw-race', 'ww-race']);
+const SLICED: ReadonlySet<ObligationKind> = new Set(['value', 'defined', 'write-bounds', 'read-bounds', 'read-defined', 'rw-race', 'ww-race']);
 
 /**
  * The slice that runs a refuted obligation's instance (semantics/slice.ts): the loops around it at
@@ -552,7 +559,8 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
       const at = x.p.kind === 'value' ? commandAt(ci, x.o.line) : null;
       return at !== null && at.cmd.kind === 'assign' && at.cmd.array === found.array;
     };
-    const o = found.line ? (slots.find((x) => x.p.usesValues && x.answer.status !== 'unsat' && x.o.line === found.line)?.o ?? s.o) : quick && found.array ? (slots.find(writes)?.o ?? s.o) : s.o;
+    const ub = found.class === 'undefined-behaviour';
+    const o = found.line ? (slots.find((x) => x.p.usesValues && x.answer.status !== 'unsat' && x.o.line === found.line && (x.p.kind === 'defined') === ub)?.o ?? s.o) : quick && found.array ? (slots.find(writes)?.o ?? s.o) : s.o;
     return done({
       verdict: 'invalid',
       class: found.class,

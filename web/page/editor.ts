@@ -10,10 +10,11 @@ import { EditorState, StateEffect, StateField, type Extension } from '@codemirro
 import { Decoration, type DecorationSet, drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers, WidgetType } from '@codemirror/view';
 import { tags as t } from '@lezer/highlight';
 import type { Diag } from '../protocol.ts';
+import { BUILTIN_FUNCTIONS } from '../../core/language/ast.ts';
 
 const KEYWORDS = new Set(['in', 'do', 'for', 'par', 'let', 'if', 'then', 'else', 'skip', 'allocate', 'input', 'output', 'array', 'param', 'assume', 'tensor', 'spec', 'impl', 'of', 'where', 'select', 'true', 'false']);
 const TYPES = new Set(['bool', 'i8', 'i16', 'i32', 'i64', 'u8', 'u16', 'u32', 'u64', 'f32', 'f64']);
-const BUILTINS = new Set(['min', 'max', 'abs', 'sqrt', 'exp', 'log', 'pow', 'floor', 'ceil']);
+const BUILTINS = new Set<string>(BUILTIN_FUNCTIONS);
 
 interface LexState {
   comment: boolean;

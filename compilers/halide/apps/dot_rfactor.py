@@ -2,7 +2,8 @@
 # part made a pure variable u of the intermediate Func, whose update is vectorized over u; the
 # output then folds the 8 partial sums. The schedule is applied by pipeline()'s `schedule` hook, so
 # that the spec is the reduction as written (docs/halide.md, "rfactor"). dot_rfactor_f32.py is the
-# same on floats.
+# same on floats. UInt(32): its arithmetic wraps (defined in Halide); an Int(32) sum's overflow is
+# undefined, and the translator refuses an rfactor of one (docs/halide.md).
 import halide as hl
 
 
@@ -30,4 +31,4 @@ def make(t):
 
 
 def pipeline():
-    return make(hl.Int(32))
+    return make(hl.UInt(32))

@@ -17,7 +17,9 @@ import halide as hl
 
 
 def make(case="identity"):
-    inp = hl.ImageParam(hl.Int(32), 1, "inp")  # the issue uses floats; Int(32) keeps the proof fast
+    # The issue uses floats; UInt(32) keeps the proof fast, and its arithmetic wraps (Int(32)'s
+    # overflow is undefined in Halide: the proof would need 1 + inp(x) and its double in range).
+    inp = hl.ImageParam(hl.UInt(32), 1, "inp")
     x = hl.Var("x")
     f, g = hl.Func("f"), hl.Func("g")
     f[x] = inp[x]

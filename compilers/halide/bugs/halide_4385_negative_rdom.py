@@ -12,10 +12,10 @@ import halide as hl
 
 
 def pipeline():
-    inp = hl.ImageParam(hl.Int(32), 1, "inp")
+    inp = hl.ImageParam(hl.UInt(32), 1, "inp")  # wraps: no overflow obligation beside the point
     n = hl.Param(hl.Int(32), "n")
     f = hl.Func("f")
     f[()] = inp[0]
     r = hl.RDom([(0, n)], "r")
-    f[()] = f[()] + hl.select(r.x >= 0, 1, 0)  # += 1 per iteration; the update must mention r to iterate it
+    f[()] = f[()] + hl.select(r.x >= 0, hl.u32(1), hl.u32(0))  # += 1 per iteration; the update must mention r to iterate it
     return {"output": f, "funcs": [f], "args": [inp, n], "example": {"output": [], "inp": [1], "n": -3}}

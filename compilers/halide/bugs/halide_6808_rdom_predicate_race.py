@@ -15,7 +15,7 @@ import halide as hl
 
 
 def make(case="trigger"):
-    inp = hl.ImageParam(hl.Int(32), 1, "inp")
+    inp = hl.ImageParam(hl.UInt(32), 1, "inp")  # wraps: no overflow obligation beside the point
     x = hl.Var("x")
     f = hl.Func("f")
     f[x] = inp[x] * 2 if case == "never" else inp[x]
@@ -23,13 +23,13 @@ def make(case="trigger"):
     r = hl.RDom([(1 if case == "from_1" else 0, 10)], "r")
     if case in ("trigger", "serial", "from_1", "never"):
         r.where(f[0] == 1)  # (a) from_1: the RDom does not contain 0, so nobody writes f(0)
-        f[r.x] = 2
+        f[r.x] = hl.u32(2)
     elif case == "own_cell":
         r.where(f[r.x] == 1)  # (b) each iteration reads and writes its own cell
-        f[r.x] = 2
+        f[r.x] = hl.u32(2)
     elif case == "even_odd":
         r.where(f[2 * r.x] == 1)  # (c) reads the even cells, writes the odd ones
-        f[2 * r.x + 1] = 2
+        f[2 * r.x + 1] = hl.u32(2)
     else:
         raise ValueError(case)
     if case != "serial":

@@ -544,6 +544,11 @@ export function toValue(s: SkelExpr, t: ValueType, sc: Scope): Expr {
       return isFloatType(t) ? floatLit(s.n, t) : toValue({ ...s, s: 17 }, t, sc);
     default: {
       if (isBool) return { kind: 'unary', op: '!', arg: toValue(k0, t, sc), pos: P0 };
+      // Checked operations (implementations only): on signed integers, and conversions of floats.
+      if (sc.mode === 'semantic' && isInt && s.n % 3 === 1) {
+        if (t.startsWith('i') && (s.n >> 2) % 2 === 0) return call(pick(['add_nsw', 'sub_nsw', 'mul_nsw'] as const, s.n >> 3), [toValue(k0, t, sc), toValue(k1, t, sc)]);
+        return call(`trunc_${t}` as BuiltinFunction, [toTyped(k0, pick(['f32', 'f64'] as const, s.n >> 3), sc)]);
+      }
       if (!isFloatType(t)) return call('abs', [toValue(k0, t, sc)]);
       const fn = pick(FLOAT_FNS, s.n);
       const two = fn === 'pow' || fn === 'min' || fn === 'max';

@@ -311,7 +311,11 @@ export const smtValues = defineProperty({
     if (usesUninterpreted(c.e)) return void stats.note('exp/log/pow (inexact by design)');
     const mu = memoryOf(p);
     const v = evalExpr(c.e, c.env, mu);
-    if (v === undefined) return void stats.note('⊥');
+    // A checked operation out of its range whose result is used (the independent evaluator says
+    // so): the encoding's range condition must be false there.
+    const ref = evaluate(c.e, new Map([...c.env].map(([k, x]) => [k, typeof x === 'number' ? BigInt(x) : x])), refMemory(mu));
+    const ub = !ref.ok && ref.bot.bot === 'undefined-behaviour';
+    if (v === undefined && !ub) return void stats.note('⊥');
     const enc = new ValueEncoder('ieee');
     const intVar = (n: string): string => {
       const x = c.env.get(n);
@@ -341,8 +345,17 @@ export const smtValues = defineProperty({
       arrays.push(`(define-fun ${a.name} (${ps.map((x) => `(${x} Int)`).join(' ')}) ${enc.sort(a.elem)} ${body})`);
     }
     const term = enc.value(c.e, env);
+    const defined = enc.defined(c.e, env);
     if (enc.inexactReason() !== null) falsified(`the ieee encoding calls itself inexact (${enc.inexactReason()}) without exp/log/pow`);
-    const script = ['(set-logic ALL)', ...enc.preamble(), ...arrays, `(assert (not (= ${term} ${enc.literal(v as Value, c.t)})))`].join('\n');
+    if (ub) {
+      // The range condition of the checked operations holds nowhere here.
+      const s2 = ['(set-logic ALL)', ...enc.preamble(), ...arrays, `(assert ${defined})`].join('\n');
+      const d = await checkSat(s2, { timeoutMs: 20_000 });
+      if (d.status === 'sat') falsified(`the evaluation is undefined behaviour (${ref.ok ? '' : ref.bot.loc}) but the encoding's range condition can hold:\n${s2}`);
+      return void stats.note(d.status === 'unsat' ? 'undefined behaviour = range condition false' : `solver ${d.status} (${d.reason ?? ''})`);
+    }
+    if (v !== undefined && ref.ok !== true) falsified(`the semantics gives ${showValue(v)} where the independent evaluator finds none`);
+    const script = ['(set-logic ALL)', ...enc.preamble(), ...arrays, `(assert (not (and ${defined} (= ${term} ${enc.literal(v as Value, c.t)}))))`].join('\n');
     const a = await checkSat(script, { timeoutMs: 20_000 });
     if (a.status === 'sat') falsified(`the encoding can differ from the semantics' value ${showValue(v)}:\n${script}`);
     if (/solver error/.test(a.reason ?? '')) falsified(`the encoding is not a well-formed script (${a.reason}):\n${script}`);
