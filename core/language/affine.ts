@@ -194,7 +194,7 @@ function cmpExpr(op: '>=' | '==', t: Term, lessThan: boolean): Expr {
   const l = linear(pos.map(([a, k]) => [atomTerm(a), k] as const), t.c > 0n ? t.c : 0n);
   const r = linear(negs.map(([a, k]) => [atomTerm(a), k] as const), t.c < 0n ? -t.c : 0n);
   // Prefer `x < c` to `c >= x + 1` for readability when the left side is a constant.
-  if (op === '>=' && l.parts.length === 0 && r.parts.length > 0) return lessThan ? bin('<', termToExpr(r), termToExpr(addConst(l, 1n))) : bin('<=', termToExpr(linearPart(r)), num(t.c));
+  if (op === '>=' && l.parts.length === 0 && r.parts.length > 0) return lessThan ? bin('<', termToExpr(r), termToExpr(addConst(l, 1n))) : bin('<=', termToExpr(linearPart(r)), { kind: 'int', value: t.c, pos: P });
   return bin(op, termToExpr(l), termToExpr(r));
 }
 
