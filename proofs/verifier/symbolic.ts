@@ -11,6 +11,7 @@ import { substExpr, typedNeutral } from '../../core/language/reductions.ts';
 import { ghostLiteral, ghostName, holds, inReductionDomain, markerPrefix, type MarkerKind, type ReductionInfo, reductionInfos } from './reduction-heap.ts';
 import type { Formula, PRel, PSet, RelPiece, Term } from '../../core/presburger/types.ts';
 import { and, andAll, eqT, exists, FALSE, geT, iff, implies, ltT, neT, not, orAll, TRUE } from '../../core/presburger/formula.ts';
+import { entails } from '../../core/presburger/entail.ts';
 import { constant, variable } from '../../core/presburger/term.ts';
 import { fresh } from '../../core/presburger/names.ts';
 import { tupleVars } from '../../core/presburger/tuple.ts';
@@ -837,7 +838,7 @@ export class SymbolicEvaluator {
     };
     const prepare = (feasible: Feasibility): Promise<void> => pruneReads(prepared, g.facts, feasible);
     const congruence = (mode: FloatMode): Obligation[] | null => {
-      const cg = new Congruence(this.ci.spec, mode !== 'real');
+      const cg = new Congruence(this.ci.spec, mode !== 'real', (claims) => entails(g.facts, andAll(claims)));
       const claims = cg.claim({ expr: rhs, env: this.env }, { expr: annot, env: this.env }, (r, spec) => {
         const k = reads.indexOf(r);
         return k < 0 ? null : this.leafClaim(cg, prepared[k]!, spec);
@@ -973,7 +974,7 @@ export class SymbolicEvaluator {
       };
       const prepare = (feasible: Feasibility): Promise<void> => pruneReads([read], g.facts, feasible);
       const congruence = (mode: FloatMode): Obligation[] | null => {
-        const claims = this.leafClaim(new Congruence(this.ci.spec, mode !== 'real'), read, { expr: value, env: ren });
+        const claims = this.leafClaim(new Congruence(this.ci.spec, mode !== 'real', (cl) => entails(g.facts, andAll(cl))), read, { expr: value, env: ren });
         return this.congruenceObligations(id, 'output-value', 'OUTPUT', pos.pos, description, g.facts, claims);
       };
       this.obligations.push({ id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, usesValues: true, report, render, context: g.facts, prepare, congruence });
