@@ -149,7 +149,7 @@ function jitAgreement(jit: JitReport): string {
  * else anything): a message when it cannot run (the script's example is None, or the sizes found
  * are too large to run).
  */
-async function jitParams(c: HalideCase, ci: CheckedImpl): Promise<ReadonlyMap<string, bigint> | string> {
+export async function jitParams(c: HalideCase, ci: CheckedImpl): Promise<ReadonlyMap<string, bigint> | string> {
   const ex = c.driver.example;
   if (ex === null) return "the script's example is None (sizes too large to run)";
   if (ex !== undefined && ex !== 'choose') return exampleParams(c);
@@ -173,7 +173,7 @@ async function jitParams(c: HalideCase, ci: CheckedImpl): Promise<ReadonlyMap<st
  * A fast-math pipeline that agrees within the tolerance keeps its verdict with the tolerance
  * stated as its qualifier.
  */
-function notContradicted(r: VerifyResult, jit: JitReport | null, script: string): VerifyResult {
+export function notContradicted(r: VerifyResult, jit: JitReport | null, script: string): VerifyResult {
   // A realize that fails (an assert on metadata the translation does not model, a device
   // runtime that is not there) compares nothing: the verdict stands, and the failure is shown.
   if (jit === null || r.verdict !== 'valid' || jit.realizeError || jit.bigstep === 'error') return r;

@@ -263,7 +263,7 @@ export function parseHStmt(src: string): HStmt[] {
     const out: HStmt[] = [];
     while (i < lines.length) {
       const l = lines[i]!;
-      if (l.text === '}' || l.text.startsWith('} else')) return out;
+      if (l.text === '}' || l.text.startsWith('} else') || l.text === '} {') return out;
       i++;
       out.push(stmt(l));
     }
@@ -335,8 +335,15 @@ export function parseHStmt(src: string): HStmt[] {
       return { k: 'realize', name: m[1]!, bounds: bs, cond: m[4] ? parseHExpr(m[4]) : null, body: opened(l), line: l.no };
     }
     if (s.endsWith('{')) {
-      // allocate … {, fork {, atomic {, prefetch …: kept, named by their first word.
-      return { k: 'unknown', kind: s.split(/[ (]/)[0]!, text: s, body: opened(l), line: l.no };
+      // allocate … {, fork {, atomic {, prefetch …: kept, named by their first word. A fork has
+      // two blocks: `fork { … } { … }`.
+      const body = block();
+      if (i < lines.length && lines[i]!.text === '} {') {
+        i++;
+        body.push(...block());
+      }
+      closeBlock(l);
+      return { k: 'unknown', kind: s.split(/[ (]/)[0]!, text: s, body, line: l.no };
     }
     if ((m = /^([A-Za-z_][A-Za-z0-9_.$]*)\[(.*?)\] = (.*)$/.exec(s))) {
       try {

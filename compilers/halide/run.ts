@@ -12,7 +12,7 @@ import { getCell } from '../../semantics/memory.ts';
 import { runImpl, type RunReport } from '../../semantics/run.ts';
 import { closeValue, isBigType, showValue, type Value } from '../../semantics/values.ts';
 import { fastMathReason } from './fast-math.ts';
-import { compareStripped } from './hir.ts';
+import { compareStripped, HirParseError } from './hir.ts';
 import { type DriverOutput, translate, type TranslateOptions, type Translation } from './translate.ts';
 import { type Simplified, simplifyTranslation } from './simplify.ts';
 
@@ -104,8 +104,13 @@ export function halideCase(script: string, name: string, opts: TranslateOptions 
   const t3 = performance.now();
   const cmp = (a: string | null, b: string | null): TracingComparison['pass21'] => {
     if (a === null || b === null) return { same: false, onlyTraced: [], onlyPlain: ['(no IR printed)'] };
-    const c = compareStripped(a, b);
-    return { same: c.same, onlyTraced: c.onlyTraced, onlyPlain: c.onlyPlain };
+    try {
+      const c = compareStripped(a, b);
+      return { same: c.same, onlyTraced: c.onlyTraced, onlyPlain: c.onlyPlain };
+    } catch (e) {
+      if (!(e instanceof HirParseError)) throw e;
+      return { same: false, onlyTraced: [], onlyPlain: [`(not compared: ${e.message})`] };
+    }
   };
   let final: TracingComparison['final'];
   try {

@@ -855,6 +855,8 @@ class Translator {
         return this.provide(s, sc);
       case 'eval':
         if (isTraceCall(s.e) || s.e.k === 'int') return null; // trace events; `0` is a no-op Halide leaves
+        if (s.e.k === 'call' && /^halide_semaphore_/.test(s.e.name)) throw new Unsupported('async', `${s.e.name} (line ${s.line}): an async producer, forked and synchronised by semaphores`);
+        if (s.e.k === 'call' && /^halide_memoization_/.test(s.e.name)) throw new Unsupported('memoize', `${s.e.name} (line ${s.line})`);
         throw new Unsupported(`Evaluate ${s.e.k === 'call' ? s.e.name : s.e.k}`, `line ${s.line}`);
       case 'store':
         throw new Unsupported('Store', `${s.name}[…] (line ${s.line}): flattened storage is not translated`);
@@ -1131,7 +1133,8 @@ class Translator {
         scope = scope.bind(e.name, { k: 'lazy', e: e.value, scope });
         e = e.body;
       } else if (e.k === 'call' && e.name === 'return_second' && e.args.length === 2 && isTraceCall(e.args[0]!)) e = e.args[1]!;
-      else if (e.k === 'cast' && e.a.k === 'call' && e.a.name === 'return_second') e = e.a; // the printer's type prefix of the call
+      else if (e.k === 'cast' && e.a.k === 'call' && (e.a.name === 'return_second' || e.a.name === 'strict_float')) e = e.a; // the printer's type prefix of the call
+      else if (e.k === 'call' && e.name === 'strict_float' && e.args.length === 1) e = e.args[0]!; // IEEE as written: SCHED's floats
       else if (e.k === 'var') {
         const b = scope.find(e.name);
         if (b?.k !== 'lazy' || b.stmt) break;
@@ -1159,7 +1162,8 @@ class Translator {
     // given a meaning. Refused (min and max cannot overflow).
     if ((op === '+' || op === '*') && (type === 'i32' || type === 'i64')) throw new Unsupported(`rfactor of an ${type === 'i32' ? 'Int(32)' : 'Int(64)'} ${op === '+' ? 'sum' : 'product'}`, `${s.name}: the overflow of its partial ${op === '+' ? 'sums' : 'products'} is undefined in Halide, and an accumulation folds without a check (use an unsigned type, whose arithmetic wraps, or a float)`);
     const traces: Trace[] = [];
-    const value = this.val(elem, scope, { expand: false, spec: false, traces });
+    // Without the printer's type prefix and strict_float: a transfer's source must be a bare cell.
+    const value = this.val(sameType(elem, type), scope, { expand: false, spec: false, traces });
     if (traces.length > 0) throw new Unsupported('rfactor shape', `a trace call in the accumulated value of ${s.name} (line ${s.line})`);
     return { op: op!, elem: sameType(elem, type), value };
   }
@@ -1387,9 +1391,14 @@ function valueType(f: DriverFunc): ValueType {
   return schedType(SCHED_INV[f.type] ?? f.type) as ValueType;
 }
 
-/** `(T)e` with T the value type is e: the printer's type prefix of a call (`(float32)f(x)`). */
+/** `(T)e` with T the value type is e: the printer's type prefix of a call (`(float32)f(x)`)… */
 function sameType(e: HExpr, t: ValueType): HExpr {
-  return e.k === 'cast' && e.t === (SCHED_INV[t] ?? t) ? e.a : e;
+  // …and `strict_float(e)`, which makes e's float operations IEEE as written (SCHED's own).
+  for (;;) {
+    if (e.k === 'cast' && e.t === (SCHED_INV[t] ?? t)) e = e.a;
+    else if (e.k === 'call' && e.name === 'strict_float' && e.args.length === 1) e = e.args[0]!;
+    else return e;
+  }
 }
 
 /** The coordinate of 0-dimensional Funcs in the spec. */

@@ -296,18 +296,23 @@ export class ValueEncoder {
       const ext = (x: string): string => `((_ sign_extend ${w}) ${x})`;
       return `(= ${ext(`(${op} ${args[0]} ${args[1]})`)} (${op} ${ext(args[0]!)} ${ext(args[1]!)}))`;
     }
-    // trunc_T: truncated toward zero, the value is in [lo, hi]; NaN compares false, ±∞ is out.
-    const n = BITS[to];
-    const lo = SIGNED[to] ? -(2 ** (n - 1)) : 0;
-    const hiPlus1 = SIGNED[to] ? 2 ** (n - 1) : 2 ** n;
+    // trunc_T: the value truncated toward zero is in [lo, hi] iff lo - 1 < x < hi + 1 (NaN
+    // compares false, ±∞ is out): comparisons only, which the solver decides far faster than a
+    // rounding. hi + 1 is a power of two, exact in both formats; where lo - 1 is not exact (i64),
+    // no float lies strictly between it and lo, so the bound is lo itself, inclusive.
+    const n = BigInt(BITS[to]);
+    const lo = SIGNED[to] ? -(1n << (n - 1n)) : 0n;
+    const above = SIGNED[to] ? 1n << (n - 1n) : 1n << n;
     const ft = from as FloatType;
-    if (this.mode === 'ieee') {
-      const t = `(fp.roundToIntegral RTZ ${args[0]})`;
-      return `(and (fp.geq ${t} ${fpLiteral(lo, ft)}) (fp.lt ${t} ${fpLiteral(hiPlus1, ft)}))`;
-    }
     const x = args[0]!;
-    const t = `(ite (>= ${x} 0.0) (to_int ${x}) (- (to_int (- ${x}))))`;
-    return `(and (>= ${t} ${BigInt(lo)}) (< ${t} ${BigInt(hiPlus1)}))`;
+    if (this.mode === 'ieee') {
+      const below = Number(lo - 1n);
+      const exact = BigInt(below) === lo - 1n && (ft === 'f64' || Math.fround(below) === below);
+      const low = exact ? `(fp.gt ${x} ${fpLiteral(below, ft)})` : `(fp.geq ${x} ${fpLiteral(Number(lo), ft)})`;
+      return `(and ${low} (fp.lt ${x} ${fpLiteral(Number(above), ft)}))`;
+    }
+    const real = (v: bigint): string => (v < 0n ? `(- ${-v}.0)` : `${v}.0`);
+    return `(and (> ${x} ${real(lo - 1n)}) (< ${x} ${real(above)}))`;
   }
 
   /**
