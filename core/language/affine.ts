@@ -195,6 +195,8 @@ function cmpExpr(op: '>=' | '==', t: Term, lessThan: boolean): Expr {
   const r = linear(negs.map(([a, k]) => [atomTerm(a), k] as const), t.c < 0n ? -t.c : 0n);
   // Prefer `x < c` to `c >= x + 1` for readability when the left side is a constant.
   if (op === '>=' && l.parts.length === 0 && r.parts.length > 0) return lessThan ? bin('<', termToExpr(r), termToExpr(addConst(l, 1n))) : bin('<=', termToExpr(linearPart(r)), { kind: 'int', value: t.c, pos: P });
+  // A bound written with its constant alone on one side: `x >= -2147483648`, not `x + 2147483648 >= 0`.
+  if (!lessThan && r.parts.length === 0 && l.parts.length > 0) return bin(op, termToExpr(linearPart(l)), { kind: 'int', value: -t.c, pos: P });
   return bin(op, termToExpr(l), termToExpr(r));
 }
 
