@@ -31,13 +31,12 @@ function alias(f: Formula): [string, string] | null {
   return a.kind === 'var' && b.kind === 'var' && j + k === 0n && (j === 1n || j === -1n) ? [a.name, b.name] : null;
 }
 
-/** `X.min.k <= 2^31 − 1`, `X.extent.k >= −2^31`, …: a buffer field is an int32 (halide_buffer_t),
- *  which the translation assumes of its parameter; said of a buffer field, it is not shown. */
-function int32Range(f: Formula, halide: (v: string) => string): boolean {
+/** `x <= 2^31 − 1` or `x >= −2^31`: a buffer field (halide_buffer_t's are int32) or an Int(32)
+ *  Param is an int32, which the translation assumes of its parameter; it is not shown. */
+function int32Range(f: Formula): boolean {
   if (f.kind !== 'ge' || f.t.parts.length !== 1) return false;
   const [a, k] = f.t.parts[0]!;
-  if (a.kind !== 'var' || !/\.(min|extent)\.\d+$/.test(halide(a.name))) return false;
-  return (k === -1n && f.t.c === 2147483647n) || (k === 1n && f.t.c === 2147483648n);
+  return a.kind === 'var' && ((k === -1n && f.t.c === 2147483647n) || (k === 1n && f.t.c === 2147483648n));
 }
 
 /** Halide names sort by buffer, field, then dimension as a number. */
@@ -112,7 +111,7 @@ export function halideAssumptionText(f: Formula, params: readonly ParamName[]): 
     if (left.length === 0 || (left.length === 1 && value === undefined)) continue;
     parts.push({ text: `${left.join(' == ')}${value === undefined ? '' : ` == ${value}`}`, key: `1|${left[0]}` });
   }
-  const shown = rest.filter((c) => !int32Range(c, halide));
+  const shown = rest.filter((c) => !int32Range(c));
   const term = (t: Term): string => printExpr(renamed(termToExpr(t), names));
   // Regions: X.min.k <= L and X.min.k + X.extent.k >= H in every dimension k of X is X ⊇ [L, H) × ….
   const used = new Set<Formula>();

@@ -30,6 +30,8 @@ interface Alt {
 /** Cases explored per question, inequalities per elimination step. */
 const MAX_CASES = 256;
 const MAX_INEQS = 400;
+/** Facts that need a case split, at most, in a second attempt (after the plain facts alone). */
+const SPLIT_FACTS = 4;
 /** Remembered answers and linearizations (each a function of its key). */
 const MEMO_LIMIT = 50_000;
 
@@ -355,7 +357,7 @@ function relevant(facts: readonly Formula[], vs: ReadonlySet<string>): Formula[]
 /** Whether a fact needs no case split (a literal or a conjunction of them, without min, max or
  *  select): such facts are tried first, alone, since a few disjunctive facts can exhaust the
  *  case budget and hide what the plain ones show. */
-function plain(f: Formula): boolean {
+export function plain(f: Formula): boolean {
   switch (f.kind) {
     case 'true':
     case 'false':
@@ -398,7 +400,8 @@ export function entails(facts: readonly Formula[], goal: Formula): boolean {
   return remember(key, () => {
     const easy = rel.filter(plain);
     if (refuted([...easy, neg])) return true;
-    return easy.length < rel.length && refuted([...rel, neg]);
+    // With the case-splitting facts too, but only a few: their cases multiply.
+    return easy.length < rel.length && rel.length - easy.length <= SPLIT_FACTS && refuted([...rel, neg]);
   });
 }
 
@@ -420,7 +423,7 @@ export function rangeOf(facts: readonly Formula[], t: Term): { lo: bigint | null
   return remember(key, () => {
     const easy = rel.filter(plain);
     const a = boundsUnder(easy, t);
-    if (easy.length === rel.length || a === 'empty' || (a.lo !== null && a.hi !== null)) return a;
+    if (easy.length === rel.length || a === 'empty' || (a.lo !== null && a.hi !== null) || rel.length - easy.length > SPLIT_FACTS) return a;
     const b = boundsUnder(rel, t);
     if (b === 'empty') return b;
     // Both are sound: the tighter of each.

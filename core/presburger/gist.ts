@@ -15,7 +15,7 @@ import type { Atom, Formula, Literal, Term } from './types.ts';
 import { FALSE, TRUE, and, andAll, conjuncts, cong, eq, ge, not, orAll, relit } from './formula.ts';
 import { addConst, atomTerm, constant, floorT, linear, maxT, minT, neg, selectT, solveUnit, sub, variable } from './term.ts';
 import { floorDiv } from './bigint.ts';
-import { entails, rangeOf } from './entail.ts';
+import { entails, plain, rangeOf } from './entail.ts';
 import { replaceAtom, substFormula, substTerm } from './subst.ts';
 
 /** What is known: a conjunction of facts. */
@@ -341,7 +341,13 @@ export function gist(f: Formula, context: readonly Formula[] = []): Formula {
     for (const [y, t] of solved) solved.set(y, substTerm(t, s.solved));
     const eqs = [...solved].map(([x, e]) => eq(sub(variable(x), e)));
     const k = new Known([...context, ...eqs]);
-    const next = simplifyFormula(split(simplifyFormula(andAll(s.rest), k)), k);
+    // Each compound conjunct (a required region's min/max/select arithmetic) simplified and split
+    // under the plain ones, not under each other (their cases would multiply); then all of them
+    // together, now mostly plain, to drop what the others imply.
+    const plainOnes = s.rest.filter(plain);
+    const kp = k.with(...plainOnes);
+    const split1 = s.rest.map((c) => (plain(c) ? c : split(simplifyFormula(c, kp))));
+    const next = simplifyFormula(andAll(split1), k);
     if (next.key === cur.key && s.solved.size === 0) break;
     cur = next;
   }
