@@ -198,7 +198,7 @@ ${secondWhere ? '    r2.where(f[1] == 1)\n' : ''}    f[r2.x] = 2
     expect(ok.differences).toBe(0);
     expect(ok.cells).toBeGreaterThan(1000);
     // A translation (or compiler) bug: blur_x folded by 2 rows instead of 4.
-    const broken = c.translation.text.replace(/% 4\)/g, '% 2)').replace(/buf_blur_x: u16\[([^\]]*), 4\]/, 'buf_blur_x: u16[$1, 2]');
+    const broken = c.translation.text.replace(/% 4\b/g, '% 2').replace(/buf_blur_x: u16\[([^\]]*), 4\]/, 'buf_blur_x: u16[$1, 2]');
     expect(broken).not.toBe(c.translation.text);
     const bad = await checkSource('blur_fold2.sched', broken);
     const jit = jitOracle({ ...c, translation: { ...c.translation, text: broken } }, bad.impls[0]!, 3);
@@ -304,10 +304,10 @@ describe.skipIf(MISSING !== null)('rfactor through real Halide 14 (apps/dot_rfac
     };
     // A lane never folded; a lane folded twice (and one never); the split's tail dropped.
     expect(await verdict(mutate(/for dot_s1_rx_ri < 8 do/, 'for dot_s1_rx_ri < 7 do'))).toBe('invalid');
-    expect(await verdict(mutate(/buf_dot_intm\[dot_s1_rx_ri /, 'buf_dot_intm[min(dot_s1_rx_ri, 6) '))).toBe('invalid');
-    expect(await verdict(mutate(/for dot_intm_s1_rx_ro < \(\(a_extent_0 \+ 7\) \/ 8\) do/, 'for dot_intm_s1_rx_ro < (a_extent_0 / 8) do'))).toBe('invalid');
+    expect(await verdict(mutate(/buf_dot_intm\[dot_s1_rx_ri(?=[ \]])/, 'buf_dot_intm[min(dot_s1_rx_ri, 6)'))).toBe('invalid');
+    expect(await verdict(mutate(/for dot_intm_s1_rx_ro < \(?\(a_extent_0 \+ 7\) \/ 8\)? do/, 'for dot_intm_s1_rx_ro < (a_extent_0 / 8) do'))).toBe('invalid');
     // Right code, wrong annotation (two lanes claim one position): never valid.
-    expect(await verdict(mutate(/@\(\(\(\(dot_intm_s1_rx_ro \* 8\) \+ 0\) \+ dot_intm_s1_u_v8\)\)/, '@((((dot_intm_s1_rx_ro * 8) + 0) + min(dot_intm_s1_u_v8, 6)))'))).not.toBe('valid');
+    expect(await verdict(mutate(/@\((?:\(\(\(dot_intm_s1_rx_ro \* 8\) \+ 0\) \+ dot_intm_s1_u_v8\)|8 \* dot_intm_s1_rx_ro \+ dot_intm_s1_u_v8)\)/, '@(8 * dot_intm_s1_rx_ro + min(dot_intm_s1_u_v8, 6))'))).not.toBe('valid');
   }, 300_000);
 
   it('f32: valid up to reassociation under --float real, not valid under IEEE', async () => {
@@ -421,7 +421,7 @@ def pipeline():
       expect(c.driver.traced.pass21, name).toMatch(/let f\.s1\.r\$x\.loop_min\.orig = 0\n *for \(f\.s1\.r\$x, 0, 3\) \{/);
       const text = c.translation.text;
       expect(text, name).toMatch(/\{f_1\(g_s0_x, f_s1_rx\)\} := /);
-      expect(text, name).toMatch(/\{f_2\(g_s0_x\)\} := u32\(\(buf_f\[g_s0_x - f_realized_min_0\] \* u32\(2\)\)\)/);
+      expect(text, name).toMatch(/\{f_2\(g_s0_x\)\} := u32\(\(?buf_f\[[^\]]*\] \* u32\(2\)\)?\)/);
       const ci = (await checkSource(`${name}.sched`, text)).impls[0]!;
       expect((await verifyImpl(ci, {})).verdict, name).toBe('valid');
       const j = jitOracle(c, ci, 1);
@@ -456,7 +456,7 @@ describe.skipIf(MISSING !== null)('known Halide bugs through real Halide 14 (com
   it('#6808: a predicate reading f(0) with the update parallel races, confirmed of Halide\'s code where the predicate holds (unknown where it never does); the programs of the fix\'s test are valid', async () => {
     const trigger = halideCase(join(BUGS, 'halide_6808_rdom_predicate_race.py'), 'h6808');
     // The predicate's if on memory becomes a select around the store (the cell read and rewritten).
-    expect(trigger.translation.text).toMatch(/par f_s1_rx < 10 do\s+out_f\[f_s1_rx\] \{f_1\(f_s1_rx, f_s1_rx\)\} := select\(\(u32\(out_f\[0\]\) == u32\(1\)\), u32\(u32\(2\)\), out_f\[f_s1_rx\]\)/);
+    expect(trigger.translation.text).toMatch(/par f_s1_rx < 10 do\s+out_f\[f_s1_rx\] \{f_1\(f_s1_rx, f_s1_rx\)\} := select\(\(?u32\(out_f\[0\]\) == u32\(1\)\)?, u32\(u32\(2\)\), out_f\[f_s1_rx\]\)/);
     expect(trigger.translation.text).toContain('f_1(v_x, r_rx) = select(f_1(0, r_rx - 1) == 1, 2, f_1(r_rx, r_rx - 1)) where');
     // The translation races on every input, on an access the select makes (iteration 0 writes
     // out_f[0] back when its predicate fails). Halide's code races when inp(0) = 1: confirmed by a

@@ -19,7 +19,7 @@ import { formulaOf, formulaToExpr, termOf, termToExpr } from './affine.ts';
 import type { Formula, Term } from '../presburger/types.ts';
 import { andAll, conjuncts, eqT, geT, ltT, not } from '../presburger/formula.ts';
 import { constant, variable } from '../presburger/term.ts';
-import { gist, Known, simplifyFormula, simplifyTerm } from '../presburger/gist.ts';
+import { definitions, gist, Known, simplifyFormula, simplifyTerm } from '../presburger/gist.ts';
 import { formulaVars, termVars } from '../presburger/vars.ts';
 
 export interface SimplifiedImpl {
@@ -225,7 +225,9 @@ export function simplifyImpl(impl: Impl, spec: Spec): SimplifiedImpl {
   if (g.kind === 'false') return { impl, assumptions: null };
   const facts = [...specFacts, ...conjuncts(g)];
   const s = new Simplifier();
-  const body = s.cmd(impl.body, { k: new Known(facts), inlined: new Map() });
+  // Parameters the assumptions fix (`A_min_0 == 0`, `B_extent_0 == A_extent_1`) are replaced by
+  // their value in index expressions, like an inlined `let`.
+  const body = s.cmd(impl.body, { k: new Known(facts), inlined: definitions(g) });
   const assumes = conjuncts(g).map((f) => ({ ...formulaToExpr(f, { lessThan: false }), pos: impl.assumes[0]?.pos ?? impl.pos }));
   return { impl: { ...impl, assumes, body }, assumptions: g };
 }

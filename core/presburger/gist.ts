@@ -17,6 +17,7 @@ import { addConst, atomTerm, constant, floorT, linear, maxT, minT, neg, selectT,
 import { floorDiv } from './bigint.ts';
 import { entails, plain, rangeOf } from './entail.ts';
 import { replaceAtom, substFormula, substTerm } from './subst.ts';
+import { termVars } from './vars.ts';
 
 /** What is known: a conjunction of facts. */
 export class Known {
@@ -252,6 +253,31 @@ function solvable(f: Formula): [string, Term] | null {
   if (best === null) return null;
   const v = solveUnit(f.t, best);
   return v === null ? null : [best, v];
+}
+
+/**
+ * The variables a conjunction defines by a top-level equality (`x = 0`, `y = x`), each as a term
+ * over variables it does not define: what can be substituted wherever the conjunction holds.
+ */
+export function definitions(f: Formula): Map<string, Term> {
+  const defs = new Map<string, Term>();
+  for (const c of conjuncts(f)) {
+    const s = solvable(c);
+    if (s && !defs.has(s[0])) defs.set(s[0], s[1]);
+  }
+  // Each defined name is the greatest of its literal, so substituting to a fixpoint terminates.
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [x, e] of defs) {
+      const e2 = substTerm(e, defs);
+      if (e2.key !== e.key) {
+        defs.set(x, e2);
+        changed = true;
+      }
+    }
+  }
+  for (const [x, e] of defs) if (termVars(e).has(x)) defs.delete(x);
+  return defs;
 }
 
 /**
