@@ -215,7 +215,8 @@ ${secondWhere ? '    r2.where(f[1] == 1)\n' : ''}    f[r2.x] = 2
  * of the two accumulating stores.
  */
 function rfactorDriver(merge = 'g(g.s1.x) + g_intm(g.s1.x, g.s1.r$x)', acc = 'g_intm(g_intm.s1.x, g_intm.s1.u) + input(g_intm.s1.x, g_intm.s1.u)'): DriverOutput {
-  const store = (f: string, coords: string, value: string): string => `${f}(${coords}) = (int32)return_second(halide_trace_helper("${f}", (void *)make_struct(0), (int32_t *)make_struct(${coords}), 0, 32, 1, 1, 0, 0, 2, ""), ${value})`;
+  // UInt(32): an Int(32) sum is refused (its accumulations would wrap where Halide's overflow is undefined).
+  const store = (f: string, coords: string, value: string): string => `${f}(${coords}) = (uint32)return_second(halide_trace_helper("${f}", (void *)make_struct(0), (int32_t *)make_struct(${coords}), 0, 32, 1, 1, 0, 0, 2, ""), ${value})`;
   const asserts = `assert((input.min.0 <= 0) && ((input.extent.0 + input.min.0) >= g.extent.0), halide_error_access_out_of_bounds("Input buffer input", 0))
 assert((input.min.1 <= 0) && ((input.extent.1 + input.min.1) >= 4), halide_error_access_out_of_bounds("Input buffer input", 1))`;
   const pass21 = `${asserts}
@@ -245,11 +246,12 @@ realize g_intm([0, g.extent.0], [0, 4]) {
   }
  }
 }`;
-  const g = (value: string, rvars: string[]) => ({ name: 'g', args: ['x'], type: 'i32', pure: '0', updates: [{ args: ['x'], value, rvars }] });
+  const g = (value: string, rvars: string[]) => ({ name: 'g', args: ['x'], type: 'u32', pure: '0', updates: [{ args: ['x'], value, rvars }] });
   return {
     ...fakeDriver(pass21),
-    funcs: [g('(g(x) + g_intm(x, r$x))', ['r$x']), { name: 'g_intm', args: ['x', 'u'], type: 'i32', pure: '0', updates: [{ args: ['x', 'u'], value: '(g_intm(x, u) + input_im(x, u))', rvars: [] }] }],
-    inputs: [{ name: 'input', dims: 2, type: 'i32' }],
+    outputType: 'u32',
+    funcs: [g('(g(x) + g_intm(x, r$x))', ['r$x']), { name: 'g_intm', args: ['x', 'u'], type: 'u32', pure: '0', updates: [{ args: ['x', 'u'], value: '(g_intm(x, u) + input_im(x, u))', rvars: [] }] }],
+    inputs: [{ name: 'input', dims: 2, type: 'u32' }],
     algorithm: { funcs: [g('(g(x) + input_im(x, r$x))', ['r$x'])], pass21: 'let g.s1.r$x.min = 0\nlet g.s1.r$x.max = 3', initial: null },
   };
 }
@@ -257,7 +259,7 @@ realize g_intm([0, g.extent.0], [0, 4]) {
 describe('rfactor in the translator (hand-written driver output)', () => {
   it('annotates the intermediate as partial accumulations and the merge as transfers, which verify', async () => {
     const t = translate(rfactorDriver(), 'rf');
-    expect(t.text).toContain('output g(v_x): i32 = g_0(v_x) + sum{0 <= r_rx < 4}(input_v(v_x, r_rx))');
+    expect(t.text).toContain('output g(v_x): u32 = g_0(v_x) + sum{0 <= r_rx < 4}(input_v(v_x, r_rx))');
     expect(t.text).toMatch(/\{partial g\(g_intm_s1_x\)@\(g_intm_s1_u\)\} \+= in_input\[/);
     expect(t.text).toMatch(/out_g\[g_s1_x\] \{g\(g_s1_x\)\} \+= buf_g_intm\[g_s1_x, g_s1_rx\]/);
     const prog = await checkSource('rf.sched', t.text);
@@ -457,7 +459,7 @@ describe.skipIf(MISSING !== null)('known Halide bugs through real Halide 14 (com
     const trigger = halideCase(join(BUGS, 'halide_6808_rdom_predicate_race.py'), 'h6808');
     // The predicate's if on memory becomes a select around the store (the cell read and rewritten).
     expect(trigger.translation.text).toMatch(/par f_s1_rx < 10 do\s+out_f\[f_s1_rx\] \{f_1\(f_s1_rx, f_s1_rx\)\} := select\(\(?u32\(out_f\[0\]\) == u32\(1\)\)?, u32\(u32\(2\)\), out_f\[f_s1_rx\]\)/);
-    expect(trigger.translation.text).toContain('f_1(v_x, r_rx) = select(f_1(0, r_rx - 1) == 1, 2, f_1(r_rx, r_rx - 1)) where');
+    expect(trigger.translation.text).toContain('f_1(v_x, r_rx) = select(u32(f_1(0, r_rx - 1)) == u32(1), u32(2), f_1(r_rx, r_rx - 1)) where');
     // The translation races on every input, on an access the select makes (iteration 0 writes
     // out_f[0] back when its predicate fails). Halide's code races when inp(0) = 1: confirmed by a
     // run with the store read as Halide's if (c) store, on small inputs (guarded.ts).

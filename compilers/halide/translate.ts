@@ -832,7 +832,10 @@ class Translator {
       case 'realize': {
         const f = this.funcs.get(s.name);
         if (f === undefined) throw new Unsupported('Realize', `of '${s.name}', which is not in pipeline().funcs`);
-        if (s.cond !== null && this.constCond(s.cond, sc) !== true) throw new Unsupported('conditional Realize', s.name);
+        // `realize f(…) if c`: no memory when c fails (Halide found f unused there). The extents are
+        // then 0, so an access made anyway is out of bounds, as it would be in Halide's code.
+        const rc = s.cond === null ? true : this.constCond(s.cond, sc);
+        const when = rc === true ? null : rc === false ? 'false' : this.must(() => this.cond(s.cond!, sc), `the condition of the Realize of ${s.name}`, 'conditional Realize');
         const arr = this.names.get(s.name, 'buf_');
         const lets: string[] = [];
         const mins: string[] = [];
@@ -845,7 +848,8 @@ class Translator {
             lets.push(`let ${n} = ${m} in`);
             mins.push(n);
           }
-          exts.push(this.must(() => this.idx(ex, sc), `the realized extent of ${s.name}`));
+          const e = this.must(() => this.idx(ex, sc), `the realized extent of ${s.name}`);
+          exts.push(when === null ? e : when === 'false' ? '0' : `select(${when}, ${e}, 0)`);
         });
         const body = this.block(s.body, sc.bind(s.name, { k: 'buffer', buf: { array: arr, type: f.type, mins } }), false);
         return [...lets, `allocate ${arr}: ${f.type}[${exts.join(', ')}] in`, indent(body)].join('\n');
