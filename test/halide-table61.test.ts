@@ -26,7 +26,7 @@ describe.skipIf(MISSING !== null)('Table 6.1 through real Halide 14', () => {
       const c = halideCase(app(k.script), k.script);
       const f = c.assumptions.assumptions;
       expect(f, k.name).not.toBeNull();
-      const text = halideAssumptionText(f!, c.translation.params);
+      const text = halideAssumptionText(f!, c.translation.params, c.translation.inputs.map((i) => i.name));
       expect(text.length, `${k.name}: ${text}`).toBeLessThanOrEqual(300);
       expect(text, k.name).not.toMatch(/_extent_|_min_/);
       // Equivalent to the conjunction of the asserts at points near the boundary of the simplified

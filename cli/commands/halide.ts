@@ -121,7 +121,7 @@ export const halideCommand: Command = {
       return code;
     }
     // The verdict's assumptions in Halide's names (the .sched file's are the same, simplified).
-    const named = c.assumptions.assumptions === null ? null : halideAssumptionText(c.assumptions.assumptions, c.translation.params);
+    const named = c.assumptions.assumptions === null ? null : halideAssumptionText(c.assumptions.assumptions, c.translation.params, c.translation.inputs.map((i) => i.name));
     const fastMath = fastMathReason(c.driver);
     // No concrete runs before the value queries (verify's step 1½, a shortcut to the verdict on
     // wrong programs): the least sizes Halide's asserts allow make them cost seconds (sc1 at
