@@ -336,7 +336,7 @@ const SLICED: ReadonlySet<ObligationKind> = new Set(['value', 'write-bounds', 'r
  * The slice that runs a refuted obligation's instance (semantics/slice.ts): the loops around it at
  * the model's values. An assignment's obligations (its bounds, reads and value) are about its own
  * iteration; a race is between two iterations of a par loop, which the slice runs whole inside
- * the iteration of the loops around it. Null for other obligations, or without a loop around.
+ * the iteration of the loops around it. Null for other obligations.
  */
 function sliceOf(ci: CheckedImpl, p: PendingObligation, model: ReadonlyMap<string, string>, sourceName: (v: string) => string): Slice | null {
   if (!SLICED.has(p.kind)) return null;
@@ -353,7 +353,8 @@ function sliceOf(ci: CheckedImpl, p: PendingObligation, model: ReadonlyMap<strin
     if (v === undefined || !/^\d+$/.test(v)) return null;
     iteration.push([b.name, BigInt(v)]);
   }
-  if (iteration.length === 0) return null;
+  // No loop around it (a race of a par at top level, an assignment outside every loop): the
+  // program up to the end of that command, and nothing after it (`--slice LINE:`).
   const slice = { line: at.assignmentLine, iteration };
   try {
     sliceImpl(ci, slice); // the line's first assignment may be another one, elsewhere
@@ -569,7 +570,16 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
       if (second && 'verdict' in second) return second;
       shown = second;
     }
-    if ((s.o.kind === 'reduction' || (ev.usesReductions && !s.p.usesValues)) && shown === null) {
+    // §7: the reduction rules' conditions are sufficient, not necessary (a position accumulated
+    // twice with `max` changes nothing, an element that differs from T's at its position may still
+    // fold to T's value: max(a[k], a[0]), two elements swapped in a sum), and they add ghost
+    // writes a run does not make (a transfer marks its source as moved). Every other obligation
+    // of such a program reads accumulated cells as the reductions' values, which they hold only
+    // when those conditions do. So with accumulations in the program, a refutation (interface
+    // conditions aside, which are about the declarations alone) is `invalid` only with a run
+    // that shows a wrong result; otherwise it decides nothing.
+    const needsRun = s.o.kind === 'reduction' || (ev.usesReductions && s.o.kind !== 'interface');
+    if (needsRun && shown === null) {
       // The refutation's least parameters may be too small to show it (no element accumulated
       // at all): a wider search over small parameters and the replay inputs.
       const r1 = performance.now();
@@ -578,17 +588,14 @@ export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Pro
       if (wider !== null) {
         return done({ verdict: 'invalid', class: wider.class, reason: `${wider.detail} (concrete run with ${Object.entries(wider.params).map(([k, v]) => `${k} = ${v}`).join(', ')}, input seed ${wider.seed}; obligation ${s.o.id}: ${s.o.description})`, counterexample: { values: wider.params, line: wider.line || s.o.line, col: wider.line ? wider.col : s.o.col, obligation: s.o.id, description: s.o.description }, replay: replayOf(wider) }, slots);
       }
-      // A reduction side condition is sufficient, not necessary (a position accumulated twice
-      // with `max` changes nothing), and the reduction rules add ghost writes a run does not make
-      // (a transfer marks its source as moved): with accumulations in the program, a Presburger
-      // refutation without a run showing a wrong result decides nothing.
-      return done({ verdict: 'unknown', class: UNCONFIRMED_CLASS, reason: `${s.o.id} (${s.o.description}) does not hold${at ? ` (${at})` : ''}, and no concrete run showed a wrong result`, counterexample: null }, slots);
+      return done({ verdict: 'unknown', class: UNCONFIRMED_CLASS, reason: `${s.o.id} (${s.o.description}) does not hold${at ? ` (${at})` : ''}, and no concrete run showed a wrong result${s.o.rule.startsWith('RED-') || s.o.kind === 'reduction' ? ' (a condition of the reduction rules: sufficient, not necessary)' : ''}`, counterexample: null }, slots);
     }
     // A value refutation shown by a run is the class the run shows (wrong outputs, or right
     // outputs and a wrong annotation), which is what a user needs to know. A slice does not
     // compare the outputs, so a wrong value it shows stays `value-mismatch`: whether the
     // program's outputs are wrong too is not known.
-    const cls = (s.p.usesValues || s.o.kind === 'reduction') && shown && !shown.slice && (shown.class === 'output-mismatch' || shown.class === 'annotation-mismatch' || s.o.kind === 'reduction') ? shown.class : failureClass(s.o.kind);
+    const runClass = shown && !(shown.slice && shown.class === 'annotation-mismatch') ? shown.class : failureClass(s.o.kind);
+    const cls = needsRun ? runClass : s.p.usesValues && shown && !shown.slice && (shown.class === 'output-mismatch' || shown.class === 'annotation-mismatch') ? shown.class : failureClass(s.o.kind);
     return done({ verdict: 'invalid', class: cls, reason, counterexample: { values, line: s.o.line, col: s.o.col, obligation: s.o.id, description: s.o.description }, replay: shown }, slots);
   };
 

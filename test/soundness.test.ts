@@ -19,6 +19,7 @@ import { readExpectations } from '../corpus/run.ts';
 import { checkInterface } from '../proofs/interface.ts';
 import { REPLAY_INPUTS, replayRun, smallParameters } from '../proofs/replay.ts';
 import { type Replay, verifyImpl } from '../proofs/verify.ts';
+import { parseSlice } from '../semantics/slice.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 import { parseRunLines, parseTruthLines, type RunLine, runLine } from './corpus-lines.ts';
 
@@ -45,6 +46,11 @@ async function concreteFailure(ci: CheckedImpl): Promise<{ failure: string | nul
   return { failure: null, runs };
 }
 
+/** A run's outcome shows something wrong (a clean slice, `sliced`, shows nothing). */
+function shows(outcome: string): boolean {
+  return outcome === 'error' || outcome === 'mismatch';
+}
+
 /** Does the replay of a verdict show a failure? */
 async function replayShows(ci: CheckedImpl, file: string, r: Replay, cls: string | null): Promise<boolean> {
   const params = new Map(Object.entries(r.params).map(([k, v]) => [k, BigInt(v)] as const));
@@ -52,9 +58,9 @@ async function replayShows(ci: CheckedImpl, file: string, r: Replay, cls: string
   const line: RunLine = {
     kind: 'RUN', impl: ci.impl.name, params, seed: r.seed, family: r.inputs,
     given: r.inputValues.map((v) => `${v.tensor}(${v.point.join(',')})=${v.value}`),
-    annotations: r.annotations, omega: false, conditionalStores: r.conditionalStores === true, outcome: '', detail: null, text: '',
+    annotations: r.annotations, omega: false, conditionalStores: r.conditionalStores === true, ...(r.slice ? { slice: parseSlice(r.slice)! } : {}), outcome: '', detail: null, text: '',
   };
-  return runLine(ci, line, file).outcome !== 'match';
+  return shows(runLine(ci, line, file).outcome);
 }
 
 const counts = { probes: 0, valid: 0, invalid: 0, unknown: 0 };
@@ -93,17 +99,23 @@ describe('soundness probes (corpus/soundness)', () => {
         expect(truth, `${file} ${name}: an expected unknown needs a TRUTH line`).toBeDefined();
         // The truth, concretely.
         const mine = runs.filter((l) => l.impl === name);
+        // Every RUN line shows what it says (the ones of a wrong probe, and their controls).
+        const ran = mine.map((l) => runLine(ci, l, file));
+        for (const [k, l] of mine.entries()) {
+          expect(ran[k]!.outcome, `${l.text}: ${ran[k]!.error?.message ?? ''}`).toBe(l.outcome);
+          if (l.detail !== null) expect(ran[k]!.error?.kind, l.text).toBe(l.detail);
+        }
         if (truth === 'correct') {
           const c = await concreteFailure(ci);
           expect(c.failure, `${file} ${name} is not correct: ${c.failure}`).toBeNull();
           // Sizes fixed too large for the small runs: the file's RUN lines (full size) confirm it.
-          for (const l of mine) expect(runLine(ci, l, file).outcome, l.text).toBe('match');
+          for (const [k, l] of mine.entries()) expect(ran[k]!.outcome, l.text).toBe('match');
           expect(c.runs + mine.length, `${file} ${name}: no concrete run confirms it`).toBeGreaterThan(0);
         } else {
           // An interface violation with nothing to run (contradictory assumptions) is shown by
           // the interface check itself, a decision over the integers.
           const nothingToRun = r.class === 'interface' && r.replay === null && (await checkInterface(ci)).violations.length > 0;
-          const shown = nothingToRun || mine.some((l) => runLine(ci, l, file).outcome !== 'match') || (r.replay !== null && (await replayShows(ci, file, r.replay, r.class)));
+          const shown = nothingToRun || ran.some((rep) => shows(rep.outcome)) || (r.replay !== null && (await replayShows(ci, file, r.replay, r.class)));
           expect(shown, `${file} ${name}: no concrete run shows it wrong (replay ${JSON.stringify(r.replay)})`).toBe(true);
         }
         // No invalid without a counterexample that replays (or a RUN line for one too large).
