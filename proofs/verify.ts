@@ -95,6 +95,12 @@ export interface VerifyResult {
   readonly qualifier?: string | null;
   /** Where the time went (ms): symbolic evaluation (of which Presburger work), solver, replay. */
   readonly timings: { readonly symbolic: number; readonly presburger: number; readonly smt: number; readonly replay: number };
+  /**
+   * Solver queries a safety net stopped (CPU time or wall clock, under resource limits: their
+   * resource limit did not stop them, smt/limits.ts), when there were any: an answer such a stop
+   * gave may differ on another machine. Absent when none.
+   */
+  readonly netStops?: number;
 }
 
 export interface VerifyOptions {
@@ -148,22 +154,18 @@ async function discharge(o: Obligation, timeoutMs: number): Promise<SolverAnswer
   return checkSat(`${FAST}\n${o.script}`, { timeoutMs, model: true });
 }
 
-/** Answers already known, keyed by script text (the same obligation recurs across impls). */
-const answerCache = new Map<string, SolverAnswer>();
-const CACHE_LIMIT = 50_000;
-
-/** Forget the cached answers (proofs/fresh-state.ts). */
-export function clearAnswerCache(): void {
-  answerCache.clear();
-}
-
 const PROVED_BY_SIMPLIFIER: SolverAnswer = { status: 'unsat', output: 'unsat', ms: 0, reason: null };
 
 /**
  * The Presburger obligations (no values), decided up front: by the simplifier when Γ ∧ ¬goal
  * simplifies to false (every rewrite is an equivalence; the certificate still records the
- * script), from the cache, or in batches of push/pop scopes. Refuted ones are re-run with a
- * model when they are reached in order.
+ * script), or in batches of push/pop scopes. Refuted ones are re-run with a model when they are
+ * reached in order. The same obligation recurs across implementations of a spec: the batches and
+ * the queries asked alone are remembered by their whole text and budget (smt/z3.ts), so that a
+ * remembered answer is the one asking again would get. (A cache by obligation once fed answers
+ * from one implementation's batch into another's, whose batches then held other scripts: which
+ * implementations a worker had verified before, which depends on the load under `--jobs`, could
+ * change the answers of the next.)
  */
 async function decidePresburger(pending: readonly PendingObligation[], timeoutMs: number): Promise<Map<PendingObligation, SolverAnswer>> {
   const out = new Map<PendingObligation, SolverAnswer>();
@@ -174,18 +176,15 @@ async function decidePresburger(pending: readonly PendingObligation[], timeoutMs
       out.set(p, PROVED_BY_SIMPLIFIER);
       continue;
     }
-    const script = p.render('ieee').script;
-    const hit = answerCache.get(script);
-    if (hit) out.set(p, hit);
-    else todo.push({ p, script });
+    todo.push({ p, script: p.render('ieee').script });
   }
-  // Batches of a fixed size (what a batch holds never depends on the solver pool), decided
-  // concurrently by the pool; the cache is written in order afterwards.
+  // Batches of a fixed size (what a batch holds never depends on the solver pool, nor on what was
+  // verified before), decided concurrently by the pool.
   const chunks: (typeof todo)[] = [];
   for (let i = 0; i < todo.length; i += 64) chunks.push(todo.slice(i, i + 64));
   // In a batch each script gets a quarter of the budget: most are answered in milliseconds, and
   // one that is not is asked again alone with the whole budget anyway.
-  const answers = (await Promise.all(chunks.map((chunk) => checkSatBatch(chunk.map((t) => t.script), { timeoutMs: Math.ceil(timeoutMs / 4) })))).flat();
+  const answers = (await Promise.all(chunks.map((chunk) => checkSatBatch(chunk.map((t) => t.script), { timeoutMs: Math.ceil(timeoutMs / 4), remember: true })))).flat();
   todo.forEach((t, k) => out.set(t.p, answers[k]!));
   // Scopes put Z3 in incremental mode, which skips the preprocessing that quantified formulas (a
   // "not overwritten" guard left quantified) need: those answered unknown are asked again alone.
@@ -197,16 +196,9 @@ async function decidePresburger(pending: readonly PendingObligation[], timeoutMs
   const after = new Set(first < 0 ? [] : pending.slice(first + 1));
   await Promise.all(todo.map(async (t, k) => {
     if (answers[k]!.status !== 'unknown' || (after.has(t.p) && t.p.kind !== 'rw-race')) return;
-    answers[k] = await checkSat(t.script, { timeoutMs });
+    answers[k] = await checkSat(t.script, { timeoutMs, remember: true });
     out.set(t.p, answers[k]!);
   }));
-  todo.forEach((t, k) => {
-    const a = answers[k]!;
-    if (a.status !== 'unknown') {
-      if (answerCache.size > CACHE_LIMIT) answerCache.clear();
-      answerCache.set(t.script, a);
-    }
-  });
   return out;
 }
 
@@ -451,6 +443,13 @@ function outcomesOf(s: Slot): ObligationOutcome[] {
  * remaining ones in the full encoding (IEEE floats, bit-vectors).
  */
 export async function verifyImpl(ci: CheckedImpl, opts: VerifyOptions = {}): Promise<VerifyResult> {
+  const n0 = z3Stats().netStops;
+  const r = await verifyPhases(ci, opts);
+  const n = z3Stats().netStops - n0;
+  return n > 0 ? { ...r, netStops: n } : r;
+}
+
+async function verifyPhases(ci: CheckedImpl, opts: VerifyOptions): Promise<VerifyResult> {
   const t0 = performance.now();
   const float = opts.float ?? 'ieee';
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;

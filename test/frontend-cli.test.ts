@@ -5,11 +5,12 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SAFETY_NET_MS } from './safety-net.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 
 function sched(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync('npx', ['sched', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync('npx', ['sched', ...args], { cwd: ROOT, encoding: 'utf8', timeout: SAFETY_NET_MS });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -102,5 +102,5 @@ describe('floating-point forms in a model', () => {
       // And the solver's own printed value of x reads back as the same number.
       expect(Object.is(m.evaluate(`x${k}`), mine), f).toBe(true);
     }
-  }, 120_000);
+  });
 });
