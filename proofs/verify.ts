@@ -13,7 +13,7 @@ import { simplify } from '../core/presburger/simplify.ts';
 import { failureClass, type Obligation, type ObligationKind } from './obligation.ts';
 import { type EvaluationLog, type Feasibility, type PendingObligation, SymbolicEvaluator, UnsupportedConstruct } from './symbolic.ts';
 import { declarations, formulaToSmt } from '../core/presburger/smtlib.ts';
-import { EARLY_INPUTS, REPLAY_INPUTS, replay, type ReplayFinding, replayRun, SMALL_RUN, smallParameters } from './replay.ts';
+import { boundaryParameters, EARLY_INPUTS, REPLAY_INPUTS, replay, type ReplayFinding, replayRun, SMALL_RUN, smallParameters } from './replay.ts';
 import { type InputFamily, overrideText } from '../semantics/inputs.ts';
 import { type InputSource, seededInputs } from '../semantics/model.ts';
 import { type Value, wrapInt } from '../semantics/values.ts';
@@ -308,6 +308,11 @@ const CONFIRM_BUDGET = { maxCells: 1 << 20, maxSteps: 2_000_000 };
 const LARGE_CELLS = 1 << 23;
 const LARGE_STEPS = { value: 1 << 22, fault: 1 << 25 };
 
+/** A run at boundary sizes (boundarySearch): its steps and cells at most, and all of them together. */
+const BOUNDARY_STEPS = 1 << 26;
+const BOUNDARY_CELLS = 1 << 25;
+const BOUNDARY_TOTAL_STEPS = 1 << 28;
+
 /**
  * The run confirming a refutation (of a slice), within the budget its static size allows (its
  * arrays may then be large: a slice of a 1024 × 1024 kernel holds the whole arrays). A large run
@@ -542,6 +547,37 @@ async function verifyPhases(ci: CheckedImpl, opts: VerifyOptions): Promise<Verif
     const tried = new Set<string>();
     return (await searchRuns(s, modelOutput, tried)) ?? (s.p.context.length > 0 ? await searchRuns(s, '', tried, []) : null);
   };
+  /**
+   * Before an `unknown`: runs at boundary sizes (replay.ts, BOUNDARY_VALUES: where floats stop
+   * holding integers and integers wrap) that small parameters cannot show, when a whole run there
+   * is affordable (a static step count within BOUNDARY_STEPS, outputs compared, annotations not
+   * checked: that is most of a large run's time). The first wrong result is the verdict.
+   */
+  const boundarySearch = async (s: Slot): Promise<VerifyResult | null> => {
+    if (float === 'real' || opts.runsFirst === false) return null;
+    const r0 = performance.now();
+    let left = BOUNDARY_TOTAL_STEPS;
+    const fits = (m: ReadonlyMap<string, bigint>): boolean => (stepCount(ci, m) ?? BigInt(BOUNDARY_STEPS + 1)) <= BigInt(BOUNDARY_STEPS);
+    let found: ReplayFinding | null = null;
+    for (const m of await boundaryParameters(ci, fits)) {
+      const steps = Number(stepCount(ci, m) ?? 0n);
+      if (steps > left) break;
+      left -= steps;
+      const f = replayRun(ci, m, REPLAY_INPUTS[0]!, { maxCells: BOUNDARY_CELLS, maxSteps: BOUNDARY_STEPS, checkAnnotations: false });
+      if (f !== null && f !== 'too-large') {
+        found = f;
+        break;
+      }
+    }
+    replayMs += performance.now() - r0;
+    if (found === null) return null;
+    return done({
+      verdict: 'invalid', class: found.class,
+      reason: `${found.detail} (concrete run with ${Object.entries(found.params).map(([k, v]) => `${k} = ${v}`).join(', ')}, input seed ${found.seed}, at a size where machine arithmetic rounds or wraps; obligation ${s.o.id}: ${s.o.description})`,
+      counterexample: { values: found.params, line: found.line || s.o.line, col: found.line ? found.col : s.o.col, obligation: s.o.id, description: s.o.description },
+      replay: replayOf(found),
+    }, slots);
+  };
   const refutedBy = async (s: Slot): Promise<VerifyResult> => {
     const withModel = await checkSat(s.o.script, { timeoutMs, model: true });
     const model = modelValues(withModel.output);
@@ -587,6 +623,8 @@ async function verifyPhases(ci: CheckedImpl, opts: VerifyOptions): Promise<Verif
       if (wider !== null) {
         return done({ verdict: 'invalid', class: wider.class, reason: `${wider.detail} (concrete run with ${Object.entries(wider.params).map(([k, v]) => `${k} = ${v}`).join(', ')}, input seed ${wider.seed}; obligation ${s.o.id}: ${s.o.description})`, counterexample: { values: wider.params, line: wider.line || s.o.line, col: wider.line ? wider.col : s.o.col, obligation: s.o.id, description: s.o.description }, replay: replayOf(wider) }, slots);
       }
+      const large = await boundarySearch(s);
+      if (large !== null) return large;
       return done({ verdict: 'unknown', class: UNCONFIRMED_CLASS, reason: `${s.o.id} (${s.o.description}) does not hold${at ? ` (${at})` : ''}, and no concrete run showed a wrong result${s.o.rule.startsWith('RED-') || s.o.kind === 'reduction' ? ' (a condition of the reduction rules: sufficient, not necessary)' : ''}`, counterexample: null }, slots);
     }
     // A value refutation shown by a run is the class the run shows (wrong outputs, or right
@@ -666,6 +704,8 @@ async function verifyPhases(ci: CheckedImpl, opts: VerifyOptions): Promise<Verif
   if (refuted) return refutedBy(refuted);
   const open = slots.find((s) => s.answer.status !== 'unsat');
   if (open) {
+    const large = open.p.usesValues ? await boundarySearch(open) : null;
+    if (large !== null) return large;
     if (open.answer.status === 'sat') {
       const reason = `${open.o.id} (${open.o.description}): the solver found a model, but it relies on ${open.o.inexact}, which is not the machine's semantics, and no concrete run confirmed it`;
       return done({ verdict: 'unknown', class: UNCONFIRMED_CLASS, reason, counterexample: null }, slots);
