@@ -4,10 +4,10 @@
 // diagnostics are located and say what was expected and what was found. Accepted mutants must
 // also survive the printer round trip.
 //
-// Z3 cost: answers of identical queries are cached, so a mutant whose specs are unchanged costs no
-// solver call; a mutant with a changed spec may make at most SOLVER_CALLS calls to Z3 per spec
-// (a batch of queries each, QUERY_MS per query); past that it gets the "could not check within
-// the solver budget" diagnostic, which is an input error as well.
+// Z3 cost: answers of identical batches and queries are remembered (smt/z3.ts), so a mutant whose
+// specs are unchanged asks the solver nothing; a spec may make at most SOLVER_CALLS calls to Z3
+// (a batch of queries each, QUERY_MS per query, remembered or not); past that it gets the "could
+// not check within the solver budget" diagnostic, which is an input error as well.
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
