@@ -12,13 +12,13 @@
 // expressions (operator chains of thousands of terms) need a thread with a large stack, as the
 // `sched` command gives itself (cli/sched.js: a Worker with `resourceLimits.stackSizeMb`).
 
-import type { Program } from '../core/ast.ts';
-import { checkProgramFull } from '../core/check.ts';
-import { parseProgram } from '../core/parser.ts';
-import type { CheckedImpl, CheckedProgram } from '../core/typecheck.ts';
-import { checkInterface, type InterfaceReport } from '../proofs/interface.ts';
-import { findBundles, type RecheckRow, recheckBundle, type SolverName } from '../proofs/recheck.ts';
-import { type VerifyOptions, verifyImpl, type VerifyResult } from '../proofs/verify.ts';
+import type { Program } from '../core/language/ast.ts';
+import { checkProgramFull } from '../core/language/check.ts';
+import { parseProgram } from '../core/language/parser.ts';
+import type { CheckedImpl, CheckedProgram } from '../core/language/typecheck.ts';
+import { checkInterface, type InterfaceReport } from '../proofs/verifier/interface.ts';
+import { findBundles, type RecheckRow, recheckBundle, type SolverName } from '../proofs/certificates/recheck.ts';
+import { type VerifyOptions, verifyImpl, type VerifyResult } from '../proofs/verifier/verify.ts';
 import { explore as exploreStates, type ExploreResult, smallSetup } from '../semantics/explore.ts';
 import type { InputFamily } from '../semantics/inputs.ts';
 import { runImpl, type RunReport, type RunResult, specModel } from '../semantics/run.ts';
@@ -26,10 +26,10 @@ import { parseSlice, type Slice, SliceError } from '../semantics/slice.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 
 export type { Program, CheckedProgram, CheckedImpl, VerifyResult, VerifyOptions, RunReport, RunResult, ExploreResult, InterfaceReport, RecheckRow, SolverName, InputFamily };
-export type { Replay, Counterexample, Verdict } from '../proofs/verify.ts';
-export { SchedInputError, type Diagnostic, formatDiagnostic } from '../core/diagnostics.ts';
+export type { Replay, Counterexample, Verdict } from '../proofs/verifier/verify.ts';
+export { SchedInputError, type Diagnostic, formatDiagnostic } from '../core/language/diagnostics.ts';
 export { SliceError } from '../semantics/slice.ts';
-export { printProgram } from '../core/printer.ts';
+export { printProgram } from '../core/language/printer.ts';
 
 /** Parameter values, by name: `{ N: 4 }` or a map of bigints. */
 export type Params = Readonly<Record<string, number | bigint>> | ReadonlyMap<string, bigint>;

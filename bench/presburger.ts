@@ -11,7 +11,7 @@ import {
   parseRel, parseSet, tupleSet, update, variable as v, type PRel,
 } from '../core/presburger/index.ts';
 import { shutdownZ3, z3Stats } from '../smt/z3.ts';
-import { median } from './stats.ts';
+import { median } from '../proofs/fuzz/stats.ts';
 
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');

@@ -1,4 +1,4 @@
-// Where a case of `red-soundness` (proofs/properties/reductions.ts) spends its time: the same
+// Where a case of `red-soundness` (proofs/metatheory/properties/reductions.ts) spends its time: the same
 // cases (fast-check sample, fixed seed) compiled, verified and run, each phase timed, with the
 // verifier's own split (symbolic, Presburger, solver, replay) and the solver calls per case.
 //
@@ -9,9 +9,9 @@
 // time limit (the property's: 4000); --verdicts FILE: one line per case (verdict, class, program).
 
 import fc from 'fast-check';
-import { reductionArb } from '../proofs/properties/reductions.ts';
-import { compile } from '../proofs/properties/harness.ts';
-import { verifyImpl } from '../proofs/verify.ts';
+import { reductionArb } from '../proofs/metatheory/properties/reductions.ts';
+import { compile } from '../proofs/metatheory/properties/harness.ts';
+import { verifyImpl } from '../proofs/verifier/verify.ts';
 import { runImpl } from '../semantics/run.ts';
 import { preferNativeSolver, shutdownZ3, solverName, withRememberedAnswers, z3Stats } from '../smt/z3.ts';
 import { loadavg } from 'node:os';

@@ -21,7 +21,7 @@ import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { median } from './stats.ts';
+import { median } from '../proofs/fuzz/stats.ts';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');

@@ -13,12 +13,12 @@
 //   npx tsx bench/semantics.ts [--json] [--quick]
 
 import { readFileSync } from 'node:fs';
-import { parseProgram } from '../core/parser.ts';
-import { typecheckProgram } from '../core/typecheck.ts';
+import { parseProgram } from '../core/language/parser.ts';
+import { typecheckProgram } from '../core/language/typecheck.ts';
 import { execute } from '../semantics/bigstep.ts';
 import { explore, smallSetup } from '../semantics/explore.ts';
 import { implProgram, initialMemory, specModel } from '../semantics/run.ts';
-import { median } from './stats.ts';
+import { median } from '../proofs/fuzz/stats.ts';
 
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');

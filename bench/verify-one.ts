@@ -5,9 +5,9 @@
 //   npx tsx bench/verify-one.ts FILE IMPL [--jobs N]   (or: FILE with the spec's text on stdin via --stdin)
 
 import { readFileSync } from 'node:fs';
-import { checkProgramFull } from '../core/check.ts';
-import { parseProgram } from '../core/parser.ts';
-import { verifyImpl } from '../proofs/verify.ts';
+import { checkProgramFull } from '../core/language/check.ts';
+import { parseProgram } from '../core/language/parser.ts';
+import { verifyImpl } from '../proofs/verifier/verify.ts';
 import { runZ3, setSolverJobs, shutdownZ3 } from '../smt/z3.ts';
 
 const [file, impl] = process.argv.slice(2);

@@ -44,6 +44,6 @@ for (const [rel, entry] of before) {
   if (compiled || COPIED.includes(rel) || rel.startsWith('tsconfig')) files[rel] = entry;
 }
 // The entry points, and the workers that are started by path (no import reaches them).
-const outputs = ['dist/cli/main.js', 'dist/api/index.js', 'dist/proofs/parallel-worker.js', 'dist/proofs/fuzz/verifier-worker.js', ...COPIED.map((f) => `dist/${f}`)];
+const outputs = ['dist/cli/main.js', 'dist/api/index.js', 'dist/proofs/batch/parallel-worker.js', 'dist/proofs/fuzz/verifier-worker.js', ...COPIED.map((f) => `dist/${f}`)];
 writeFileSync(join(ROOT, STAMP), JSON.stringify({ built: new Date().toISOString(), files, outputs }, null, 1) + '\n');
 process.stdout.write(`dist/: ${Object.keys(files).length} sources compiled (${relative(process.cwd(), join(ROOT, STAMP)) || STAMP})\n`);

@@ -1,7 +1,7 @@
 // The `sched` command line (docs/commands.md): dispatches to one module per command, maps
 // errors to exit codes, and makes sure the process exits by itself (Z3 worker threads stopped).
 
-import { type Diagnostic, SchedInputError, formatDiagnostic } from '../core/diagnostics.ts';
+import { type Diagnostic, SchedInputError, formatDiagnostic } from '../core/language/diagnostics.ts';
 import { didYouMean } from './suggest.ts';
 import { toJson } from './io.ts';
 import { shutdownZ3 } from '../smt/z3.ts';

@@ -2,7 +2,7 @@
 // input family and seed, the solver's input values, whether annotations are checked, whether
 // conditional stores run as `if (c) store`, the slice when the whole program is too large to run).
 
-import type { Replay } from '../proofs/verify.ts';
+import type { Replay } from '../proofs/verifier/verify.ts';
 
 /** The `sched run` command line that reproduces a counterexample. */
 export function replayCommand(file: string, impl: string, r: Replay): string {

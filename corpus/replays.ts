@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { RUN_CLASS } from '../proofs/replay.ts';
+import { RUN_CLASS } from '../proofs/verifier/replay.ts';
 import type { Row } from './run.ts';
 
 export interface ReplayCheck {

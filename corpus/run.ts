@@ -5,11 +5,11 @@
 
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { checkProgramFull } from '../core/check.ts';
-import { SchedInputError } from '../core/diagnostics.ts';
-import { parseProgram } from '../core/parser.ts';
-import { verifyImpl } from '../proofs/verify.ts';
-import { VerifyPool } from '../proofs/parallel.ts';
+import { checkProgramFull } from '../core/language/check.ts';
+import { SchedInputError } from '../core/language/diagnostics.ts';
+import { parseProgram } from '../core/language/parser.ts';
+import { verifyImpl } from '../proofs/verifier/verify.ts';
+import { VerifyPool } from '../proofs/batch/parallel.ts';
 import { expandFiles } from '../cli/args.ts';
 import { replayCommand } from '../cli/replay-command.ts';
 
@@ -82,7 +82,7 @@ export interface CorpusOptions {
   /** Before each implementation (or malformed file) is verified. */
   readonly starting?: (file: string, impl: string) => void;
   readonly progress?: (r: Row) => void;
-  /** Implementations verified at once by worker threads (proofs/parallel.ts); rows still come in
+  /** Implementations verified at once by worker threads (proofs/batch/parallel.ts); rows still come in
    *  the sequential order. Default 1: in this process. */
   readonly jobs?: number;
 }

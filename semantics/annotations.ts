@@ -3,8 +3,8 @@
 // Thm 5.3.1). A run whose outputs are right but where this fails is an `annotation-mismatch`: the
 // program is right on that input, the proof it carries is not.
 
-import type { Assign, Cmd } from '../core/ast.ts';
-import type { CheckedImpl } from '../core/typecheck.ts';
+import type { Assign, Cmd } from '../core/language/ast.ts';
+import type { CheckedImpl } from '../core/language/typecheck.ts';
 import type { DerivationNode } from './derivation.ts';
 import type { SpecModel } from './model.ts';
 import { valueToJson } from './values.ts';

@@ -21,11 +21,12 @@
 // "no semantics" is the absence of a derivation. The derivation itself can be recorded (a second
 // translation with recording calls, so the fast one pays nothing for it).
 
-import type { Allocate, ArrayRead, Assign, Cmd, Expr, If, LetCmd, Loop, Pos, Seq, Skip } from '../core/ast.ts';
-import { printExpr } from '../core/printer.ts';
+import type { Allocate, ArrayRead, Assign, Cmd, Expr, If, LetCmd, Loop, Pos, Seq, Skip } from '../core/language/ast.ts';
+import { printExpr } from '../core/language/printer.ts';
 import { type AssignWatcher, type Derivation, type DerivationNode, Recorder } from './derivation.ts';
 import { type RaceIterations, runError, type RunError, type RunErrorKind, Stuck } from './errors.ts';
-import { ExprCompiler, type Frame, type Layout, type Port, Scope, Sites } from './eval.ts';
+import { ExprCompiler, type Port } from './eval.ts';
+import { type Frame, type Layout, Scope, Sites } from './scope.ts';
 import type { Int } from './int.ts';
 import { asCount, showInt } from './int.ts';
 import { Emitter, offsetCode, type Target } from './jsgen.ts';

@@ -7,7 +7,7 @@
 // exp, log and pow are never folded: the SMT encodings keep them uninterpreted, and the platform's
 // libm is not a specification of them.
 
-import { type Expr, isFloatType, isValueTypeName, type ValueType } from '../core/ast.ts';
+import { type Expr, isFloatType, isValueTypeName, type ValueType } from '../core/language/ast.ts';
 import { add, fromBig, type Int, mul, neg, sub } from './int.ts';
 import { arith, type ArithOp, cast, literalValue, negate, type Value } from './values.ts';
 

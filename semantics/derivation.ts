@@ -16,7 +16,7 @@
 // whole tree costs memory in the product of the run's length and its nesting depth (every node
 // holds its δμ and ρ): the 32-stage stencil chain's replay outgrew a 12 GB heap that way.
 
-import type { Sites } from './eval.ts';
+import type { Sites } from './scope.ts';
 import type { Int } from './int.ts';
 import { ArrayRef } from './memory.ts';
 import { type JsonValue, type Value, valueToJson } from './values.ts';

@@ -2,11 +2,11 @@
 // or why it was cut short. Every failure names the rule whose premise fails, the location, the
 // iterations involved and the source position, so that it can be shown to a user as is.
 
-import type { Pos } from '../core/ast.ts';
+import type { Pos } from '../core/language/ast.ts';
 
 /**
  * `interface`: the impl's declarations break the spec's interface (checked before running, see
- * proofs/interface.ts); `annotation`: with `run --check-annotations`, a value written differs
+ * proofs/verifier/interface.ts); `annotation`: with `run --check-annotations`, a value written differs
  * from its prophetic annotation (the outputs may still be right).
  */
 export type RunErrorKind = 'race' | 'out-of-bounds' | 'uninitialized' | 'limit' | 'interface' | 'annotation';

@@ -13,76 +13,15 @@
 // port therefore signals ⊥ by throwing (`BotSignal` for the plain ⟦·⟧ API, a structured failure
 // for the evaluators), and operators never test for ⊥.
 
-import type { ArrayRead, Expr, Pos, TensorRead, ValueType } from '../core/ast.ts';
+import type { ArrayRead, Expr, TensorRead } from '../core/language/ast.ts';
 import type { Int } from './int.ts';
 import { Emitter, offsetCode, type Target } from './jsgen.ts';
+import { type BoolFn, type Frame, type IntFn, Layout, Scope, Sites, type Slot, type ValFn } from './scope.ts';
 import { ArrayRef, type Cells, getCell } from './memory.ts';
 import type { Bot, Value } from './values.ts';
 
 // ---------------------------------------------------------------------------------------------
-// Environments
-
-/** A slot holds an affine value (ℤ or a Boolean) or an array instance (for array names). */
-export type Slot = Int | boolean | ArrayRef | undefined;
-export type Frame = Slot[];
-
-export type IntFn = (f: Frame) => Int;
-export type BoolFn = (f: Frame) => boolean;
-export type ValFn = (f: Frame) => Value;
-
-/** Slot numbering for one program (implementation or spec). */
-export class Layout {
-  readonly names: string[] = [];
-  readonly kinds: ('var' | 'array')[] = [];
-  fresh(name: string, kind: 'var' | 'array'): number {
-    this.names.push(name);
-    this.kinds.push(kind);
-    return this.names.length - 1;
-  }
-  get size(): number {
-    return this.names.length;
-  }
-  newFrame(): Frame {
-    return new Array<Slot>(this.names.length).fill(undefined);
-  }
-}
-
-/** Compile-time scope: which slot each visible name denotes (inner binders shadow outer ones). */
-export class Scope {
-  private constructor(
-    readonly layout: Layout,
-    private readonly vars: ReadonlyMap<string, number>,
-    private readonly arrays: ReadonlyMap<string, number>,
-  ) {}
-  static root(layout: Layout): Scope {
-    return new Scope(layout, new Map(), new Map());
-  }
-  bindVar(name: string): { scope: Scope; slot: number } {
-    const slot = this.layout.fresh(name, 'var');
-    return { scope: new Scope(this.layout, new Map(this.vars).set(name, slot), this.arrays), slot };
-  }
-  bindArray(name: string): { scope: Scope; slot: number } {
-    const slot = this.layout.fresh(name, 'array');
-    return { scope: new Scope(this.layout, this.vars, new Map(this.arrays).set(name, slot)), slot };
-  }
-  varSlot(name: string): number {
-    const s = this.vars.get(name);
-    if (s === undefined) throw new Error(`internal: unbound variable '${name}' (not type-checked?)`);
-    return s;
-  }
-  arraySlot(name: string): number {
-    const s = this.arrays.get(name);
-    if (s === undefined) throw new Error(`internal: unbound array '${name}' (not type-checked?)`);
-    return s;
-  }
-  /** Visible variables and arrays with their slots (for derivation nodes and traces). */
-  bindings(): { vars: [string, number][]; arrays: [string, number][] } {
-    return { vars: [...this.vars], arrays: [...this.arrays] };
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Ports and sites
+// Ports
 
 /** Where reads go. Each method returns a value or throws (⊥, race, out of bounds, missing). */
 export interface Port {
@@ -92,22 +31,6 @@ export interface Port {
   outOfBounds(ref: ArrayRef, idx: readonly Int[], site: number): Value;
   /** §4.2, tensor rule: ⟦A(ι̅)⟧_{E;M} = ⟦A⟧_M(n̄). */
   readTensor(name: string, idx: readonly Int[], site: number): Value;
-}
-
-/** A numbered syntax node (an access or a command) with its scope, for messages. */
-export interface SiteInfo {
-  readonly node: object;
-  readonly pos: Pos;
-  readonly scope: Scope;
-}
-
-/** Numbered syntax nodes, so that ports and errors can say where an access is. */
-export class Sites {
-  readonly info: SiteInfo[] = [];
-  add(node: object, pos: Pos, scope: Scope): number {
-    this.info.push({ node, pos, scope });
-    return this.info.length - 1;
-  }
 }
 
 /** Thrown by `MemoryPort` when a read finds ⊥: the whole expression evaluates to ⊥. */

@@ -12,10 +12,11 @@
 // remaining code. Terms are acyclic (every step consumes code), so no cycle proviso is needed.
 // With no such step, every enabled step is explored.
 
-import type { CheckedImpl } from '../core/typecheck.ts';
-import type { Cmd } from '../core/ast.ts';
+import type { CheckedImpl } from '../core/language/typecheck.ts';
+import type { Cmd } from '../core/language/ast.ts';
 import { runError, type RunError } from './errors.ts';
-import { type Frame, Layout, type NamedMemory, Scope } from './eval.ts';
+import { type NamedMemory } from './eval.ts';
+import { type Frame, Layout, Scope } from './scope.ts';
 import type { SpecModel } from './model.ts';
 import { checkParams, initialMemory } from './run.ts';
 import type { Int } from './int.ts';

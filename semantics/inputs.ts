@@ -13,7 +13,7 @@
 //             conditions such as `f(0) == 1` hold on some seeds (never on 32-bit uniform
 //             values), and shallow integer expressions cannot overflow; floats as in `default`.
 
-import type { ValueType } from '../core/ast.ts';
+import type { ValueType } from '../core/language/ast.ts';
 import { type InputSource, seededInputs } from './model.ts';
 import type { Value } from './values.ts';
 

@@ -13,9 +13,9 @@
 // Generated code contains only generated identifiers, numeric literals and references to
 // registered constants: no text from the source file ever reaches `new Function`.
 
-import type { ArrayRead, Expr, TensorRead, ValueType } from '../core/ast.ts';
+import type { ArrayRead, Expr, TensorRead, ValueType } from '../core/language/ast.ts';
 import * as I from './int.ts';
-import type { Scope, Sites } from './eval.ts';
+import type { Scope, Sites } from './scope.ts';
 import { arith, type ArithOp, builtin1, builtin2, cast, type CastSource, compare, type CmpOp, literalValue, negate, type Value } from './values.ts';
 
 /** How a translation reads variables, binds `let`s and reads arrays and tensors. */

@@ -6,7 +6,7 @@
 // copies of a local array, or an array shadowing another of the same name, are distinct instances
 // (the Barendregt convention the thesis assumes for `allocate`).
 
-import type { Pos, ValueType } from '../core/ast.ts';
+import type { Pos, ValueType } from '../core/language/ast.ts';
 import type { Int } from './int.ts';
 import { showValue, type Bot, type Value } from './values.ts';
 

@@ -12,10 +12,11 @@
 //   We pick a seeded arbitrary value and record the point, so that a verdict depending on it can
 //   say so.
 
-import type { CheckedSpec, NormEquation } from '../core/typecheck.ts';
-import type { Expr, Pos, TensorRead, ValueType } from '../core/ast.ts';
-import { diag, SchedInputError } from '../core/diagnostics.ts';
-import { type Frame, Layout, type Port, Scope, Sites } from './eval.ts';
+import type { CheckedSpec, NormEquation } from '../core/language/typecheck.ts';
+import type { Expr, Pos, TensorRead, ValueType } from '../core/language/ast.ts';
+import { diag, SchedInputError } from '../core/language/diagnostics.ts';
+import { type Port } from './eval.ts';
+import { type Frame, Layout, Scope, Sites } from './scope.ts';
 import { Emitter, type Target } from './jsgen.ts';
 import type { Int } from './int.ts';
 import { literalValue, type Value } from './values.ts';

@@ -4,14 +4,15 @@
 // model, the big-step semantics runs, and every output cell of the checked region (the box of the
 // declaration, intersected with its `where`) is compared with its declared prophetic expression.
 
-import type { ArrayDecl, Expr } from '../core/ast.ts';
-import { diag, SchedInputError } from '../core/diagnostics.ts';
-import type { CheckedImpl, CheckedSpec } from '../core/typecheck.ts';
+import type { ArrayDecl, Expr } from '../core/language/ast.ts';
+import { diag, SchedInputError } from '../core/language/diagnostics.ts';
+import type { CheckedImpl, CheckedSpec } from '../core/language/typecheck.ts';
 import { type BigStepMachine, type BigStepOptions, BigStepProgram, type BigStepResult, execute } from './bigstep.ts';
 import type { Derivation } from './derivation.ts';
 import { type AnnotationMismatch, AnnotationChecker, annotationMismatch } from './annotations.ts';
 import type { RunError } from './errors.ts';
-import { ExprCompiler, type Frame, Layout, type NamedMemory, type Port, Scope } from './eval.ts';
+import { ExprCompiler, type NamedMemory, type Port } from './eval.ts';
+import { type Frame, Layout, Scope } from './scope.ts';
 import { asCount, fromBig, type Int } from './int.ts';
 import { type ArrayRef, Cells, getCell, setCell, Space, SPARSE_CELLS, sparseCells } from './memory.ts';
 import { type InputSource, seededInputs, SpecModel, type UnconstrainedRead } from './model.ts';

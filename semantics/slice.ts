@@ -13,8 +13,8 @@
 // the program up to the end of the outermost loop (or the assignment) holding line LINE: a race in
 // a `par` at top level, or an assignment outside every loop, without the commands after it.
 
-import { T_COND, T_INDEX, type Cmd, type Loop } from '../core/ast.ts';
-import type { CheckedImpl } from '../core/typecheck.ts';
+import { T_COND, T_INDEX, type Cmd, type Loop } from '../core/language/ast.ts';
+import type { CheckedImpl } from '../core/language/typecheck.ts';
 
 /** A slice that does not fit the program (no assignment at the line, loops named wrongly). */
 export class SliceError extends Error {}

@@ -17,10 +17,11 @@
 // SEQ-SKIP (skip; c ⇝ c) is not drawn in Fig. 4.6 but is used by the proofs of §4.3 (Thm 4.3.4,
 // Lemma 4.3.8); it is included.
 
-import type { Allocate, Assign, Cmd, Expr, If, LetCmd, Loop } from '../core/ast.ts';
-import { printCmd, printExpr } from '../core/printer.ts';
+import type { Allocate, Assign, Cmd, Expr, If, LetCmd, Loop } from '../core/language/ast.ts';
+import { printCmd, printExpr } from '../core/language/printer.ts';
 import { runError, type RunError } from './errors.ts';
-import { BotSignal, compileReadSet, ExprCompiler, type Frame, Layout, type Port, type ReadSetFn, Scope, type Slot } from './eval.ts';
+import { BotSignal, compileReadSet, ExprCompiler, type Port, type ReadSetFn } from './eval.ts';
+import { type Frame, Layout, Scope, type Slot } from './scope.ts';
 import type { Int } from './int.ts';
 import { asCount } from './int.ts';
 import { ArrayRef, Cells, getCell, setCell, showAccess, type Space } from './memory.ts';

@@ -4,8 +4,8 @@
 // for every step it made (a 1024³ matrix product stops after the whole budget), so a caller that
 // may afford a large run asks this first and runs only what fits.
 
-import type { Cmd } from '../core/ast.ts';
-import type { CheckedImpl } from '../core/typecheck.ts';
+import type { Cmd } from '../core/language/ast.ts';
+import type { CheckedImpl } from '../core/language/typecheck.ts';
 import { evalExpr } from './eval.ts';
 
 /**

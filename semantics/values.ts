@@ -1,6 +1,6 @@
 // Values of SCHED (thesis §4.2: 𝒱 = 𝒰 ∪ ℤ ∪ {true, false} ⊎ {⊥}) and the interpretation ⟦f⟧ of
 // every operator and builtin on value types (docs/language.md §4). This is the reference the
-// SMT encoding of smt/values.ts mirrors (test/smt-values checks both against each other):
+// SMT encoding of proofs/verifier/smt-values.ts mirrors (test/smt-values checks both against each other):
 //
 // - machine integers: two's complement, `+ - *` wrap; `/` and `%` are Halide's: Euclidean (the
 //   remainder is in [0, |b|), so `/` rounds toward −∞ for a positive divisor and toward +∞ for a
@@ -12,14 +12,14 @@
 //   from IEEE `<`), abs of the most negative integer wraps to itself;
 // - casts: integer → integer wraps; to a float rounds to nearest even (exactly, even from 64-bit
 //   integers and huge indices); float → integer truncates toward zero and wraps modulo 2^n, NaN
-//   and ±∞ give 0 (encoded exactly in SMT, smt/values.ts floatToInt);
+//   and ±∞ give 0 (encoded exactly in SMT, proofs/verifier/smt-values.ts floatToInt);
 //   anything → bool is `≠ 0` (NaN → true); bool → number is 1 or 0.
 //
 // Representation: f32, f64, i8…i32, u8…u32 are JS numbers (always in range, never -0 for
 // integers); i64 and u64 are bigints; bool is a JS boolean. ⊥ is `undefined` (type `Bot`).
 
-import type { FloatType, IntType, ValueType } from '../core/ast.ts';
-import { isFloatType, isIntType } from '../core/ast.ts';
+import type { FloatType, IntType, ValueType } from '../core/language/ast.ts';
+import { isFloatType, isIntType } from '../core/language/ast.ts';
 import type { Int } from './int.ts';
 
 export type Value = number | bigint | boolean;

@@ -471,7 +471,7 @@ let remembering = false;
 let rememberedHits = 0;
 const REMEMBER_LIMIT = 50_000;
 
-/** Forget the remembered answers (a fuzz case asks its own queries: proofs/fresh-state.ts). */
+/** Forget the remembered answers (a fuzz case asks its own queries: proofs/verifier/fresh-state.ts). */
 export function forgetRememberedAnswers(): void {
   remembered.clear();
 }

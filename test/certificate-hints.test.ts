@@ -15,7 +15,7 @@ import { not } from '../core/presburger/formula.ts';
 import { substFormula } from '../core/presburger/subst.ts';
 import { printTerm } from '../core/presburger/print.ts';
 import { runZ3, shutdownZ3 } from '../smt/z3.ts';
-import { withoutInstances } from '../proofs/recheck.ts';
+import { withoutInstances } from '../proofs/certificates/recheck.ts';
 
 afterAll(async () => { await shutdownZ3(); });
 

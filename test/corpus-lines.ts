@@ -5,7 +5,7 @@
 // ARGS: `--param N=4`, `--seed S`, `--inputs FAMILY`, `--input 'T(i)=V'`, `--check-annotations`,
 // `--omega`, `--conditional-stores`, `--slice LINE:x=v,…`.
 
-import type { CheckedImpl } from '../core/typecheck.ts';
+import type { CheckedImpl } from '../core/language/typecheck.ts';
 import { familyInputs, type InputFamily, INPUT_FAMILIES, parseOverride, parseOverrideValue, withOverrides } from '../semantics/inputs.ts';
 import { runImpl, type RunReport } from '../semantics/run.ts';
 import { parseSlice, type Slice } from '../semantics/slice.ts';

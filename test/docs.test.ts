@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkSource } from '../core/check.ts';
+import { checkSource } from '../core/language/check.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 
 afterAll(shutdownZ3);

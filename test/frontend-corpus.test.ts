@@ -5,8 +5,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkSource } from '../core/check.ts';
-import { formatDiagnostic, SchedInputError } from '../core/diagnostics.ts';
+import { checkSource } from '../core/language/check.ts';
+import { formatDiagnostic, SchedInputError } from '../core/language/diagnostics.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 
 afterAll(shutdownZ3);

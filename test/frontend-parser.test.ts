@@ -3,13 +3,13 @@
 // diagnostic rather than another exception (deep nesting, out-of-range literals, reserved names).
 
 import { describe, expect, it } from 'vitest';
-import type { Cmd, Expr, Program } from '../core/ast.ts';
-import { SchedInputError } from '../core/diagnostics.ts';
-import { lex } from '../core/lexer.ts';
-import { MAX_HEIGHT, MAX_NESTING, parseExpr, parseProgram } from '../core/parser.ts';
-import { printProgram } from '../core/printer.ts';
-import { typecheckProgram } from '../core/typecheck.ts';
-import { stripPositions } from '../proofs/gen/syntax.ts';
+import type { Cmd, Expr, Program } from '../core/language/ast.ts';
+import { SchedInputError } from '../core/language/diagnostics.ts';
+import { lex } from '../core/language/lexer.ts';
+import { MAX_HEIGHT, MAX_NESTING, parseExpr, parseProgram } from '../core/language/parser.ts';
+import { printProgram } from '../core/language/printer.ts';
+import { typecheckProgram } from '../core/language/typecheck.ts';
+import { stripPositions } from '../proofs/metatheory/gen/syntax.ts';
 
 function firstError(f: () => unknown): { line: number; col: number; message: string; expected: string | null; found: string | null } {
   try {

@@ -5,12 +5,12 @@
 // literal ranges; and the normalisation of equations.
 
 import { describe, expect, it } from 'vitest';
-import type { Expr, Program } from '../core/ast.ts';
-import { SchedInputError } from '../core/diagnostics.ts';
-import { parseProgram } from '../core/parser.ts';
-import { printExpr } from '../core/printer.ts';
-import { typecheckProgram } from '../core/typecheck.ts';
-import { forEachExpr, stripPositions } from '../proofs/gen/syntax.ts';
+import type { Expr, Program } from '../core/language/ast.ts';
+import { SchedInputError } from '../core/language/diagnostics.ts';
+import { parseProgram } from '../core/language/parser.ts';
+import { printExpr } from '../core/language/printer.ts';
+import { typecheckProgram } from '../core/language/typecheck.ts';
+import { forEachExpr, stripPositions } from '../proofs/metatheory/gen/syntax.ts';
 
 const SPEC = `spec s {
   param N, M;

@@ -5,12 +5,12 @@
 
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Expr } from '../core/ast.ts';
-import { checkSource } from '../core/check.ts';
-import { type Diagnostic, SchedInputError } from '../core/diagnostics.ts';
-import { parseProgram } from '../core/parser.ts';
-import { type CheckedSpec, type NormEquation, typecheckProgram } from '../core/typecheck.ts';
-import { checkSpecWellFormed } from '../core/wellformed.ts';
+import type { Expr } from '../core/language/ast.ts';
+import { checkSource } from '../core/language/check.ts';
+import { type Diagnostic, SchedInputError } from '../core/language/diagnostics.ts';
+import { parseProgram } from '../core/language/parser.ts';
+import { type CheckedSpec, type NormEquation, typecheckProgram } from '../core/language/typecheck.ts';
+import { checkSpecWellFormed } from '../core/language/wellformed.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 
 afterAll(shutdownZ3);

@@ -12,7 +12,7 @@ import { DEFAULT_ORACLES } from '../proofs/fuzz/oracles.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 import { familyInputs } from '../semantics/inputs.ts';
 import { runImpl } from '../semantics/run.ts';
-import { checkSource } from '../core/check.ts';
+import { checkSource } from '../core/language/check.ts';
 
 afterAll(async () => {
   await shutdownZ3();

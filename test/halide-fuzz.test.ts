@@ -1,4 +1,4 @@
-// `sched fuzz --compiler halide` (compilers/halide/script.ts, compilers/halide/fuzz.ts). Without
+// `sched fuzz --compiler halide` (compilers/halide/script.ts, proofs/fuzz/halide.ts). Without
 // Halide: the script of a fixed case (explicit tails, compute_at without a stage, the split a
 // vectorize stands for), refusals, and the message naming the Debian packages. With Debian's
 // python3-halide: smoke and full cases through real Halide with no disagreement and the jit
@@ -11,17 +11,17 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkSource } from '../core/check.ts';
-import { parseAlgorithmText } from '../core/lower/algorithm.ts';
-import { parseScheduleText } from '../core/lower/schedule.ts';
-import { halideCompiler } from '../compilers/halide/fuzz.ts';
+import { checkSource } from '../core/language/check.ts';
+import { parseAlgorithmText } from '../compilers/algorithm/algorithm.ts';
+import { parseScheduleText } from '../compilers/algorithm/schedule.ts';
+import { halideCompiler } from '../proofs/fuzz/halide.ts';
 import type { Compiler } from '../proofs/fuzz/compilers.ts';
 import { halideCase, halideMissing, INSTALL_HINT, jitOracle } from '../compilers/halide/run.ts';
 import { halideScript, ScriptUnsupported } from '../compilers/halide/script.ts';
 import { type CaseRecord, caseSeed, drawCase, fuzz, replayBundle, writeBundle } from '../proofs/fuzz/harness.ts';
 import { recipeArb } from '../proofs/fuzz/gen.ts';
 import { crossCheck, DEFAULT_ORACLES } from '../proofs/fuzz/oracles.ts';
-import { verifyImpl } from '../proofs/verify.ts';
+import { verifyImpl } from '../proofs/verifier/verify.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 import { SAFETY_NET_MS } from './safety-net.ts';
 

@@ -10,12 +10,12 @@ import { writeFileSync } from 'node:fs';
 import { tempDir } from './temp-dirs.ts';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkSource } from '../core/check.ts';
+import { checkSource } from '../core/language/check.ts';
 import { compareStripped, parseHExpr, parseHStmt, printHExpr, stripExpr } from '../compilers/halide/hir.ts';
 import { halideCase, halideMissing, INSTALL_HINT, jitOracle, lowerScript } from '../compilers/halide/run.ts';
 import { type DriverOutput, translate, Unsupported } from '../compilers/halide/translate.ts';
-import { verifyImpl } from '../proofs/verify.ts';
-import { confirmationInputs, confirmGuarded } from '../compilers/halide/guarded.ts';
+import { verifyImpl } from '../proofs/verifier/verify.ts';
+import { confirmationInputs, confirmGuarded } from '../proofs/validate/halide-guarded.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 import { familyInputs } from '../semantics/inputs.ts';
 import { runImpl } from '../semantics/run.ts';
@@ -500,7 +500,7 @@ describe.skipIf(MISSING !== null)('known Halide bugs through real Halide 14 (com
   });
 });
 
-describe('verdicts on guarded stores (compilers/halide/guarded.ts)', () => {
+describe('verdicts on guarded stores (proofs/validate/halide-guarded.ts)', () => {
   const base = { verdict: 'invalid', class: 'race', reason: 'refuted: rw-safe' } as unknown as Parameters<typeof confirmGuarded>[0];
   const noImpl = undefined as unknown as Parameters<typeof confirmGuarded>[1];
   it('values, valid verdicts and translations without guarded stores are kept as they are', async () => {

@@ -2,7 +2,7 @@
 // of schedule features, and each injectable bug has one that triggers it (with parameters where
 // a concrete run shows it).
 
-import type { BugName } from '../core/lower/bugs.ts';
+import type { BugName } from '../compilers/reference/bugs.ts';
 
 export interface Fixture {
   readonly alg: string;

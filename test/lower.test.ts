@@ -1,18 +1,18 @@
-// The reference scheduling compiler (core/lower): text formats, the SARE reduction, lowered
+// The reference scheduling compiler (compilers/reference): text formats, the SARE reduction, lowered
 // programs that type-check, run correctly and verify, annotations carried from the algorithm,
 // illegal schedules rejected, and every injected bug visible to a concrete run.
 
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Assign, Cmd } from '../core/ast.ts';
-import { checkSource } from '../core/check.ts';
-import { checkAlgorithm, LowerError, parseAlgorithmText, printAlgorithmText } from '../core/lower/algorithm.ts';
-import { BUG_NAMES, type BugName } from '../core/lower/bugs.ts';
-import { lower } from '../core/lower/lower.ts';
-import { printSpec } from '../core/printer.ts';
-import { algorithmToSpec } from '../core/lower/sare.ts';
-import { parseScheduleText, printScheduleText } from '../core/lower/schedule.ts';
-import { REPLAY_INPUTS, replay } from '../proofs/replay.ts';
-import { verifyImpl } from '../proofs/verify.ts';
+import type { Assign, Cmd } from '../core/language/ast.ts';
+import { checkSource } from '../core/language/check.ts';
+import { checkAlgorithm, LowerError, parseAlgorithmText, printAlgorithmText } from '../compilers/algorithm/algorithm.ts';
+import { BUG_NAMES, type BugName } from '../compilers/reference/bugs.ts';
+import { lower } from '../compilers/reference/lower.ts';
+import { printSpec } from '../core/language/printer.ts';
+import { algorithmToSpec } from '../compilers/algorithm/sare.ts';
+import { parseScheduleText, printScheduleText } from '../compilers/algorithm/schedule.ts';
+import { REPLAY_INPUTS, replay } from '../proofs/verifier/replay.ts';
+import { verifyImpl } from '../proofs/verifier/verify.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 import { BLUR, BUG_FIXTURES, type Fixture, MATMUL, MIXED, STENCIL } from './lower-fixtures.ts';
 

@@ -1,13 +1,13 @@
 // Performance machinery that must never change an answer: the bin's choice between the compiled
-// dist/ and the sources (cli/freshness.js), the waves of the verifier (proofs/waves.ts), the
-// solver pool (smt/z3.ts) and parallel verification (proofs/parallel.ts).
+// dist/ and the sources (cli/freshness.js), the waves of the verifier (proofs/verifier/waves.ts), the
+// solver pool (smt/z3.ts) and parallel verification (proofs/batch/parallel.ts).
 
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tempDir } from './temp-dirs.ts';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inWaves } from '../proofs/waves.ts';
+import { inWaves } from '../proofs/verifier/waves.ts';
 import { checkSat, setSolverJobs, shutdownZ3, z3Stats } from '../smt/z3.ts';
 // @ts-expect-error plain JavaScript module without declarations
 import { fileEntry, STAMP, staleness } from '../cli/freshness.js';
@@ -65,7 +65,7 @@ describe('the bin runs dist/ when it is fresh', () => {
   });
 });
 
-describe('waves (proofs/waves.ts): the order of the work does not depend on when answers come', () => {
+describe('waves (proofs/verifier/waves.ts): the order of the work does not depend on when answers come', () => {
   // Each task logs its synchronous steps and asks three questions; the "solver" answers after a
   // delay that differs per run. The log must be the same whatever the delays.
   const runOnce = async (delays: (k: number, q: number) => number): Promise<string[]> => {

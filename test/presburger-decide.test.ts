@@ -28,7 +28,7 @@ import { tempDir } from './temp-dirs.ts';
 import { join } from 'node:path';
 import { equivalenceScript } from '../core/presburger/certificate.ts';
 import { declarations, formulaToSmt } from '../core/presburger/smtlib.ts';
-import { withoutInstances } from '../proofs/recheck.ts';
+import { withoutInstances } from '../proofs/certificates/recheck.ts';
 
 afterAll(async () => { await shutdownZ3(); });
 
@@ -317,7 +317,7 @@ describe('quotient naming (purify.ts)', () => {
   });
   const cvc5 = spawnSync('cvc5', ['--version']).status === 0;
   // As `sched recheck` asks it: a script that gets no answer is asked again without its instance
-  // assertion (proofs/recheck.ts, withoutInstances), and only an unsat is taken from that. cvc5
+  // assertion (proofs/certificates/recheck.ts, withoutInstances), and only an unsat is taken from that. cvc5
   // 1.0.3 times out on the lane's direction 2 with the instances, and proves it without them.
   it.skipIf(!cvc5)('cvc5 answers the same certificates (the ones it timed out on)', () => {
     const dir = tempDir('purify-');

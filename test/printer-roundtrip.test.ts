@@ -1,4 +1,4 @@
-// The printer round trip: for random well-typed programs (proofs/gen/syntax.ts), and for every
+// The printer round trip: for random well-typed programs (proofs/metatheory/gen/syntax.ts), and for every
 // corpus file that parses, `parseProgram(printProgram(ast))` equals `ast` up to positions and
 // types, and printing is a fixpoint. The generator is tested too: its programs type-check, and
 // its counterexamples shrink to small programs.
@@ -7,12 +7,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Cmd, Program } from '../core/ast.ts';
-import { SchedInputError } from '../core/diagnostics.ts';
-import { parseProgram } from '../core/parser.ts';
-import { printExpr, printProgram } from '../core/printer.ts';
-import { typecheckProgram } from '../core/typecheck.ts';
-import { condExprArb, forEachExpr, indexExprArb, programArb, type Scope, stripPositions, valueExprArb } from '../proofs/gen/syntax.ts';
+import type { Cmd, Program } from '../core/language/ast.ts';
+import { SchedInputError } from '../core/language/diagnostics.ts';
+import { parseProgram } from '../core/language/parser.ts';
+import { printExpr, printProgram } from '../core/language/printer.ts';
+import { typecheckProgram } from '../core/language/typecheck.ts';
+import { condExprArb, forEachExpr, indexExprArb, programArb, type Scope, stripPositions, valueExprArb } from '../proofs/metatheory/gen/syntax.ts';
 
 const RUNS = Number(process.env.SCHED_ROUNDTRIP_RUNS ?? 2000);
 

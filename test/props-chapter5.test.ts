@@ -1,9 +1,9 @@
-// Thm 5.3.1 and Thm 5.5.4 over random annotated implementations (proofs/properties/chapter5.ts).
+// Thm 5.3.1 and Thm 5.5.4 over random annotated implementations (proofs/metatheory/properties/chapter5.ts).
 // Thm 5.5.4 calls the verifier (Z3) on every case: its CI count is what fits in about three
 // minutes; `npm run props` runs 500 and more.
 
 import { describe, it } from 'vitest';
-import { CHAPTER5 } from '../proofs/properties/chapter5.ts';
+import { CHAPTER5 } from '../proofs/metatheory/properties/chapter5.ts';
 import { expectProperty } from './props-helpers.ts';
 
 describe('chapter 5', () => {

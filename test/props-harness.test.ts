@@ -4,16 +4,16 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkSource } from '../core/check.ts';
-import { checkDerivation } from '../proofs/derivation-check.ts';
-import { annotatedArb } from '../proofs/gen/annotated.ts';
-import { memCaseArb, withText } from '../proofs/gen/programs.ts';
-import { thm437Explore } from '../proofs/properties/chapter4.ts';
-import { bigStep, compile, compileCase } from '../proofs/properties/harness.ts';
-import { mutantById, withMutant } from '../proofs/properties/mutants.ts';
-import { measurePrecision } from '../proofs/properties/precision.ts';
-import { evaluate } from '../proofs/ref-eval.ts';
-import { parseExpr } from '../core/parser.ts';
+import { checkSource } from '../core/language/check.ts';
+import { checkDerivation } from '../proofs/metatheory/derivation-check.ts';
+import { annotatedArb } from '../proofs/metatheory/gen/annotated.ts';
+import { memCaseArb, withText } from '../proofs/metatheory/gen/programs.ts';
+import { thm437Explore } from '../proofs/metatheory/properties/chapter4.ts';
+import { bigStep, compile, compileCase } from '../proofs/metatheory/properties/harness.ts';
+import { mutantById, withMutant } from '../proofs/metatheory/properties/mutants.ts';
+import { measurePrecision } from '../proofs/metatheory/properties/precision.ts';
+import { evaluate } from '../proofs/metatheory/ref-eval.ts';
+import { parseExpr } from '../core/language/parser.ts';
 
 describe('generators', () => {
   it('random programs with memories type-check', () => {

@@ -2,7 +2,7 @@
 // PROPS_RUNS), the seed is random unless PROPS_SEED is set, and a failure prints fast-check's
 // report (seed, shrink path, counterexample as a program) to the terminal and fails the test.
 
-import type { NamedProperty, PropertyReport } from '../proofs/properties/framework.ts';
+import type { NamedProperty, PropertyReport } from '../proofs/metatheory/properties/framework.ts';
 
 export async function expectProperty(p: NamedProperty, runs?: number): Promise<PropertyReport> {
   const seed = process.env.PROPS_SEED !== undefined ? Number(process.env.PROPS_SEED) : undefined;

@@ -1,10 +1,10 @@
 // Mutation testing of the harness: every deliberately broken semantics of
-// proofs/properties/mutants.ts is swapped in and must be killed — some property named as its
+// proofs/metatheory/properties/mutants.ts is swapped in and must be killed — some property named as its
 // killer must find a counterexample that contradicts the property (not a crash of the check).
 
 import { describe, expect, it } from 'vitest';
-import { MUTANTS, withMutant } from '../proofs/properties/mutants.ts';
-import { propertyById } from '../proofs/properties/registry.ts';
+import { MUTANTS, withMutant } from '../proofs/metatheory/properties/mutants.ts';
+import { propertyById } from '../proofs/metatheory/properties/registry.ts';
 
 /** Cases to try per killer before declaring the mutant alive. */
 const BUDGET: Record<string, number> = { 'thm-5.5.4': 40, 'thm-5.5.4-races': 80, 'red-soundness': 200 };

@@ -1,11 +1,11 @@
-// Chapter 7 over random scheduled reductions (proofs/properties/reductions.ts): the verifier's
+// Chapter 7 over random scheduled reductions (proofs/metatheory/properties/reductions.ts): the verifier's
 // valid agrees with concrete runs on N = 1…9. Each case calls the verifier (Z3); CI checks at least
 // the 1,000 distinct programs issue 17 asks for: 1,150 draws, of which about 1,060 are distinct
 // (repeats are not verified again; README, chapter 7; bench/red-prop.ts says where a case's time
 // goes). PROPS_RUNS=N overrides the count (and the distinct-program floor).
 
 import { describe, expect, it } from 'vitest';
-import { REDUCTIONS } from '../proofs/properties/reductions.ts';
+import { REDUCTIONS } from '../proofs/metatheory/properties/reductions.ts';
 import { expectProperty } from './props-helpers.ts';
 
 const CI_RUNS: Record<string, number> = { "thm-7.4.1": 2000, "red-soundness": 1150 };

@@ -1,5 +1,5 @@
 // `sched recheck`'s ways of getting an answer from a solver that gives none at first
-// (proofs/recheck.ts): cvc5's per-logic configuration for QF_LIA, branch and bound without its
+// (proofs/certificates/recheck.ts): cvc5's per-logic configuration for QF_LIA, branch and bound without its
 // rounding heuristic, and integer splits (valid assertions) between a script's auxiliary
 // constants. The certificates are the ones cvc5 1.0.3 gave no answer on in the corpus's bundles,
 // written again here by the certificate writer from their elimination.
@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { eliminationCertificates, parseFormula } from '../core/presburger/index.ts';
-import { askSolver, caseSplit, quantifierFreePart, withIntegerSplits } from '../proofs/recheck.ts';
+import { askSolver, caseSplit, quantifierFreePart, withIntegerSplits } from '../proofs/certificates/recheck.ts';
 import { runZ3, shutdownZ3 } from '../smt/z3.ts';
 
 afterAll(async () => { await shutdownZ3(); });

@@ -5,15 +5,15 @@
 
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { SchedInputError } from '../core/diagnostics.ts';
-import { parseProgram } from '../core/parser.ts';
-import { printProgram } from '../core/printer.ts';
-import { typecheckProgram } from '../core/typecheck.ts';
+import { SchedInputError } from '../core/language/diagnostics.ts';
+import { parseProgram } from '../core/language/parser.ts';
+import { printProgram } from '../core/language/printer.ts';
+import { typecheckProgram } from '../core/language/typecheck.ts';
 import { runImpl } from '../semantics/run.ts';
-import { verifyImpl } from '../proofs/verify.ts';
-import { compile } from '../proofs/properties/harness.ts';
-import { operatorFn } from '../proofs/properties/reductions.ts';
-import { operatorOf } from '../core/reductions.ts';
+import { verifyImpl } from '../proofs/verifier/verify.ts';
+import { compile } from '../proofs/metatheory/properties/harness.ts';
+import { operatorFn } from '../proofs/metatheory/properties/reductions.ts';
+import { operatorOf } from '../core/language/reductions.ts';
 import type { Value } from '../semantics/values.ts';
 
 const SPEC = `spec s {

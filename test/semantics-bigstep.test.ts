@@ -4,9 +4,9 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SchedInputError } from '../core/diagnostics.ts';
+import { SchedInputError } from '../core/language/diagnostics.ts';
 import { evalExpr, readSet } from '../semantics/eval.ts';
-import { parseExpr } from '../core/parser.ts';
+import { parseExpr } from '../core/language/parser.ts';
 import { ArrayRef, Cells, setCell } from '../semantics/memory.ts';
 import { runImpl, specModel } from '../semantics/run.ts';
 import { annotationMismatch } from '../semantics/annotations.ts';
@@ -118,18 +118,18 @@ describe('allocate: scoping and shadowing', () => {
   // it, type-check with distinct names, then give the inner array the outer name.
   const shadowed = (body: string, inner: string, outer: string): ReturnType<typeof runImpl> => {
     const ci = impl(`${SCALAR}impl p of s {\n  output x: i32[] = X;\n${body}\n}\n`);
-    const rename = (c: import('../core/ast.ts').Cmd): void => {
+    const rename = (c: import('../core/language/ast.ts').Cmd): void => {
       if (c.kind === 'allocate' && c.name === inner) (c as { name: string }).name = outer;
       if (c.kind === 'assign' && c.array === inner) (c as { array: string }).array = outer;
       const sub = c.kind === 'seq' ? c.cmds : c.kind === 'if' ? [c.then, ...(c.else ? [c.else] : [])] : c.kind === 'skip' || c.kind === 'assign' ? [] : [c.body];
       sub.forEach(rename);
       if (c.kind === 'assign') renameExpr(c.rhs);
     };
-    const renameExpr = (e: import('../core/ast.ts').Expr): void => {
+    const renameExpr = (e: import('../core/language/ast.ts').Expr): void => {
       if (e.kind === 'array' && e.name === inner) (e as { name: string }).name = outer;
       for (const k of ['left', 'right', 'arg', 'cond', 'then', 'else', 'value', 'body'] as const) {
         const x = (e as unknown as Record<string, unknown>)[k];
-        if (x && typeof x === 'object' && 'kind' in x) renameExpr(x as import('../core/ast.ts').Expr);
+        if (x && typeof x === 'object' && 'kind' in x) renameExpr(x as import('../core/language/ast.ts').Expr);
       }
       if ('args' in e) e.args.forEach(renameExpr);
       if ('indices' in e) e.indices.forEach(renameExpr);

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { tempDir } from './temp-dirs.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatDiagnostic, SchedInputError } from '../core/diagnostics.ts';
+import { formatDiagnostic, SchedInputError } from '../core/language/diagnostics.ts';
 import { parseArgs, UsageError } from '../cli/args.ts';
 import { exploreCommand } from '../cli/commands/explore.ts';
 import { runCommand } from '../cli/commands/run.ts';

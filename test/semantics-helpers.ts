@@ -3,10 +3,11 @@
 // side conditions checked on the sets afterwards), and a generator of small random programs.
 
 import fc from 'fast-check';
-import type { Cmd } from '../core/ast.ts';
-import { parseProgram } from '../core/parser.ts';
-import { type CheckedImpl, type CheckedProgram, typecheckProgram } from '../core/typecheck.ts';
-import { BotSignal, ExprCompiler, type Frame, type NamedMemory, type Port, Scope, Layout } from '../semantics/eval.ts';
+import type { Cmd } from '../core/language/ast.ts';
+import { parseProgram } from '../core/language/parser.ts';
+import { type CheckedImpl, type CheckedProgram, typecheckProgram } from '../core/language/typecheck.ts';
+import { BotSignal, ExprCompiler, type NamedMemory, type Port } from '../semantics/eval.ts';
+import { type Frame, Scope, Layout } from '../semantics/scope.ts';
 import type { Int } from '../semantics/int.ts';
 import { ArrayRef, Cells, getCell, setCell } from '../semantics/memory.ts';
 import { sameValue, type Value } from '../semantics/values.ts';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { explore, finalMemory, namedMemoryKey, runSmallStep, smallSetup } from '../semantics/explore.ts';
 import { runImpl, specModel } from '../semantics/run.ts';
 import { SmallStep } from '../semantics/smallstep.ts';
-import type { CheckedImpl } from '../core/typecheck.ts';
+import type { CheckedImpl } from '../core/language/typecheck.ts';
 import { dump, impl, params, programArb } from './semantics-helpers.ts';
 
 function setup(ci: CheckedImpl, ps: Record<string, number> = {}, seed = 0, mutable = false): ReturnType<typeof smallSetup> {

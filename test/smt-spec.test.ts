@@ -1,12 +1,12 @@
-// The spec's SMT encoding (smt/spec.ts): a value query defines only the macros its claim reaches.
+// The spec's SMT encoding (proofs/verifier/smt-spec.ts): a value query defines only the macros its claim reaches.
 // Z3 expands nested macros when it reads them, so a chain of stencil stages each reading its
 // predecessor 25 times (sc32 through real Halide) exhausted its memory when every stage was defined.
 
 import { describe, expect, it } from 'vitest';
-import { checkProgramFull } from '../core/check.ts';
-import { parseProgram } from '../core/parser.ts';
-import { specEncoding, tensorsMentioned } from '../smt/spec.ts';
-import { ValueEncoder } from '../smt/values.ts';
+import { checkProgramFull } from '../core/language/check.ts';
+import { parseProgram } from '../core/language/parser.ts';
+import { specEncoding, tensorsMentioned } from '../proofs/verifier/smt-spec.ts';
+import { ValueEncoder } from '../proofs/verifier/smt-values.ts';
 
 const CHAIN = `spec chain {
   param n;

@@ -14,8 +14,8 @@ import { tempDir } from './temp-dirs.ts';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkSource } from '../core/check.ts';
-import { verifyImpl } from '../proofs/verify.ts';
+import { checkSource } from '../core/language/check.ts';
+import { verifyImpl } from '../proofs/verifier/verify.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 import { SAFETY_NET_MS } from './safety-net.ts';
 

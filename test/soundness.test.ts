@@ -13,12 +13,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkSource } from '../core/check.ts';
-import type { CheckedImpl } from '../core/typecheck.ts';
+import { checkSource } from '../core/language/check.ts';
+import type { CheckedImpl } from '../core/language/typecheck.ts';
 import { readExpectations } from '../corpus/run.ts';
-import { checkInterface } from '../proofs/interface.ts';
-import { REPLAY_INPUTS, replayRun, smallParameters } from '../proofs/replay.ts';
-import { type Replay, verifyImpl } from '../proofs/verify.ts';
+import { checkInterface } from '../proofs/verifier/interface.ts';
+import { REPLAY_INPUTS, replayRun, smallParameters } from '../proofs/verifier/replay.ts';
+import { type Replay, verifyImpl } from '../proofs/verifier/verify.ts';
 import { parseSlice } from '../semantics/slice.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 import { parseRunLines, parseTruthLines, type RunLine, runLine } from './corpus-lines.ts';

@@ -1,18 +1,18 @@
-// Value obligations proved by congruence (proofs/congruence.ts): the two-stage stencil chain of
+// Value obligations proved by congruence (proofs/verifier/congruence.ts): the two-stage stencil chain of
 // thesis Table 6.1, whose output obligations time out as whole value queries, is proved through
 // index equalities alone; and the shortcut never proves what is false: mutants with a wrong row, a
 // wrong column or a wrong coefficient are not valid. Closed terms (Gaussian weights written by the
 // algorithm as a function of x, by Halide as folded constants) compare by their machine values.
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkProgramFull } from '../core/check.ts';
-import { parseProgram } from '../core/parser.ts';
-import { verifyImpl } from '../proofs/verify.ts';
-import type { FloatMode } from '../smt/values.ts';
+import { checkProgramFull } from '../core/language/check.ts';
+import { parseProgram } from '../core/language/parser.ts';
+import { verifyImpl } from '../proofs/verifier/verify.ts';
+import type { FloatMode } from '../proofs/verifier/smt-values.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
-import { type Cmd, type Expr, T_INDEX } from '../core/ast.ts';
-import { visit } from '../core/walk.ts';
-import { substitute } from '../proofs/inline.ts';
+import { type Cmd, type Expr, T_INDEX } from '../core/language/ast.ts';
+import { visit } from '../core/language/walk.ts';
+import { substitute } from '../proofs/verifier/inline.ts';
 import { constantValue } from '../semantics/constant.ts';
 import { chain } from '../corpus/halide/gen/stencil_chain.mjs';
 

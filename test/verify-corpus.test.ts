@@ -6,14 +6,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { tempDir } from './temp-dirs.ts';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkProgramFull } from '../core/check.ts';
-import { parseProgram } from '../core/parser.ts';
+import { checkProgramFull } from '../core/language/check.ts';
+import { parseProgram } from '../core/language/parser.ts';
 import { eliminationLog } from '../core/presburger/elimlog.ts';
-import { startFromScratch } from '../proofs/fresh-state.ts';
+import { startFromScratch } from '../proofs/verifier/fresh-state.ts';
 import { runCorpus } from '../corpus/run.ts';
-import { writeBundle } from '../proofs/certificates.ts';
-import { type AnswerCache, recheckBundle } from '../proofs/recheck.ts';
-import { verifyImpl } from '../proofs/verify.ts';
+import { writeBundle } from '../proofs/certificates/certificates.ts';
+import { type AnswerCache, recheckBundle } from '../proofs/certificates/recheck.ts';
+import { verifyImpl } from '../proofs/verifier/verify.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 
 afterAll(async () => {

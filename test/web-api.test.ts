@@ -11,7 +11,7 @@ import { gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mutantArb, mutate } from '../proofs/gen/mutate.ts';
+import { mutantArb, mutate } from '../proofs/metatheory/gen/mutate.ts';
 import * as api from '../web/api.ts';
 import type { ExploreAnswer, Refused, RunAnswer, StepAnswer, VerifyAnswer } from '../web/protocol.ts';
 import { DIST_DIR, ensureBuilt } from '../web/build.ts';

@@ -4,10 +4,10 @@
 // certificate files and cost measurement around it). Input errors — bad text, unknown impl,
 // missing or bad parameters, violated assumptions — come back as diagnostics, never as throws.
 
-import { checkSource } from '../core/check.ts';
-import { diag, type Diagnostic, SchedInputError } from '../core/diagnostics.ts';
-import { printCmd, printExpr } from '../core/printer.ts';
-import type { CheckedImpl, CheckedProgram } from '../core/typecheck.ts';
+import { checkSource } from '../core/language/check.ts';
+import { diag, type Diagnostic, SchedInputError } from '../core/language/diagnostics.ts';
+import { printCmd, printExpr } from '../core/language/printer.ts';
+import type { CheckedImpl, CheckedProgram } from '../core/language/typecheck.ts';
 import type { ElimEntry } from '../core/presburger/elimlog.ts';
 import { eliminationLog } from '../core/presburger/elimlog.ts';
 import type { DerivationNode } from '../semantics/derivation.ts';
@@ -20,11 +20,11 @@ import { type ArrayRef, type Cells, getCell } from '../semantics/memory.ts';
 import { compareOutputs, runImpl, specModel, checkParams } from '../semantics/run.ts';
 import { describeStep, type RedexInfo, showEnv, showRules, SmallStep, type SmallState, type Term } from '../semantics/smallstep.ts';
 import { valueToJson } from '../semantics/values.ts';
-import { checkInterface } from '../proofs/interface.ts';
-import { smallParameters } from '../proofs/replay.ts';
-import { startFromScratch } from '../proofs/fresh-state.ts';
-import { verifyImpl, type VerifyResult } from '../proofs/verify.ts';
-import { FLOAT_MODES, type FloatMode } from '../smt/values.ts';
+import { checkInterface } from '../proofs/verifier/interface.ts';
+import { smallParameters } from '../proofs/verifier/replay.ts';
+import { startFromScratch } from '../proofs/verifier/fresh-state.ts';
+import { verifyImpl, type VerifyResult } from '../proofs/verifier/verify.ts';
+import { FLOAT_MODES, type FloatMode } from '../proofs/verifier/smt-values.ts';
 import type * as P from './protocol.ts';
 
 /** Limits that keep one answer within seconds (the page says when one is reached). */
@@ -111,7 +111,7 @@ function directives(source: string): { kind: string; impl: string | null; text: 
 /** Least parameter values by assumptions (the page re-checks the text at every pause in typing). */
 const leastCache = new Map<string, Record<string, string>>();
 
-/** The least parameter values the assumptions allow (the replay's search, proofs/replay.ts). */
+/** The least parameter values the assumptions allow (the replay's search, proofs/verifier/replay.ts). */
 async function leastParameters(ci: CheckedImpl): Promise<Record<string, string>> {
   const key = JSON.stringify([ci.spec.params, [...ci.spec.spec.assumes, ...ci.impl.assumes].map(printExpr)]);
   const hit = leastCache.get(key);
@@ -477,7 +477,7 @@ export async function exploreStates(req: P.ExploreRequest): Promise<NoCost<P.Exp
 
 export interface Verified {
   readonly answer: NoCost<P.VerifyAnswer>;
-  /** What a certificate bundle is written from (proofs/certificates.ts). */
+  /** What a certificate bundle is written from (proofs/certificates/certificates.ts). */
   readonly result: VerifyResult;
   readonly eliminations: readonly ElimEntry[];
 }

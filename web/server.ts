@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, mkdtempSync, rmSync, writeFileSync, existsSy
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
-import { writeBundle } from '../proofs/certificates.ts';
+import { writeBundle } from '../proofs/certificates/certificates.ts';
 import { checkSat } from '../smt/z3.ts';
 import * as api from './api.ts';
 import type { Cost, Example } from './protocol.ts';

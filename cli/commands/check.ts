@@ -1,13 +1,14 @@
 // `sched check FILE…`: parse, type-check and check the well-formedness of every spec, then the
-// interface of every implementation against its spec (proofs/interface.ts: a violation is an
+// interface of every implementation against its spec (proofs/verifier/interface.ts: a violation is an
 // error of the implementation, exit 1, not of the file's syntax, exit 3).
 
-import type { Diagnostic } from '../../core/diagnostics.ts';
-import { formatDiagnostic, SchedInputError } from '../../core/diagnostics.ts';
+import type { Diagnostic } from '../../core/language/diagnostics.ts';
+import { formatDiagnostic, SchedInputError } from '../../core/language/diagnostics.ts';
 import { expandFiles, type ParsedArgs, single } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_INPUT, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
-import { checkInterface } from '../../proofs/interface.ts';
-import { displayName, loadChecked, SPEC_OPTION, toJson } from '../io.ts';
+import { checkInterface } from '../../proofs/verifier/interface.ts';
+import { displayName, loadChecked } from '../../core/language/load.ts';
+import { SPEC_OPTION, toJson } from '../io.ts';
 
 interface InterfaceProblem {
   impl: string;

@@ -2,16 +2,17 @@
 // one can read: each node's rule, the command it derives (its source line), the loop and let
 // variables, what an assignment wrote, and δμ at the root. `--out D.json` exports it;
 // `--check D.json` re-checks an exported derivation rule by rule with the independent checker
-// (proofs/derivation-check.ts, its own expression evaluator), against FILE's implementation.
+// (proofs/metatheory/derivation-check.ts, its own expression evaluator), against FILE's implementation.
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { checkDerivation, type DerivationJson } from '../../proofs/derivation-check.ts';
+import { checkDerivation, type DerivationJson } from '../../proofs/metatheory/derivation-check.ts';
 import type { DerivationNode } from '../../semantics/derivation.ts';
 import { formatRunError } from '../../semantics/errors.ts';
 import { runImpl } from '../../semantics/run.ts';
 import { type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_OK, JSON_OPTION } from '../command.ts';
-import { readSource, SPEC_OPTION, toJson } from '../io.ts';
+import { readSource } from '../../core/language/load.ts';
+import { SPEC_OPTION, toJson } from '../io.ts';
 import { familyOption, IMPL_OPTION, INPUTS_OPTION, interfaceError, loadImpls, numberOption, PARAM_OPTION, paramsOption, SEED_OPTION, seedOption } from './run.ts';
 
 /** What a node says besides its rule: the variables it binds, the value it wrote, a condition. */

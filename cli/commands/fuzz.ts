@@ -4,9 +4,9 @@
 // disagreements are written as shrunk, replayable bundles (proofs/fuzz/).
 
 import { appendFileSync } from 'node:fs';
-import { BUG_NAMES, BUGS, isBugName } from '../../core/lower/bugs.ts';
+import { BUG_NAMES, BUGS, isBugName } from '../../compilers/reference/bugs.ts';
 import { type Compiler, externalCompiler, referenceCompiler } from '../../proofs/fuzz/compilers.ts';
-import { HALIDE_COMPILER, halideCompiler } from '../../compilers/halide/fuzz.ts';
+import { HALIDE_COMPILER, halideCompiler } from '../../proofs/fuzz/halide.ts';
 import { HalideError } from '../../compilers/halide/run.ts';
 import { type CaseRecord, fuzz, type FuzzSummary, replayBundle, SHRINK_CANDIDATES } from '../../proofs/fuzz/harness.ts';
 import type { Profile } from '../../proofs/fuzz/gen.ts';
@@ -36,7 +36,7 @@ function summaryText(s: Omit<MergedSummary, 'firstDetection' | 'indices' | 'notO
   );
 }
 
-/** `--compiler`: `halide` is real Halide 14 (compilers/halide/fuzz.ts), anything else a command. */
+/** `--compiler`: `halide` is real Halide 14 (proofs/fuzz/halide.ts), anything else a command. */
 function compilerNamed(cmd: string): Compiler {
   if (cmd !== HALIDE_COMPILER) return externalCompiler(cmd);
   try {

@@ -7,15 +7,15 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { checkSource } from '../../core/check.ts';
-import { SchedInputError, formatDiagnostic } from '../../core/diagnostics.ts';
+import { checkSource } from '../../core/language/check.ts';
+import { SchedInputError, formatDiagnostic } from '../../core/language/diagnostics.ts';
 import { HalideError, halideCase, halideMissing, jitOracle, TOLERANCE, type HalideCase, type JitReport } from '../../compilers/halide/run.ts';
 import { Unsupported } from '../../compilers/halide/translate.ts';
 import { intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_INPUT, EXIT_OK, JSON_OPTION } from '../command.ts';
 import { toJson } from '../io.ts';
 import { formatOption, verifyCommand, verifyFiles } from './verify.ts';
-import { confirmGuarded } from '../../compilers/halide/guarded.ts';
+import { confirmGuarded } from '../../proofs/validate/halide-guarded.ts';
 
 export const halideCommand: Command = {
   name: 'halide',

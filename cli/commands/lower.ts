@@ -1,15 +1,15 @@
-// `sched lower ALGORITHM --schedule S`: the reference scheduling compiler (core/lower). Reads a
+// `sched lower ALGORITHM --schedule S`: the reference scheduling compiler (compilers/reference). Reads a
 // Halide-style algorithm (text `.alg`, or JSON; a protocol request `{algorithm, schedule}` too) and
 // a schedule (text or JSON), prints the `.sched` program: the SARE spec and the annotated
 // implementation. See proofs/fuzz/README.md for the formats.
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { checkSource } from '../../core/check.ts';
-import { formatDiagnostic, SchedInputError } from '../../core/diagnostics.ts';
-import { type Algorithm, LowerError, parseAlgorithmText } from '../../core/lower/algorithm.ts';
-import { BUG_NAMES, isBugName } from '../../core/lower/bugs.ts';
-import { lower } from '../../core/lower/lower.ts';
-import { parseScheduleText, type Schedule } from '../../core/lower/schedule.ts';
+import { checkSource } from '../../core/language/check.ts';
+import { formatDiagnostic, SchedInputError } from '../../core/language/diagnostics.ts';
+import { type Algorithm, LowerError, parseAlgorithmText } from '../../compilers/algorithm/algorithm.ts';
+import { BUG_NAMES, isBugName } from '../../compilers/reference/bugs.ts';
+import { lower } from '../../compilers/reference/lower.ts';
+import { parseScheduleText, type Schedule } from '../../compilers/algorithm/schedule.ts';
 import { request } from '../../proofs/fuzz/compilers.ts';
 import { halideScript, ScriptUnsupported } from '../../compilers/halide/script.ts';
 import { type ParsedArgs, single, UsageError } from '../args.ts';

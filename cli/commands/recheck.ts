@@ -1,7 +1,7 @@
 // `sched recheck DIR [--solver wasm|z3|cvc5|all]`: re-run a certificate bundle's files with the
 // named solvers and compare with the recorded status (docs/commands.md).
 
-import { type AnswerCache, available, bundleVerdict, findBundles, type RecheckRow, recheckBundle, type SolverName } from '../../proofs/recheck.ts';
+import { type AnswerCache, available, bundleVerdict, findBundles, type RecheckRow, recheckBundle, type SolverName } from '../../proofs/certificates/recheck.ts';
 import { type ParsedArgs, single, UsageError } from '../args.ts';
 import { budgetOption, budgetOptions } from '../budget.ts';
 import { budgetRecord } from '../../smt/identity.ts';

@@ -3,18 +3,19 @@
 // helpers `step` and `explore` share: parameters, loading and selecting implementations.
 
 import { writeFileSync } from 'node:fs';
-import { diag, formatDiagnostic, SchedInputError } from '../../core/diagnostics.ts';
-import { type CheckedImpl, type CheckedProgram, typecheckProgram } from '../../core/typecheck.ts';
+import { diag, formatDiagnostic, SchedInputError } from '../../core/language/diagnostics.ts';
+import { type CheckedImpl, type CheckedProgram, typecheckProgram } from '../../core/language/typecheck.ts';
 import { formatRunError, type RunError, runError } from '../../semantics/errors.ts';
 import { familyInputs, INPUT_FAMILIES, type InputFamily, type InputOverride, parseOverride, parseOverrideValue, withOverrides } from '../../semantics/inputs.ts';
-import { checkInterface } from '../../proofs/interface.ts';
+import { checkInterface } from '../../proofs/verifier/interface.ts';
 import { didYouMean } from '../suggest.ts';
 import { checkParams, runImpl, type RunReport, type RunResult, specModel } from '../../semantics/run.ts';
 import { parseSlice, SliceError } from '../../semantics/slice.ts';
 import type { SpecModel } from '../../semantics/model.ts';
 import { expandFiles, type OptionSpec, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
-import { displayName, loadProgram, SPEC_OPTION, toJson } from '../io.ts';
+import { displayName, loadProgram } from '../../core/language/load.ts';
+import { SPEC_OPTION, toJson } from '../io.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Shared by run, step and explore
@@ -49,7 +50,7 @@ export function overridesOption(args: ParsedArgs, ci: CheckedImpl): InputOverrid
 }
 
 /**
- * The interface rules (proofs/interface.ts) at these parameter values, as a run error: a program
+ * The interface rules (proofs/verifier/interface.ts) at these parameter values, as a run error: a program
  * whose declarations break them is not run, since its run would be compared with the wrong thing.
  */
 export async function interfaceError(ci: CheckedImpl, params: ReadonlyMap<string, bigint>): Promise<RunError | null> {

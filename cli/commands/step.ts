@@ -60,7 +60,7 @@ export const stepCommand: Command = {
         const t0 = performance.now();
         const refused = await interfaceError(ci, params);
         if (refused !== null) {
-          // The declarations break the spec's interface (proofs/interface.ts): nothing to compare.
+          // The declarations break the spec's interface (proofs/verifier/interface.ts): nothing to compare.
           reports.push({ impl: ci.impl.name, spec: ci.spec.spec.name, params: Object.fromEntries([...params].map(([k, v]) => [k, seedJson(v)])), seed: seedJson(seed), outcome: 'interface', error: refused });
           outcomes.push('found');
           if (!json) process.stdout.write(`${l.file}: impl ${ci.impl.name}: error (interface)\n  ${formatRunError(l.file, refused)}\n`);

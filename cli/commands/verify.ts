@@ -1,25 +1,26 @@
 // `sched verify FILE…`: prophetic + symbolic evaluation, obligations discharged by Z3, a verdict
 // per implementation (docs/commands.md).
 
-import { type Diagnostic, SchedInputError, formatDiagnostic } from '../../core/diagnostics.ts';
-import { FLOAT_MODES, type FloatMode } from '../../smt/values.ts';
-import { verifyImpl, type VerifyResult } from '../../proofs/verify.ts';
+import { type Diagnostic, SchedInputError, formatDiagnostic } from '../../core/language/diagnostics.ts';
+import { FLOAT_MODES, type FloatMode } from '../../proofs/verifier/smt-values.ts';
+import { verifyImpl, type VerifyResult } from '../../proofs/verifier/verify.ts';
 import { replayCommand } from '../replay-command.ts';
 import { expandFiles, intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_INPUT, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
-import { displayName, loadChecked, loadProgram, SPEC_OPTION, toJson } from '../io.ts';
+import { displayName, loadChecked, loadProgram } from '../../core/language/load.ts';
+import { SPEC_OPTION, toJson } from '../io.ts';
 import { Progress } from '../progress.ts';
 import { FORMATS, type Format, junit, type ReportItem, sarif } from '../report.ts';
 import { didYouMean } from '../suggest.ts';
 import { isAbsolute, relative } from 'node:path';
-import { bundleDir, writeBundle } from '../../proofs/certificates.ts';
+import { bundleDir, writeBundle } from '../../proofs/certificates/certificates.ts';
 import { eliminationLog } from '../../core/presburger/elimlog.ts';
-import { startFromScratch } from '../../proofs/fresh-state.ts';
-import { type RemoteResult, VerifyPool } from '../../proofs/parallel.ts';
+import { startFromScratch } from '../../proofs/verifier/fresh-state.ts';
+import { type RemoteResult, VerifyPool } from '../../proofs/batch/parallel.ts';
 import { DEFAULT_TIMEOUT_MS, setSolverJobs, solverJobs } from '../../smt/z3.ts';
 import { budgetRecord } from '../../smt/identity.ts';
 import { budgetOption, budgetOptions } from '../budget.ts';
-import type { CheckedImpl, CheckedProgram } from '../../core/typecheck.ts';
+import type { CheckedImpl, CheckedProgram } from '../../core/language/typecheck.ts';
 
 /** `--jobs N`: how many processes work at once (default: SCHED_JOBS or the cores). */
 export const JOBS_OPTION = { name: 'jobs', value: true, metavar: 'N', help: 'work on N implementations (or, for one, N solver queries) at once; default SCHED_JOBS or the number of cores. Verdicts, output order and certificate bundles do not depend on N' } as const;
@@ -72,7 +73,7 @@ export const verifyCommand: Command = {
  * `sched verify` does (also for `sched halide`, whose JSON adds `extraJson`); the exit code.
  */
 /** `adjust` rewrites each result before it is reported (a front end that knows more than the
- *  .sched it verified: compilers/halide/guarded.ts). */
+ *  .sched it verified: proofs/validate/halide-guarded.ts). */
 export async function verifyFiles(args: ParsedArgs, files: readonly string[], extraJson: Record<string, unknown> = {}, adjust: (r: VerifyResult, ci: CheckedImpl) => VerifyResult | Promise<VerifyResult> = (r) => r): Promise<number> {
   const format = formatOption(args);
   const text = format === 'text';
@@ -89,7 +90,7 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
   const total = countImpls(files, only);
   const progress = new Progress(total, !text);
   const jobs = jobsOption(args);
-  // Several implementations: one worker thread each, up to N at once (proofs/parallel.ts);
+  // Several implementations: one worker thread each, up to N at once (proofs/batch/parallel.ts);
   // one: its obligations to N solver processes. --log prints as the evaluation goes: in order.
   const pool = jobs > 1 && total > 1 && !files.includes('-') && !args.flags.has('log') ? new VerifyPool(Math.min(jobs, total)) : null;
   if (pool === null) setSolverJobs(jobs);

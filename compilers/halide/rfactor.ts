@@ -6,9 +6,9 @@
 // which position a store accumulates), and the verifier checks every one of them against the spec
 // of the algorithm as written. A shape that cannot be read this way is rejected by name.
 
-import type { ReduceOp } from '../../core/ast.ts';
+import type { ReduceOp } from '../../core/language/ast.ts';
 import { collectCalls, type HExpr, parseHExpr, printHExpr, stripExpr } from './hir.ts';
-import { type DriverFunc, Unsupported } from './translate.ts';
+import { type DriverFunc, Unsupported } from './funcs.ts';
 
 /** An intermediate Func made by rfactor. */
 export interface Intermediate {

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CheckedImpl } from '../../core/typecheck.ts';
+import type { CheckedImpl } from '../../core/language/typecheck.ts';
 import { fromBig } from '../../semantics/int.ts';
 import { getCell } from '../../semantics/memory.ts';
 import { runImpl, type RunReport } from '../../semantics/run.ts';

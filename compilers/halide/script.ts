@@ -1,5 +1,5 @@
 // The Python Halide 14 script of an algorithm and schedule of `sched lower` / `sched fuzz`
-// (core/lower/algorithm.ts, core/lower/schedule.ts), in the convention `sched halide` accepts
+// (compilers/algorithm/algorithm.ts, compilers/algorithm/schedule.ts), in the convention `sched halide` accepts
 // (docs/halide.md): a `pipeline()` returning the output, the Funcs, the arguments, an `example`
 // for the JIT oracle and the algorithm's assumptions. Directives are written out so that Halide
 // runs the schedule our language means, not Halide's defaults: tails are explicit (our `Auto` is
@@ -9,11 +9,11 @@
 // the root unless scheduled otherwise (Halide would try to inline them). What Halide cannot say
 // the same way is refused with ScriptUnsupported: never a silently different schedule.
 
-import type { Expr, ValueType } from '../../core/ast.ts';
-import { type Algorithm, checkAlgorithm, type CheckedAlgorithm, tensorReads } from '../../core/lower/algorithm.ts';
-import type { Directive, LoopRef, Schedule, Tail } from '../../core/lower/schedule.ts';
-import { parseExpr } from '../../core/parser.ts';
-import { termToExpr } from '../../core/lower/terms.ts';
+import type { Expr, ValueType } from '../../core/language/ast.ts';
+import { type Algorithm, checkAlgorithm, type CheckedAlgorithm, tensorReads } from '../algorithm/algorithm.ts';
+import type { Directive, LoopRef, Schedule, Tail } from '../algorithm/schedule.ts';
+import { parseExpr } from '../../core/language/parser.ts';
+import { termToExpr } from '../algorithm/terms.ts';
 
 /** The algorithm or schedule has no faithful Halide 14 script. */
 export class ScriptUnsupported extends Error {
@@ -174,7 +174,7 @@ interface StageNames {
 function directive(d: Directive, stage: number, st: StageNames, decl: (name: string, rvar: boolean) => string): string {
   const tailFor = (v: string, t: Tail | undefined): string => {
     const rv = st.rvars.has(v);
-    // Our Auto (core/lower/nest.ts): ShiftInwards on a pure stage, GuardWithIf on updates and RVars.
+    // Our Auto (compilers/reference/nest.ts): ShiftInwards on a pure stage, GuardWithIf on updates and RVars.
     const tail = t === undefined || t === 'Auto' ? (rv || stage > 0 ? 'GuardWithIf' : 'ShiftInwards') : t;
     return `hl.TailStrategy.${tail}`;
   };

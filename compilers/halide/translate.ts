@@ -1,6 +1,6 @@
 // Halide 14's lowered IR (taken after "bounding small realizations": multi-dimensional Realize and
 // Provide, the input of storage flattening) translated to annotated SCHED, and the Func
-// definitions translated to the algorithm whose SARE is the spec (core/lower/sare.ts). The
+// definitions translated to the algorithm whose SARE is the spec (compilers/algorithm/sare.ts). The
 // annotation of every store comes from the `trace_stores()` call Halide carried into its value
 // (the Func name and the store's logical coordinates); the update stage and the RVar values come
 // from the names of the enclosing loops and lets (`f.s1.r$x`). Every node kind is translated or
@@ -13,58 +13,18 @@
 // non-negative) are the implementation's assumptions, since the pipeline fails instead of running
 // when one does not hold.
 
-import { checkAlgorithm, type Algorithm, type AlgFunc } from '../../core/lower/algorithm.ts';
-import { algorithmToSpec } from '../../core/lower/sare.ts';
-import { updateAsReduction, withUpdateReduction } from '../../core/lower/update-reduction.ts';
-import { NO_POS, type ReduceOp, type ValueType } from '../../core/ast.ts';
-import { floatText, printExpr, printSpec } from '../../core/printer.ts';
-import { neutralElement, operatorOf } from '../../core/reductions.ts';
-import { KEYWORDS } from '../../core/lexer.ts';
+import { checkAlgorithm, type Algorithm, type AlgFunc } from '../algorithm/algorithm.ts';
+import { algorithmToSpec } from '../algorithm/sare.ts';
+import { updateAsReduction, withUpdateReduction } from '../algorithm/update-reduction.ts';
+import { NO_POS, type ReduceOp, type ValueType } from '../../core/language/ast.ts';
+import { floatText, printExpr, printSpec } from '../../core/language/printer.ts';
+import { neutralElement, operatorOf } from '../../core/language/reductions.ts';
+import { KEYWORDS } from '../../core/language/lexer.ts';
 import { findRfactors, type Intermediate, NO_RFACTOR, type Rfactors, rejectUnhookedRfactor } from './rfactor.ts';
+import { type DriverFunc, type DriverOutput, Unsupported } from './funcs.ts';
 import { collectCalls, type HExpr, type HStmt, isTraceCall, parseHExpr, parseHStmt, printHExpr } from './hir.ts';
 
-/** What compilers/halide/driver.py prints. */
-export interface DriverFunc {
-  readonly name: string;
-  readonly args: readonly string[];
-  readonly type: string;
-  readonly pure: string;
-  readonly updates: readonly {
-    readonly args: readonly string[];
-    readonly value: string;
-    readonly rvars: readonly string[];
-    /** The predicates given to the update's RDom (`RDom.where`), as the driver recorded them. */
-    readonly where?: readonly string[];
-  }[];
-}
-export interface DriverOutput {
-  readonly output: string;
-  readonly outputType: string;
-  readonly outputDims: number;
-  readonly funcs: readonly DriverFunc[];
-  readonly inputs: readonly { readonly name: string; readonly dims: number; readonly type: string }[];
-  readonly params: readonly { readonly name: string; readonly type: string }[];
-  readonly traced: { readonly pass21: string | null; readonly final: string | null; readonly initial: string | null; readonly error?: string };
-  readonly plain: { readonly pass21: string | null; readonly final: string | null; readonly initial: string | null };
-  readonly ms: { readonly traced: number; readonly plain: number };
-  readonly example?: Record<string, number | number[]> | null;
-  /** pipeline()'s `assume`: conditions over buffer fields and Params, in Halide's names. */
-  readonly assume?: readonly string[];
-  /**
-   * With pipeline()'s `schedule` hook: the algorithm as written, before the schedule ran (the
-   * definitions, and the IR of its lowering with every Func at the root, for the RDom bounds).
-   * The spec comes from it; `funcs` are then the definitions after the schedule.
-   */
-  readonly algorithm?: { readonly funcs: readonly DriverFunc[]; readonly pass21: string | null; readonly initial: string | null };
-}
-
-/** A construct the translator does not handle: the message starts with `unsupported: <kind>`. */
-export class Unsupported extends Error {
-  constructor(readonly kind: string, detail: string) {
-    super(`unsupported: ${kind}${detail ? `: ${detail}` : ''}`);
-    this.name = 'Unsupported';
-  }
-}
+export { type DriverFunc, type DriverOutput, Unsupported } from './funcs.ts';
 
 /** An expression that is not an affine index (tried first, then the value form). */
 class NotIndex extends Error {}
@@ -934,7 +894,7 @@ class Translator {
       if (stage === null) throw new Unsupported('store of an unknown stage', `${s.name} at line ${s.line}: no ${s.name}.s<k> loop or let encloses it`);
     }
     if (pc?.k === 'produce') pc.count.last = Math.max(pc.count.last, stage);
-    // A 0-dimensional Func is a tensor over one unit coordinate, always 0 (core/lower's algorithms have no 0-dimensional Funcs).
+    // A 0-dimensional Func is a tensor over one unit coordinate, always 0 (the reference compiler's algorithms have no 0-dimensional Funcs).
     const logical = coords.length === 0 ? ['0'] : coords;
     const buf = sc.find(s.name, 'buffer');
     let target: string;
@@ -992,7 +952,7 @@ class Translator {
       this.rvarValue(s, sc, stage, r); // in scope, or rejected by name
       ks = ks.bind(r, { k: 'lazy', e: { k: 'var', name: `${s.name}.s${stage}.${r}` }, scope: sc });
     }
-    // The reduction's dimensions are F's RVars outermost first (core/lower/update-reduction.ts).
+    // The reduction's dimensions are F's RVars outermost first (compilers/algorithm/update-reduction.ts).
     const pos = [...inter.position].reverse().map((p) => this.must(() => this.idx(p, ks), `the position in ${inter.of}'s RDom of a store to ${s.name}`));
     const cs = inter.coords.map((k) => this.must(() => this.idx(tr.coords[k]!, tr.scope), `a traced coordinate of ${s.name}`));
     return `${target} {partial ${this.tensor(inter.of)}(${(cs.length === 0 ? ['0'] : cs).join(', ')})@(${pos.join(', ')})} ${operatorOf(acc.op).assign} ${acc.value}`;

@@ -6,7 +6,7 @@ let counter = 0;
 
 /**
  * Restart the numbering. Only safe when no formula made before is used again (every cache of
- * the layer cleared too): see proofs/fresh-state.ts, which makes certificates reproducible.
+ * the layer cleared too): see proofs/verifier/fresh-state.ts, which makes certificates reproducible.
  */
 export function resetFreshNames(): void {
   counter = 0;

@@ -1,20 +1,20 @@
-// Compilers under test: the reference compiler (core/lower), with or without an injected bug, and
+// Compilers under test: the reference compiler (compilers/reference), with or without an injected bug, and
 // external compilers run as commands (the JSON protocol of proofs/fuzz/README.md).
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Expr, Impl } from '../../core/ast.ts';
-import { SchedInputError } from '../../core/diagnostics.ts';
-import { parseProgram } from '../../core/parser.ts';
-import { printProgram, printSpec } from '../../core/printer.ts';
-import { type Algorithm, checkAlgorithm, LowerError } from '../../core/lower/algorithm.ts';
-import type { BugName } from '../../core/lower/bugs.ts';
-import { lower } from '../../core/lower/lower.ts';
-import { algorithmToSpec } from '../../core/lower/sare.ts';
-import type { Schedule } from '../../core/lower/schedule.ts';
-import { termToExpr } from '../../core/lower/terms.ts';
+import type { Expr, Impl } from '../../core/language/ast.ts';
+import { SchedInputError } from '../../core/language/diagnostics.ts';
+import { parseProgram } from '../../core/language/parser.ts';
+import { printProgram, printSpec } from '../../core/language/printer.ts';
+import { type Algorithm, checkAlgorithm, LowerError } from '../../compilers/algorithm/algorithm.ts';
+import type { BugName } from '../../compilers/reference/bugs.ts';
+import { lower } from '../../compilers/reference/lower.ts';
+import { algorithmToSpec } from '../../compilers/algorithm/sare.ts';
+import type { Schedule } from '../../compilers/algorithm/schedule.ts';
+import { termToExpr } from '../../compilers/algorithm/terms.ts';
 import type { FuzzCase } from './gen.ts';
 import type { NativeOracle } from './oracles.ts';
 

@@ -5,12 +5,12 @@
 //   nice -n 19 npx tsx proofs/fuzz/detect.ts [--seeds 5] [--max 200] [--bugs a,b] [--out FILE.json]
 
 import { writeFileSync } from 'node:fs';
-import { BUG_NAMES, type BugName, isBugName } from '../../core/lower/bugs.ts';
+import { BUG_NAMES, type BugName, isBugName } from '../../compilers/reference/bugs.ts';
 import { shutdownZ3 } from '../../smt/z3.ts';
 import { referenceCompiler } from './compilers.ts';
 import { fuzz } from './harness.ts';
 import { DEFAULT_ORACLES, type Oracle } from './oracles.ts';
-import { median } from '../../bench/stats.ts';
+import { median } from './stats.ts';
 
 interface Trial {
   readonly bug: BugName;

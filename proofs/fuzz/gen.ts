@@ -7,9 +7,9 @@
 // is redrawn by the harness.
 
 import fc from 'fast-check';
-import type { ValueType } from '../../core/ast.ts';
-import type { Algorithm, AlgFunc, AlgUpdate } from '../../core/lower/algorithm.ts';
-import type { Directive, FuncSchedule, LoopRef, Schedule, StageSchedule, Tail } from '../../core/lower/schedule.ts';
+import type { ValueType } from '../../core/language/ast.ts';
+import type { Algorithm, AlgFunc, AlgUpdate } from '../../compilers/algorithm/algorithm.ts';
+import type { Directive, FuncSchedule, LoopRef, Schedule, StageSchedule, Tail } from '../../compilers/algorithm/schedule.ts';
 
 export type Profile = 'smoke' | 'full';
 

@@ -9,7 +9,7 @@
 // disagreement or a bug of the compiler under test is logged, 2 when there is nothing to report.
 
 import { readFileSync } from 'node:fs';
-import { median, quantile } from '../../bench/stats.ts';
+import { median, quantile } from './stats.ts';
 import type { CaseRecord, FuzzSummary } from './harness.ts';
 import type { Oracle } from './oracles.ts';
 

@@ -1,9 +1,9 @@
 // The cross-check of one compiled case (`sched fuzz`): three oracles on the same `.sched` program,
 // and a judgement of whether they agree.
 //
-// - verify: the translation validator's verdict (proofs/verify.ts);
+// - verify: the translation validator's verdict (proofs/verifier/verify.ts);
 // - run: big-step runs on random small parameters and seeded inputs, outputs compared with the
-//   spec's model and every annotation checked against the value written (proofs/replay.ts);
+//   spec's model and every annotation checked against the value written (proofs/verifier/replay.ts);
 // - explore: exhaustive small-step exploration on the smallest parameters, whose final memory
 //   must be unique and equal to the big-step one (Thm 4.3.7);
 // - jit (compilers that run their own output, e.g. Halide's JIT): the compiled code's outputs on
@@ -16,12 +16,12 @@
 // exploration is nondeterministic, stuck, or ends elsewhere. When they agree that something is
 // wrong, the compiler under test has a bug.
 
-import type { CheckedImpl } from '../../core/typecheck.ts';
+import type { CheckedImpl } from '../../core/language/typecheck.ts';
 import { evalFormula } from '../../core/presburger/eval.ts';
-import { SchedInputError } from '../../core/diagnostics.ts';
-import { formulaOf } from '../affine.ts';
-import { REPLAY_INPUTS, replay, type ReplayFinding } from '../replay.ts';
-import { verifyImpl } from '../verify.ts';
+import { SchedInputError } from '../../core/language/diagnostics.ts';
+import { formulaOf } from '../verifier/affine.ts';
+import { REPLAY_INPUTS, replay, type ReplayFinding } from '../verifier/replay.ts';
+import { verifyImpl } from '../verifier/verify.ts';
 import { verifyInWorker, type WorkerVerdict } from './verifier.ts';
 import { explore, namedMemoryKey, smallSetup } from '../../semantics/explore.ts';
 import { compareOutputs, runImpl, specModel } from '../../semantics/run.ts';

@@ -15,7 +15,7 @@
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkSource } from '../../core/check.ts';
+import { checkSource } from '../../core/language/check.ts';
 import { runImpl } from '../../semantics/run.ts';
 
 const SEEDS = 8;

@@ -3,11 +3,11 @@
 // names, memos or solver answers of earlier cases), so that the queries it asks, and the solver
 // work it is charged, are those of its case alone; that work is reported as it grows.
 
-import { checkSource } from '../../core/check.ts';
+import { checkSource } from '../../core/language/check.ts';
 import { solverLimits } from '../../smt/limits.ts';
 import { type Work, workMs, workSince, z3Stats } from '../../smt/z3.ts';
-import { forgetSolverAnswers, startFromScratch } from '../fresh-state.ts';
-import { verifyImpl } from '../verify.ts';
+import { forgetSolverAnswers, startFromScratch } from '../verifier/fresh-state.ts';
+import { verifyImpl } from '../verifier/verify.ts';
 import type { WorkerVerdict } from './verifier.ts';
 
 /** How often the work done so far is reported (the parent stops a case past its budget). */

@@ -1,0 +1,186 @@
+// Value obligations by congruence. S-ASSIGN's value obligation ⟦e⟧_h = decompose(t) is usually
+// proved by the solver on the whole expression; but when the written expression and the
+// annotation's unfolding have the same shape (the same operators on the same value types, array
+// reads facing spec terms), it suffices that each array read holds the spec term it faces and
+// that index positions agree: by congruence the two values are then equal, in every encoding
+// (each operation is a function of its arguments). What remains is a pure Presburger claim, Γ ⇒
+// (index equalities, equation guards), which the solver decides in milliseconds where the whole
+// value query (sc2: 25 bit-vector products, each read resolved through a folded buffer) times
+// out. A sufficient condition only: when it fails, the whole value query is asked as before.
+
+import { type ArrayRead, type Expr, isFloatType, isValueTypeName, type TensorRead, type ValueType } from '../../core/language/ast.ts';
+import { constantValue } from '../../semantics/constant.ts';
+import { sameValue } from '../../semantics/values.ts';
+import type { CheckedSpec, NormEquation } from '../../core/language/typecheck.ts';
+import type { Formula } from '../../core/presburger/types.ts';
+import { andAll, eqT, iff } from '../../core/presburger/formula.ts';
+import { type AffineEnv, formulaOf, termOf } from './affine.ts';
+import { substitute } from './inline.ts';
+
+/** An expression with the environment its index variables are read in. */
+export interface Side {
+  readonly expr: Expr;
+  readonly env: AffineEnv;
+}
+
+/**
+ * What an array read must satisfy to hold the spec term it faces, as separate claims (one per
+ * heap alternative: asked one by one, they are instant where their disjunction is not), or null
+ * when it cannot tell.
+ */
+export type LeafGoal = (read: ArrayRead, spec: Side) => Formula[] | null;
+
+/** Unfoldings tried for one obligation: a recursive tensor (T(x) = T(x - 1)) must not unfold forever. */
+const UNFOLD_LIMIT = 64;
+
+/** The argument of `t(e)` when `e` already has the value type t, else null. */
+function identityCastArg(e: Expr): Expr | null {
+  if (e.kind !== 'call' || !isValueTypeName(e.fn) || e.args.length !== 1) return null;
+  const t = e.args[0]!.ty;
+  return t?.kind === 'value' && t.vt === e.fn ? e.args[0]! : null;
+}
+
+function sameValueType(a: Expr, b: Expr): boolean {
+  return a.ty?.kind === 'value' && b.ty?.kind === 'value' && a.ty.vt === b.ty.vt;
+}
+
+/** One match's state: the claims met so far (rolled back when an equation's shape fails). */
+interface State {
+  readonly eqs: Formula[];
+  readonly parts: Formula[];
+}
+
+export class Congruence {
+  private readonly byTensor = new Map<string, NormEquation[]>();
+  /**
+   * Unfoldings tried so far, by this instance: the budget covers one obligation, leaves
+   * included (a per-match budget let a recursive tensor with an identity equation, F(r) = F(r - 1),
+   * retry every leaf hundreds of times: seconds and gigabytes for one fuzz case).
+   */
+  private unfolds = 0;
+  /** Tensors being unfolded on the current path. */
+  private readonly active = new Set<string>();
+
+  /**
+   * `foldFloats`: closed float subexpressions may be compared by their IEEE values
+   * (semantics/constant.ts); false for floats as reals, where a rounded value is not the sum.
+   */
+  constructor(spec: CheckedSpec, private readonly foldFloats = false) {
+    // Every computed tensor unfolds, recursive ones included: where an equation's guard holds,
+    // the tensor equals that equation's right-hand side (domains are disjoint, so no other
+    // equation applies); the guard becomes part of the claim. Which equation: the first whose
+    // right-hand side has the shape of what it faces.
+    for (const eq of spec.equations) this.byTensor.set(eq.tensor, [...(this.byTensor.get(eq.tensor) ?? []), eq]);
+  }
+
+  /**
+   * Presburger claims whose conjunction makes `impl` (whose array reads are leaves, see `leaf`)
+   * and `spec` equal in value: the index equalities and guards met on the way, then each leaf's
+   * claims; null when the shapes differ.
+   */
+  claim(impl: Side, spec: Side, leaf: LeafGoal): Formula[] | null {
+    const st: State = { eqs: [], parts: [] };
+    return this.match(impl, spec, leaf, st) ? [andAll(st.eqs), ...st.parts] : null;
+  }
+
+  /** The claim under which a template (with its holes' environment) equals a spec term. */
+  same(template: Side, spec: Side): Formula | null {
+    const st: State = { eqs: [], parts: [] };
+    return this.match(template, spec, null, st) ? andAll(st.eqs) : null;
+  }
+
+  /** `t` unfolded by one of its equations, matched against `other` (t on side `which`). */
+  private unfoldMatch(t: TensorRead, env: AffineEnv, other: Side, which: 'left' | 'right', leaf: LeafGoal | null, st: State): boolean {
+    // A tensor is not unfolded inside its own unfolding: one step of a recursion is what an
+    // accumulation needs, and nested steps substitute index expressions into themselves (with
+    // `select` indices their size doubles at each step).
+    if (this.active.has(t.name)) return false;
+    this.active.add(t.name);
+    try {
+      return this.unfoldBy(t, env, other, which, leaf, st);
+    } finally {
+      this.active.delete(t.name);
+    }
+  }
+
+  private unfoldBy(t: TensorRead, env: AffineEnv, other: Side, which: 'left' | 'right', leaf: LeafGoal | null, st: State): boolean {
+    for (const eq of this.byTensor.get(t.name) ?? []) {
+      if (++this.unfolds > UNFOLD_LIMIT) return false;
+      const marks = [st.eqs.length, st.parts.length] as const;
+      const m = new Map<string, Expr>(eq.vars.map((v, k) => [v, t.indices[k]!] as const));
+      if (!(eq.guard.kind === 'bool' && eq.guard.value)) st.eqs.push(formulaOf(substitute(eq.guard, m), env));
+      const body: Side = { expr: substitute(eq.rhs, m), env };
+      if (which === 'right' ? this.match(other, body, leaf, st) : this.match(body, other, leaf, st)) return true;
+      st.eqs.length = marks[0];
+      st.parts.length = marks[1];
+    }
+    return false;
+  }
+
+  private match(a: Side, b: Side, leaf: LeafGoal | null, st: State): boolean {
+    const x = a.expr;
+    const y = b.expr;
+    if (x.ty?.kind === 'index' || y.ty?.kind === 'index') {
+      if (x.ty?.kind !== 'index' || y.ty?.kind !== 'index') return false;
+      st.eqs.push(eqT(termOf(x, a.env), termOf(y, b.env)));
+      return true;
+    }
+    if (x.ty?.kind === 'cond' || y.ty?.kind === 'cond') {
+      if (x.ty?.kind !== 'cond' || y.ty?.kind !== 'cond') return false;
+      st.eqs.push(iff(formulaOf(x, a.env), formulaOf(y, b.env)));
+      return true;
+    }
+    // A cast to the type its argument already has is the identity in every encoding (Halide's
+    // printer writes `f32(f32(e))` around most float terms).
+    const bare = identityCastArg(x) ?? identityCastArg(y);
+    if (bare !== null) return identityCastArg(x) !== null ? this.match({ expr: bare, env: a.env }, b, leaf, st) : this.match(a, { expr: bare, env: b.env }, leaf, st);
+    if (x.kind === 'array') {
+      const fs = leaf?.(x, b) ?? null;
+      if (fs === null) return false;
+      st.parts.push(...fs);
+      return true;
+    }
+    if (x.kind === 'tensor' && y.kind === 'tensor' && x.name === y.name) {
+      return x.indices.every((ix, k) => this.match({ expr: ix, env: a.env }, { expr: y.indices[k]!, env: b.env }, leaf, st));
+    }
+    if (y.kind === 'tensor' && this.unfoldMatch(y, b.env, a, 'right', leaf, st)) return true;
+    if (x.kind === 'tensor' && this.unfoldMatch(x, a.env, b, 'left', leaf, st)) return true;
+    if (!sameValueType(x, y)) return false;
+    // Two closed terms (a Gaussian weight `exp(f32((0 - i32(1)) * i32(1)) / 4.5)` of the
+    // algorithm, facing Halide's `exp(-1.0f / 4.5f)`) are equal when their machine values are: same bits.
+    if (this.foldFloats || !isFloatType((x.ty as { vt: ValueType }).vt)) {
+      const [p, q] = [constantValue(x), constantValue(y)];
+      if (p !== null && q !== null) return sameValue(p, q);
+    }
+    if (x.kind !== y.kind) return false;
+    const both = (p: Expr, q: Expr): boolean => this.match({ expr: p, env: a.env }, { expr: q, env: b.env }, leaf, st);
+    switch (x.kind) {
+      case 'int':
+        return x.value === (y as typeof x).value;
+      case 'float':
+        return Object.is(x.value, (y as typeof x).value);
+      case 'bool':
+        return x.value === (y as typeof x).value;
+      case 'call': {
+        const z = y as typeof x;
+        return x.fn === z.fn && x.args.length === z.args.length && x.args.every((p, k) => both(p, z.args[k]!));
+      }
+      case 'unary': {
+        const z = y as typeof x;
+        return x.op === z.op && both(x.arg, z.arg);
+      }
+      case 'binary': {
+        const z = y as typeof x;
+        return x.op === z.op && both(x.left, z.left) && both(x.right, z.right);
+      }
+      case 'select': {
+        const z = y as typeof x;
+        return both(x.cond, z.cond) && both(x.then, z.then) && both(x.else, z.else);
+      }
+      default:
+        // Value-typed variables and lets do not occur once lets are inlined; tensors that do not
+        // unfold face something else: not the same shape.
+        return false;
+    }
+  }
+}
