@@ -46,11 +46,11 @@ describe('resource limits', () => {
     expect(solverLimits()).toBe('rlimit');
     // PIGEONS, not HARD: neither build stops that nonlinear query at its resource limit on every
     // machine (the WASM build counts it slowly: only a safety net stops it, README, Performance).
-    const a = await checkSat(PIGEONS, { timeoutMs: 500 });
-    const b = await checkSat(PIGEONS, { timeoutMs: 500 });
+    const a = await checkSat(PIGEONS, { timeoutMs: 100 });
+    const b = await checkSat(PIGEONS, { timeoutMs: 100 });
     for (const r of [a, b]) {
       expect(r.status).toBe('unknown');
-      expect(r.reason).toMatch(/^timeout: Z3's resource limit for a budget of 500 ms ran out/);
+      expect(r.reason).toMatch(/^timeout: Z3's resource limit for a budget of 100 ms ran out/);
       expect(r.output).not.toMatch(/sched-reason|reason-unknown/);
     }
   });
@@ -79,7 +79,7 @@ describe('resource limits', () => {
 
   it('a batch scope that exhausts its limit answers unknown, the others are decided', async () => {
     setSolverLimits('rlimit');
-    const rs = await checkSatBatch([UNSAT, PIGEONS, SAT], { timeoutMs: 500 });
+    const rs = await checkSatBatch([UNSAT, PIGEONS, SAT], { timeoutMs: 100 });
     expect(rs.map((r) => r.status)).toEqual(['unsat', 'unknown', 'sat']);
   });
 

@@ -123,18 +123,24 @@ export async function smallParameters(ci: CheckedImpl, count: number, prefer: Ma
  * N = 2^31, where a division follows a wrap) shows at none of the small parameters.
  */
 export const BOUNDARY_VALUES: readonly bigint[] = [
-  ...[-1n, 0n, 1n, 2n, 3n].map((d) => (1n << 24n) + d),
-  ...[-1n, 0n, 1n].map((d) => (1n << 31n) + d),
-  ...[-1n, 0n, 1n].map((d) => (1n << 32n) + d),
+  // The first values past each boundary first (a run there is the one most likely to show it),
+  // then the values around them.
+  ...[2n, 1n].map((d) => (1n << 24n) + d),
+  1n << 31n,
+  1n << 32n,
   (1n << 53n) + 1n,
-  ...[-1n, 0n].map((d) => (1n << 63n) + d),
+  1n << 63n,
   1n << 64n,
+  ...[0n, 3n, -1n].map((d) => (1n << 24n) + d),
+  ...[1n, -1n].map((d) => (1n << 31n) + d),
+  ...[1n, -1n].map((d) => (1n << 32n) + d),
+  (1n << 63n) - 1n,
 ];
 
 /**
  * Parameter tuples with one parameter at a boundary value (BOUNDARY_VALUES) and the others as
  * small as the assumptions allow (at most 4096), that `fits` accepts (a run that can be afforded):
- * in order of the parameters, then of the values.
+ * in the order of BOUNDARY_VALUES, each parameter in turn.
  */
 export async function boundaryParameters(ci: CheckedImpl, fits: (m: ReadonlyMap<string, bigint>) => boolean): Promise<Map<string, bigint>[]> {
   const params = ci.spec.params;
@@ -142,11 +148,16 @@ export async function boundaryParameters(ci: CheckedImpl, fits: (m: ReadonlyMap<
   const decl = params.map((p) => `(declare-const ${smtSymbol(p)} Int)`);
   const base = [...decl, ...facts.map((f) => `(assert ${formulaToSmt(f)})`)].join('\n');
   const out: Map<string, bigint>[] = [];
-  for (const p of params) {
-    const others = params.filter((q) => q !== p);
-    const sum = others.length === 0 ? '0' : others.length === 1 ? smtSymbol(others[0]!) : `(+ ${others.map(smtSymbol).join(' ')})`;
-    const bounds = others.map((q) => `(assert (and (<= 0 ${smtSymbol(q)}) (<= ${smtSymbol(q)} 4096)))`).join('\n');
-    for (const v of BOUNDARY_VALUES) {
+  // The least parameters first: a tuple that does not fit with the others at their least values
+  // is not asked of the solver (most do not fit: the loops of a kernel grow with its sizes).
+  const least = (await smallParameters(ci, 1, null))[0];
+  if (least === undefined) return out;
+  for (const v of BOUNDARY_VALUES) {
+    for (const p of params) {
+      if (!fits(new Map([...least, [p, v]]))) continue;
+      const others = params.filter((q) => q !== p);
+      const sum = others.length === 0 ? '0' : others.length === 1 ? smtSymbol(others[0]!) : `(+ ${others.map(smtSymbol).join(' ')})`;
+      const bounds = others.map((q) => `(assert (and (<= 0 ${smtSymbol(q)}) (<= ${smtSymbol(q)} 4096)))`).join('\n');
       const r = await checkSat(`${base}\n${bounds}\n(assert (= ${smtSymbol(p)} ${v}))\n(minimize ${sum})`, { timeoutMs: 5000, model: true, remember: true });
       const m = r.status === 'sat' ? intValues(r.output, others) : null;
       if (m === null) continue;
