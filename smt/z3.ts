@@ -354,9 +354,13 @@ class NativeSolver {
  *  undecided, the WASM build (`fallback`); or only one of them (batches split their fallback). */
 type Route = 'fallback' | 'native' | 'wasm';
 
-/** A reply that settles the query: a sat or unsat for every check-sat, no error, no crash. */
-function decided(r: Reply): boolean {
+/**
+ * A reply that settles the query: a sat or unsat for every check-sat, no error, no crash; for a
+ * script without check-sat (a tactic applied: Z3's qe), its output within its limit.
+ */
+function decided(r: Reply, script: string): boolean {
   if (r.timedOut || r.crashed || errorOf(r.output) !== null) return false;
+  if (!script.includes('(check-sat)')) return r.output.trim() !== '' && r.limitReached === false;
   const answers = r.output.split('\n').map((l) => l.trim()).filter((l) => l === 'sat' || l === 'unsat' || l === 'unknown');
   return answers.length > 0 && !answers.includes('unknown');
 }
@@ -380,7 +384,7 @@ class FallbackSolver {
     this.wasm ??= new SolverProcess();
     if (route === 'wasm') return this.wasm.ask(script, timeoutMs);
     const first = await this.native.ask(script, Math.max(1, Math.round(timeoutMs / 2)));
-    if (decided(first)) return first;
+    if (decided(first, script)) return first;
     const second = await this.wasm.ask(script, timeoutMs);
     return { ...second, ms: first.ms + second.ms, work: addWork(first.work ?? NO_WORK, second.work) };
   }
