@@ -27,7 +27,7 @@ import { halideAssumptionText } from '../../compilers/halide/assumptions.ts';
 export const halideCommand: Command = {
   name: 'halide',
   summary: 'Lower a Halide 14 pipeline script with real Halide, translate its IR to SCHED and verify it.',
-  usage: 'sched halide SCRIPT.py [--emit FILE] [--name N] [--no-jit | --jit] [--seed S] [--no-verify] [verify options: --certs DIR --timeout-ms T --float M --json]',
+  usage: 'sched halide SCRIPT.py [--emit FILE] [--name N] [--no-jit | --jit] [--seed S] [--no-verify] [verify options: --certs DIR --budget B --float M --json]',
   options: [
     { name: 'emit', value: true, metavar: 'FILE', help: 'write the translated .sched program to FILE (default: <tmpdir>/sched-halide/<name>-<hash>.sched, named by its content, so concurrent runs never overwrite each other)' },
     { name: 'name', value: true, metavar: 'N', help: "name of the spec and implementation (default: the script's file name)" },

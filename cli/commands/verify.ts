@@ -17,7 +17,9 @@ import { bundleDir, writeBundle } from '../../proofs/certificates/certificates.t
 import { eliminationLog } from '../../core/presburger/elimlog.ts';
 import { startFromScratch } from '../../proofs/verifier/fresh-state.ts';
 import { type RemoteResult, VerifyPool } from '../../proofs/batch/parallel.ts';
-import { setSolverJobs, solverJobs } from '../../smt/z3.ts';
+import { DEFAULT_TIMEOUT_MS, setSolverJobs, solverJobs } from '../../smt/z3.ts';
+import { budgetRecord } from '../../smt/identity.ts';
+import { budgetOption, budgetOptions } from '../budget.ts';
 import type { CheckedImpl, CheckedProgram } from '../../core/language/typecheck.ts';
 
 /** `--jobs N`: how many processes work at once (default: SCHED_JOBS or the cores). */
@@ -47,11 +49,11 @@ export function summaryLine(results: readonly { verdict: string }[], inputErrors
 export const verifyCommand: Command = {
   name: 'verify',
   summary: 'Prove that each implementation implements its spec (prophetic + symbolic evaluation, Z3).',
-  usage: 'sched verify FILE|DIR|-… [--impl NAME] [--spec FILE] [--certs DIR] [--timeout-ms T] [--float ieee|real|uf] [--jobs N] [--log] [--format text|json|sarif|junit]',
+  usage: 'sched verify FILE|DIR|-… [--impl NAME] [--spec FILE] [--certs DIR] [--budget B | --timeout-ms T] [--float ieee|real|uf] [--jobs N] [--log] [--format text|json|sarif|junit]',
   options: [
     { name: 'impl', value: true, metavar: 'NAME', help: 'verify only this implementation' },
     SPEC_OPTION,
-    { name: 'timeout-ms', value: true, metavar: 'T', help: 'per-query solver budget (default 10000)' },
+    ...budgetOptions(DEFAULT_TIMEOUT_MS),
     { name: 'float', value: true, metavar: 'MODE', help: 'float encoding: ieee (default: exact, exp/log/pow uninterpreted), uf (every operation uninterpreted), real (fast-math: floats as reals, not sound for IEEE programs)' },
     { name: 'certs', value: true, metavar: 'DIR', help: "write a certificate bundle per implementation under DIR (DIR/<file's path>/<impl>/; see sched recheck)" },
     JOBS_OPTION,
@@ -78,7 +80,7 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
   const text = format === 'text';
   const float = (single(args, 'float') ?? 'ieee') as FloatMode;
   if (!FLOAT_MODES.includes(float)) throw new UsageError(`--float must be one of ${FLOAT_MODES.join(', ')}, got '${float}'`);
-  const timeoutMs = intOption(args, 'timeout-ms', 10_000, 1);
+  const timeoutMs = budgetOption(args, DEFAULT_TIMEOUT_MS);
   const only = single(args, 'impl');
   const certs = single(args, 'certs');
   const t0 = performance.now();
@@ -146,7 +148,7 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
       results.push({ ...r, file });
       if (certs !== undefined) {
         const dir = bundleDir(certs, path, ci.impl.name);
-        if (!step.remote) writeBundle(dir, { name: path === '-' ? '-' : relativeName(path), text: checked.text }, r, eliminationLog());
+        if (!step.remote) writeBundle(dir, { name: path === '-' ? '-' : relativeName(path), text: checked.text }, r, eliminationLog(), budgetRecord(timeoutMs));
         if (text) process.stdout.write(`  certificates: ${dir}\n`);
       }
       if (text) printResult(file, r);
@@ -167,8 +169,9 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
       replay: r.replay ? { ...r.replay, command: replayCommand(r.file, r.impl, r.replay) } : null, vcs: r.vcs, ms: Math.round(r.ms), float: r.float,
       timings: Object.fromEntries(Object.entries(r.timings).map(([k, v]) => [k, Math.round(v)])),
       ...(r.qualifier ? { qualifier: r.qualifier } : {}),
+      ...(r.netStops ? { netStops: r.netStops } : {}),
     }));
-    process.stdout.write(toJson({ results: out, inputErrors, summary: summaryLine(results, inputErrors.length, ms), ...extraJson }) + '\n');
+    process.stdout.write(toJson({ results: out, inputErrors, summary: summaryLine(results, inputErrors.length, ms), budget: budgetRecord(timeoutMs), ...extraJson }) + '\n');
   } else if (format === 'sarif' || format === 'junit') {
     const items: ReportItem[] = [
       ...results.map((r) => ({ file: r.file, impl: r.impl, verdict: r.verdict, class: r.class, message: r.verdict === 'valid' ? `valid${r.qualifier ? ` ${r.qualifier}` : ''}${r.assumptions ? ` for ${r.assumptions}` : ''}` : r.reason ?? '', line: r.counterexample?.line ?? 1, col: r.counterexample?.col ?? 1, ms: r.ms, asExpected: null, replay: r.replay ? replayCommand(r.file, r.impl, r.replay) : null })),

@@ -823,6 +823,9 @@ export class SymbolicEvaluator {
     const id = this.nextId();
     const annot = inlineLets(c.annot!);
     const description = what?.description ?? `the value written to ${this.source(c.array)}[…] at line ${c.pos.line} equals its annotation`;
+    // The reduction rules' value conditions (RED-INIT, RED-ELEMENT, RED-TRANSFER, RED-COMBINE) keep
+    // their rule's name: their refutations are not counterexamples by themselves (§7).
+    const rule = what?.rule ?? 'S-ASSIGN';
     const report = this.reportVars(g);
     const prepared = reads.map((r) => this.prepared(h, r.name, r.indices.map((i) => termOf(i, this.env))));
     const render = (mode: FloatMode, axioms: 'relevant' | 'all' = 'all'): Obligation => {
@@ -834,7 +837,7 @@ export class SymbolicEvaluator {
       lines.push(`(assert (! (not (= ${impl} ${spec})) :named goal))`);
       const ints = sortedVars(g.facts, [...this.params, ...g.vars, ...extraInts, ...freeIntVars(rhs), ...freeIntVars(annot)]);
       const script = this.valueScript(enc, ints, g.facts, lines, axioms === 'relevant' ? [annot] : null);
-      return { id, kind: 'value', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, script, float: mode, inexact: enc.inexactReason() };
+      return { id, kind: 'value', rule, line: c.pos.line, col: c.pos.col, description, script, float: mode, inexact: enc.inexactReason() };
     };
     const prepare = (feasible: Feasibility): Promise<void> => pruneReads(prepared, g.facts, feasible);
     const congruence = (mode: FloatMode): Obligation[] | null => {
@@ -843,9 +846,9 @@ export class SymbolicEvaluator {
         const k = reads.indexOf(r);
         return k < 0 ? null : this.leafClaim(cg, prepared[k]!, spec);
       });
-      return this.congruenceObligations(id, 'value', 'S-ASSIGN', c.pos, description, g.facts, claims);
+      return this.congruenceObligations(id, 'value', rule, c.pos, description, g.facts, claims);
     };
-    this.obligations.push({ id, kind: 'value', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render, context: g.facts, prepare, congruence });
+    this.obligations.push({ id, kind: 'value', rule, line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render, context: g.facts, prepare, congruence });
     return prepared;
   }
 
