@@ -23,6 +23,7 @@ import { toJson } from '../io.ts';
 import { formatOption, verifyCommand, verifyFiles } from './verify.ts';
 import { confirmGuarded } from '../../proofs/validate/halide-guarded.ts';
 import { halideAssumptionText } from '../../compilers/halide/assumptions.ts';
+import { fastMathPlace } from '../../proofs/validate/halide-fastmath.ts';
 
 export const halideCommand: Command = {
   name: 'halide',
@@ -128,7 +129,8 @@ export const halideCommand: Command = {
     // 512 × 512, sqsgemm's 27 s), and Halide's own execution is the JIT oracle's. Unproved
     // obligations are still replayed (step 3).
     const v = await verifyFiles(args, [file], halide, async (r, ci) => {
-      const g = notContradicted(await confirmGuarded(r, ci, c.translation.guardedStores), jit, script, fastMath);
+      // A float value shown wrong or not proved: where Halide wrote it differently (fast-math).
+      const g = fastMathPlace(notContradicted(await confirmGuarded(r, ci, c.translation.guardedStores), jit, script, fastMath), ci);
       return named === null || g.assumptions === null ? g : { ...g, assumptions: named };
     }, { runsFirst: false });
     return Math.max(v, code) === EXIT_INPUT ? EXIT_INPUT : v !== EXIT_OK ? v : code;
