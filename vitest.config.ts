@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import LongestFirst from './test/sequencer.ts';
+import { SAFETY_NET_MS } from './test/safety-net.ts';
 
 // z3-solver runs WASM worker threads; forks keep each test file in its own process so
 // that solver threads never leak between files.
@@ -14,8 +15,10 @@ export default defineConfig({
     maxWorkers: Math.max(1, availableParallelism()),
     // Longest files first, from durations recorded in the repository when vitest has none cached.
     sequence: { sequencer: LongestFirst },
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    // Wall-clock limits are safety nets only (test/safety-net.ts): no test's outcome may depend on
+    // how long it ran on a loaded machine. Tests set no timeouts of their own.
+    testTimeout: SAFETY_NET_MS,
+    hookTimeout: SAFETY_NET_MS,
     // The default reporter, then the names of files and tests a dead worker left unfinished.
     reporters: ['default', './test/unfinished-reporter.ts'],
     setupFiles: ['./test/unfinished-setup.ts'],

@@ -7,13 +7,16 @@
 //   that they see the same load;
 // - concrete execution and small-step exploration (bench/semantics.ts), Presburger micro-benchmarks
 //   (bench/presburger.ts);
+// - the "real Halide 14" table (bench/halide-real.ts): each Table 6.1 kernel through `sched halide`
+//   (lowering, translation, verification and the whole process) beside the prototype's time and
+//   the hand translation's, measured side by side;
 // - how verification time grows with the stencil chain's length (table, least-squares seconds per
 //   stage, bench/scaling.svg) and with the tile count (blur with strips of 2…256 rows);
 // - wall time of the whole corpus (`sched corpus --all`) and of the test suite (`npm test`), not in
 //   --quick runs.
 // Writes bench/results.json and the generated block of bench/RESULTS.md.
 //
-//   npm run bench [-- --quick] [--json] [--only verify|semantics|presburger|scaling|tiles|suite]
+//   npm run bench [-- --quick] [--json] [--only verify|halide|semantics|presburger|scaling|tiles|suite]
 //                 [--kernels blur,sgemm1024,…]
 
 import { spawnSync } from 'node:child_process';
@@ -22,6 +25,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { median } from '../proofs/fuzz/stats.ts';
+import { benchHalide, halideMarkdown, type RealRow } from './halide-real.ts';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -332,6 +336,7 @@ function markdown(r: Results): string {
     }
     out.push('');
   }
+  if (r.halide) out.push('Real Halide 14: each Table 6.1 kernel through `sched halide` (bench/halide-real.ts).', '', halideMarkdown(r.halide, REPS), '');
   if (r.scaling) {
     out.push('Stencil chain: verification time against the number of stages (bench/scaling.svg).', '');
     out.push(`| stages | ${r.scaling.map((s) => s.stages).join(' | ')} |`, `| --- | ${r.scaling.map(() => '---:').join(' | ')} |`);
@@ -410,6 +415,8 @@ interface Results {
   suite?: SuiteRow[] | null;
   quick: boolean;
   verify: KernelRow[] | null;
+  /** The real Halide 14 table (bench/halide-real.ts). */
+  halide?: RealRow[] | null;
   scaling: ScalingRow[] | null;
   tiles?: TileRow[] | null;
   semantics: unknown;
@@ -420,6 +427,7 @@ interface Results {
 const previous = only && existsSync('bench/results.json') ? (JSON.parse(readFileSync('bench/results.json', 'utf8')) as Results) : null;
 const results: Results = previous ? { ...previous, machine: machine(), cores: CORES } : { machine: machine(), cores: CORES, quick, verify: null, scaling: null, tiles: null, semantics: null, presburger: null, suite: null };
 if (!only || only === 'verify') results.verify = benchVerify();
+if (!only || only === 'halide') results.halide = benchHalide({ reps: REPS, only: kernelsOnly, say });
 if (!only || only === 'scaling') results.scaling = await benchScaling();
 if (!only || only === 'tiles') results.tiles = benchTiles();
 if (!only || only === 'semantics') results.semantics = childJson('bench/semantics.ts');

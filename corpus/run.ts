@@ -57,6 +57,8 @@ export interface Row {
   readonly replay: string | null;
   /** The class the verdict says its replay shows (`the run shows: …`), or null. */
   readonly replayShows: string | null;
+  /** Solver queries a safety net stopped (VerifyResult.netStops), when there were any. */
+  readonly netStops?: number;
 }
 
 function show(e: Expectation | undefined): string {
@@ -172,6 +174,7 @@ export async function runCorpus(paths: readonly string[], opts: CorpusOptions): 
             col: verdictAt(r, ci).col,
             replay: r.replay ? replayCommand(rel, ci.impl.name, r.replay) : null,
             replayShows: r.replay?.class ?? null,
+            ...(r.netStops ? { netStops: r.netStops } : {}),
           };
         };
         yield { file: rel, impl: ci.impl.name, row };

@@ -30,7 +30,7 @@ import { type Frame, type Layout, Scope, Sites } from './scope.ts';
 import type { Int } from './int.ts';
 import { asCount, showInt } from './int.ts';
 import { Emitter, offsetCode, type Target } from './jsgen.ts';
-import { type ArrayRef, Cells, getCell, showAccess, type Space } from './memory.ts';
+import { type ArrayRef, Cells, flagArray, getCell, recordArray, showAccess, type Space } from './memory.ts';
 import { type Bot, PoisonSignal, sameValue, showValue, type Value, valueToJson } from './values.ts';
 
 export interface BigStepOptions {
@@ -202,13 +202,13 @@ export class BigStepMachine {
   alloc(id: number, dims: readonly Int[]): ArrayRef {
     const { cmd, depth } = this.allocs[id]!;
     const ns = dims.map((d) => {
-      const n = asCount(d, 0x7fffffff);
+      const n = asCount(d, this.space!.maxExtent);
       if (n === null) this.limit(`allocation of ${cmd.name} is too large`);
       return n;
     });
     const ref = this.space!.alloc(cmd.name, cmd.elem, ns, false, cmd.pos, depth);
     if (ref === null) this.limit(`allocation of ${cmd.name}[${ns.join(', ')}] exceeds the memory cap`);
-    ref.cells = Cells.empty(cmd.elem, ref.size);
+    ref.cells = this.space!.emptyCells(ref);
     return ref;
   }
 
@@ -266,7 +266,7 @@ export class BigStepMachine {
     const t = (ref.track ??= []);
     let a = t[d];
     if (a === undefined) {
-      a = new Int32Array(ref.size * R);
+      a = recordArray(ref.size * R, ref.sparse);
       t[d] = a;
     }
     return a;
@@ -361,7 +361,7 @@ export class BigStepMachine {
 
   private omegaReset(ref: ArrayRef, d: number, k: number, v: Value): void {
     const om = (ref.omega ??= []);
-    const e = (om[d] ??= { vals: new Array(ref.size), distinct: new Uint8Array(ref.size) });
+    const e = (om[d] ??= { vals: ref.sparse ? [] : new Array(ref.size), distinct: flagArray(ref.size, ref.sparse) });
     e.vals[k] = v;
     e.distinct[k] = 0;
   }
@@ -857,11 +857,11 @@ export type BigStepResult =
  * E; μ ⊢ c ⇓ ⟨δμ; ρ⟩: run `prog` on frame f (parameters and global array instances with their
  * cells), leaving μ ▷ δμ in the cells. `initial` lists μ for a derivation's record.
  */
-export function execute(prog: BigStepProgram, f: Frame, space: Space, opts: BigStepOptions, initial?: () => [string, Value | Bot][]): BigStepResult {
+export function execute(prog: BigStepProgram, f: Frame, space: Space, opts: BigStepOptions, initial?: () => { get(loc: string): Value | Bot }): BigStepResult {
   const M = prog.M;
   M.reset(space, opts);
   const rec0 = M.rec;
-  const mu0 = opts.derivation && initial ? new Map(initial()) : null;
+  const mu0 = opts.derivation && initial ? initial() : null;
   if (opts.conditionalStores && rec0 !== null && rec0.watch === null) throw new Error('internal: conditional stores have no derivation (their reading is not a rule of the thesis)');
   const fn = opts.conditionalStores ? prog.conditional(rec0 !== null) : rec0 === null ? prog.fast : rec0.watch !== null ? prog.watching() : prog.recording();
   try {

@@ -13,10 +13,10 @@
 // Generated code contains only generated identifiers, numeric literals and references to
 // registered constants: no text from the source file ever reaches `new Function`.
 
-import { type ArrayRead, type Expr, hasChecked, isCheckedFunction, type TensorRead, truncTarget, type ValueType } from '../core/language/ast.ts';
+import { type ArrayRead, type Expr, hasChecked, isCheckedFunction, isReinterpretFunction, type TensorRead, truncTarget, type ValueType } from '../core/language/ast.ts';
 import * as I from './int.ts';
 import type { Scope, Sites } from './scope.ts';
-import { arith, type ArithOp, builtin1, builtin2, cast, type CastSource, checkedArith, checkedTrunc, compare, type CmpOp, literalValue, negate, POISON, PoisonSignal, type Value } from './values.ts';
+import { arith, type ArithOp, builtin1, builtin2, cast, type CastSource, checkedArith, checkedTrunc, compare, type CmpOp, literalValue, negate, POISON, PoisonSignal, reinterpretBits, type Value } from './values.ts';
 
 /** How a translation reads variables, binds `let`s and reads arrays and tensors. */
 export interface Target {
@@ -292,6 +292,11 @@ export class Emitter {
     }
     if (fn === 'abs' || fn === 'sqrt' || fn === 'exp' || fn === 'log' || fn === 'floor' || fn === 'ceil') {
       return `${this.constant(builtin1(fn, vt))}(${this.value(e.args[0]!, sc)})`;
+    }
+    if (isReinterpretFunction(fn)) {
+      const at = tyOf(e.args[0]!);
+      if (at.kind !== 'value') throw new Error(`${fn} of an ${at.kind}`);
+      return `${this.constant(reinterpretBits(at.vt))}(${this.value(e.args[0]!, sc)})`;
     }
     if (isCheckedFunction(fn)) {
       // A checked operation: its value, or POISON, which $chk turns into undefined behaviour here.

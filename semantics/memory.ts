@@ -53,13 +53,106 @@ export class Cells {
   constructor(
     readonly data: Storage,
     readonly def: Uint8Array,
+    /** For sparse contents (sparseCells): a copy of them. */
+    private readonly copy: (() => Cells) | null = null,
   ) {}
   static empty(t: ValueType, n: number): Cells {
     return new Cells(newStorage(t, n), new Uint8Array(n));
   }
   clone(): Cells {
-    return new Cells(this.data.slice() as Storage, this.def.slice());
+    return this.copy ? this.copy() : new Cells(this.data.slice() as Storage, this.def.slice());
   }
+}
+
+/**
+ * Arrays of at least this many cells are sparse in a run that asks for it (Space's `sparseFrom`):
+ * a slice (semantics/slice.ts) of a kernel whose sizes are too large to hold runs one iteration,
+ * which touches a few cells of arrays of millions or billions (a counterexample at N = 2^31).
+ */
+export const SPARSE_CELLS = 1 << 16;
+
+/** The largest extent of one dimension of a sparse array (offsets stay safe integers). */
+export const SPARSE_MAX_EXTENT = 2 ** 46;
+
+/** A cell key of a proxy's property, or -1 for any other property. */
+function cellKey(p: string | symbol): number {
+  if (typeof p !== 'string') return -1;
+  const k = Number(p);
+  return Number.isInteger(k) && k >= 0 ? k : -1;
+}
+
+/**
+ * Contents held in maps, that the generated code indexes like typed storage (`c[k]`, `d[k]`):
+ * a value is stored as a typed array of the element type would store it (the conversion goes
+ * through a one-cell typed array). `initial(k)` gives the value cell k holds before any write
+ * (an input's binding), or undefined for ⊥; it is asked once per cell, when first needed.
+ */
+export function sparseCells(t: ValueType, initial: ((k: number) => Value | undefined) | null): Cells {
+  return sparseFrom(t, initial, new Map(), new Map(), new Map());
+}
+
+function sparseFrom(t: ValueType, initial: ((k: number) => Value | undefined) | null, vals: Map<number, number | bigint>, defs: Map<number, number>, first: Map<number, number | bigint | undefined>): Cells {
+  const conv = newStorage(t, 1);
+  const zero = newStorage(t, 1)[0]!;
+  const store = (v: unknown): number | bigint => {
+    (conv as unknown as unknown[])[0] = t === 'bool' && typeof v === 'boolean' ? (v ? 1 : 0) : v;
+    return conv[0]!;
+  };
+  const initialAt = (k: number): number | bigint | undefined => {
+    if (initial === null) return undefined;
+    if (!first.has(k)) {
+      const v = initial(k);
+      first.set(k, v === undefined ? undefined : store(v));
+    }
+    return first.get(k);
+  };
+  const data = new Proxy({} as Record<string, unknown>, {
+    get: (_, p) => {
+      const k = cellKey(p);
+      if (k < 0) return undefined;
+      return vals.has(k) ? vals.get(k) : (initialAt(k) ?? zero);
+    },
+    set: (_, p, v) => {
+      const k = cellKey(p);
+      if (k >= 0) vals.set(k, store(v));
+      return true;
+    },
+  }) as unknown as Storage;
+  const def = new Proxy({} as Record<string, unknown>, {
+    get: (_, p) => {
+      const k = cellKey(p);
+      if (k < 0) return undefined;
+      return defs.has(k) ? defs.get(k) : initialAt(k) === undefined ? 0 : 1;
+    },
+    set: (_, p, v) => {
+      const k = cellKey(p);
+      if (k >= 0) defs.set(k, Number(v));
+      return true;
+    },
+  }) as unknown as Uint8Array;
+  return new Cells(data, def, () => sparseFrom(t, initial, new Map(vals), new Map(defs), first));
+}
+
+/** Zero-filled 32-bit records for n cells (race tracking), sparse for a sparse array. */
+export function recordArray(n: number, sparse: boolean): Int32Array {
+  if (!sparse) return new Int32Array(n);
+  const m = new Map<number, number>();
+  return new Proxy({} as Record<string, unknown>, {
+    get: (_, p) => {
+      const k = cellKey(p);
+      return k < 0 ? undefined : (m.get(k) ?? 0);
+    },
+    set: (_, p, v) => {
+      const k = cellKey(p);
+      if (k >= 0) m.set(k, Number(v) | 0);
+      return true;
+    },
+  }) as unknown as Int32Array;
+}
+
+/** Zero-filled flags for n cells, sparse for a sparse array. */
+export function flagArray(n: number, sparse: boolean): Uint8Array {
+  return sparse ? (recordArray(n, true) as unknown as Uint8Array) : new Uint8Array(n);
 }
 
 /** Read cell k of `c` as a value of type t, or ⊥. */
@@ -89,6 +182,8 @@ export class ArrayRef {
   track: (Int32Array | undefined)[] | null = null;
   /** Big-step ω tracking (optional write-set variant): per level, first value and flags. */
   omega: ({ vals: (Value | Bot)[]; distinct: Uint8Array } | undefined)[] | null = null;
+  /** Its contents and race records live in maps (see SPARSE_CELLS): set by Space.alloc. */
+  sparse = false;
   constructor(
     /** Unique within a run (ids are allocated in order, so they are deterministic). */
     readonly id: number,
@@ -152,27 +247,51 @@ export function showAccess(name: string, idx: readonly Int[]): string {
   return `${name}[${idx.map(String).join(', ')}]`;
 }
 
-/** Allocates array instances: ids and bases, with a cap on the total number of cells. */
+/**
+ * Allocates array instances: ids and bases, with a cap on the total number of cells. With
+ * `sparseFrom`, an array of at least that many cells is sparse (its contents in maps: see
+ * sparseCells) and does not count against the cap: only the cells a run touches cost memory.
+ */
 export class Space {
   private nextId = 1;
   private nextBase = 0;
   cells = 0;
-  constructor(readonly maxCells: number) {}
+  constructor(
+    readonly maxCells: number,
+    readonly sparseFrom: number | null = null,
+  ) {}
+
+  /** Whether an array of `size` cells is sparse in this space. */
+  isSparse(size: number): boolean {
+    return this.sparseFrom !== null && size >= this.sparseFrom;
+  }
+
+  /** The largest extent of a dimension this space allocates. */
+  get maxExtent(): number {
+    return this.sparseFrom === null ? 0x7fffffff : SPARSE_MAX_EXTENT;
+  }
 
   /** Null when the cap would be exceeded. */
   alloc(name: string, elem: ValueType, dims: readonly number[], global: boolean, pos: Pos, parDepth: number): ArrayRef | null {
     let size = 1;
     for (const d of dims) size *= d;
-    if (!Number.isSafeInteger(size) || this.cells + size > this.maxCells) return null;
+    const sparse = this.isSparse(size);
+    if (!Number.isSafeInteger(size) || !Number.isSafeInteger(this.nextBase + size) || (!sparse && this.cells + size > this.maxCells)) return null;
     const ref = new ArrayRef(this.nextId++, name, elem, dims, this.nextBase, global, pos, parDepth);
+    ref.sparse = sparse;
     this.nextBase += Math.max(size, 1);
-    this.cells += size;
+    if (!sparse) this.cells += size;
     return ref;
+  }
+
+  /** Empty contents (every cell ⊥) for an instance. */
+  emptyCells(ref: ArrayRef): Cells {
+    return ref.sparse ? sparseCells(ref.elem, null) : Cells.empty(ref.elem, ref.size);
   }
 
   /** Give back the cells of a local instance (its key range is never reused). */
   free(ref: ArrayRef): void {
-    this.cells -= ref.size;
+    if (!ref.sparse) this.cells -= ref.size;
   }
 }
 

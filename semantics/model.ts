@@ -164,6 +164,9 @@ export interface UnconstrainedRead {
  * integer key (a V8 "smi": |i| < 2^29 for arity 1, 2^14 for arity 2, 2^9 for arity 3), others a
  * string key; numbers and strings never collide in a Map.
  */
+/** The points of one tensor a model holds at most: a JS Map holds 2^24 entries. */
+const MAX_MEMO_POINTS = (1 << 24) - 1;
+
 class PointMap {
   readonly map = new Map<number | string, Memo>();
   constructor(readonly arity: number) {}
@@ -395,6 +398,7 @@ export class SpecModel {
         stack.pop();
         continue;
       }
+      if (top.t.memo.map.size >= MAX_MEMO_POINTS) this.tooMany(top.t);
       top.t.memo.set(top.p, PENDING);
       this.missing.length = 0;
       const v = this.evalPoint(top.t, top.p);
@@ -432,6 +436,10 @@ export class SpecModel {
     }
     for (let i = 0; i < found.varSlots.length; i++) f[found.varSlots[i]!] = p[i]!;
     return found.rhs(f);
+  }
+
+  private tooMany(t: TensorInfo): never {
+    throw new SchedInputError([diag(this.file, t.pos, 'io', `the spec's model needs more than ${MAX_MEMO_POINTS} points of '${t.name}' for these parameters`, 'smaller parameters (or a slice, --slice)', `more than ${MAX_MEMO_POINTS} points`)]);
   }
 
   private cycle(stack: readonly { t: TensorInfo; p: Int[] }[], dep: { t: TensorInfo; p: Int[] }): never {

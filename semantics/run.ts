@@ -14,7 +14,7 @@ import type { RunError } from './errors.ts';
 import { ExprCompiler, type NamedMemory, type Port } from './eval.ts';
 import { type Frame, Layout, Scope } from './scope.ts';
 import { asCount, fromBig, type Int } from './int.ts';
-import { type ArrayRef, Cells, getCell, setCell, Space } from './memory.ts';
+import { type ArrayRef, Cells, getCell, setCell, Space, SPARSE_CELLS, sparseCells } from './memory.ts';
 import { type InputSource, seededInputs, SpecModel, type UnconstrainedRead } from './model.ts';
 import { familyInputs, type InputFamily } from './inputs.ts';
 import { type Slice, sliceImpl, sliceText } from './slice.ts';
@@ -236,16 +236,16 @@ export function specModel(ci: CheckedImpl, params: ReadonlyMap<string, Int>, opt
  * Build the initial memory of `ci` for the given parameters: global arrays with inputs filled from
  * the model. Throws SchedInputError on bad parameters or violated assumptions.
  */
-export function initialMemory(ci: CheckedImpl, params: ReadonlyMap<string, Int>, model: SpecModel, opts: { maxCells?: number; file?: string } = {}): { frame: Frame; space: Space; arrays: Map<string, ArrayRef> } {
+export function initialMemory(ci: CheckedImpl, params: ReadonlyMap<string, Int>, model: SpecModel, opts: { maxCells?: number; file?: string; sparse?: boolean } = {}): { frame: Frame; space: Space; arrays: Map<string, ArrayRef> } {
   const file = opts.file ?? ci.impl.name;
   const prog = implProgram(ci);
   const f = prog.frame(params, file);
-  const space = new Space(opts.maxCells ?? DEFAULT_MAX_CELLS);
+  const space = new Space(opts.maxCells ?? DEFAULT_MAX_CELLS, opts.sparse ? SPARSE_CELLS : null);
   const arrays = new Map<string, ArrayRef>();
   const shapes = prog.globals.map((g) =>
     g.dims.map((d) => {
-      const n = asCount(d(f), 0x7fffffff);
-      if (n === null) throw new SchedInputError([diag(file, g.decl.pos, 'io', `array '${g.decl.name}' is too large for these parameters`, 'dimensions below 2^31', 'a larger dimension')]);
+      const n = asCount(d(f), space.maxExtent);
+      if (n === null) throw new SchedInputError([diag(file, g.decl.pos, 'io', `array '${g.decl.name}' is too large for these parameters`, `dimensions below ${space.sparseFrom === null ? '2^31' : '2^46'}`, 'a larger dimension')]);
       return n;
     }),
   );
@@ -255,18 +255,32 @@ export function initialMemory(ci: CheckedImpl, params: ReadonlyMap<string, Int>,
   // cells only to find the third array over the cap took seconds (a replay's too-large check).
   let total = 0;
   for (const [k, g] of prog.globals.entries()) {
-    total += shapes[k]!.reduce((a, b) => a * b, 1);
+    const size = shapes[k]!.reduce((a, b) => a * b, 1);
+    if (space.isSparse(size)) continue;
+    total += size;
     if (!Number.isSafeInteger(total) || total > space.maxCells) throw overCap(g, shapes[k]!);
   }
   for (const [gi, g] of prog.globals.entries()) {
     const dims = shapes[gi]!;
     const ref = space.alloc(g.decl.name, g.decl.elem, dims, true, g.decl.pos, 0);
     if (ref === null) throw overCap(g, dims);
-    ref.cells = Cells.empty(g.decl.elem, ref.size);
     f[g.slot] = ref;
     arrays.set(g.decl.name, ref);
-    if (g.decl.role === 'input' && g.value !== null) {
-      const pe = model.compileProphetic(g.value, g.vars);
+    const input = g.decl.role === 'input' && g.value !== null;
+    if (ref.sparse) {
+      // An input's cells are read from the model when the run first touches them.
+      const pe = input ? model.compileProphetic(g.value!, g.vars) : null;
+      const where = pe && g.decl.where !== null ? pe.cond(g.decl.where) : null;
+      ref.cells = sparseCells(ref.elem, pe === null ? null : (k) => {
+        const idx = ref.indexOf(k);
+        for (let i = 0; i < idx.length; i++) pe.frame[pe.slots[i]!] = idx[i]!;
+        return where !== null && !where(pe.frame) ? undefined : pe.fn(pe.frame);
+      });
+      continue;
+    }
+    ref.cells = Cells.empty(g.decl.elem, ref.size);
+    if (input) {
+      const pe = model.compileProphetic(g.value!, g.vars);
       const where = g.decl.where === null ? null : pe.cond(g.decl.where);
       const cells = ref.cells;
       forEachCell(dims, (idx, k) => {
@@ -277,6 +291,19 @@ export function initialMemory(ci: CheckedImpl, params: ReadonlyMap<string, Int>,
     }
   }
   return { frame: f, space, arrays };
+}
+
+/** The initial memory by location text (`a[1, 2]`), for a derivation's record. */
+function initialLookup(initial: NamedMemory): { get(loc: string): Value | undefined } {
+  return {
+    get: (loc) => {
+      const m = /^([^[]+)\[(.*)\]$/.exec(loc);
+      const a = m ? initial.get(m[1]!) : undefined;
+      if (!m || !a) return undefined;
+      const k = a.ref.offset(m[2]!.trim() === '' ? [] : m[2]!.split(',').map((x) => Number(x)));
+      return k < 0 ? undefined : getCell(a.cells, a.ref.elem, k);
+    },
+  };
 }
 
 function snapshot(arrays: ReadonlyMap<string, ArrayRef>, clone: boolean): NamedMemory {
@@ -335,15 +362,12 @@ export function runImpl(ci: CheckedImpl, params: ParamValues, opts: RunImplOptio
   // A slice that does not fit the program throws its SliceError before any memory is filled.
   const run = opts.slice ? sliceImpl(ci, opts.slice) : ci;
   const model = opts.model ?? specModel(ci, ps, { seed: opts.seed, family: opts.family, inputs: opts.inputs, file });
-  const { frame, space, arrays } = initialMemory(ci, ps, model, { maxCells: opts.maxCells, file });
+  // A slice runs one iteration: arrays too large to hold are sparse (their cells in maps).
+  const { frame, space, arrays } = initialMemory(ci, ps, model, { maxCells: opts.maxCells, file, sparse: opts.slice !== undefined });
   const initial = snapshot(arrays, true);
   const prog = implProgram(run);
   const checker = opts.checkAnnotations ? new AnnotationChecker(ci, model) : null;
-  const result = execute(prog.big, frame, space, checker ? { ...opts, watchAssignments: checker.visit } : opts, () => {
-    const out: [string, Value | undefined][] = [];
-    for (const { ref, cells } of initial.values()) for (let k = 0; k < ref.size; k++) out.push([ref.showLoc(k), getCell(cells, ref.elem, k)]);
-    return out;
-  });
+  const result = execute(prog.big, frame, space, checker ? { ...opts, watchAssignments: checker.visit } : opts, () => initialLookup(initial));
   const memory = snapshot(arrays, false);
 
   const cmp = result.ok && !opts.slice ? compareOutputs(ci, model, memory, opts) : { checked: 0, mismatchCount: 0, mismatches: [] };

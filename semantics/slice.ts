@@ -9,7 +9,9 @@
 // of a kernel too large to run (a 1024³ matrix product) is replayed: the GPU thread that writes
 // the refuted cell, a few thousand steps. The outputs of a slice are not the program's outputs
 // and are not compared: a slice shows run-time errors and, with `--check-annotations`, the first
-// assignment whose value is not its annotation's.
+// assignment whose value is not its annotation's. A slice that names no iteration (`LINE:`) runs
+// the program up to the end of the outermost loop (or the assignment) holding line LINE: a race in
+// a `par` at top level, or an assignment outside every loop, without the commands after it.
 
 import { T_COND, T_INDEX, type Cmd, type Loop } from '../core/language/ast.ts';
 import type { CheckedImpl } from '../core/language/typecheck.ts';
@@ -33,6 +35,7 @@ export function parseSlice(text: string): Slice | null {
   const m = /^\s*(\d+)\s*:(.*)$/.exec(text);
   if (m === null) return null;
   const iteration: [string, bigint][] = [];
+  if (m[2]!.trim() === '') return { line: Number(m[1]), iteration };
   for (const part of m[2]!.split(',')) {
     const p = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(\d+)\s*$/.exec(part);
     if (p === null) return null;
@@ -115,16 +118,17 @@ export function sliceImpl(ci: CheckedImpl, s: Slice): CheckedImpl {
   const path = pathTo(ci.impl.body, assignmentOn(s.line));
   if (path === null) throw new SliceError(`--slice: impl '${ci.impl.name}' has no assignment at line ${s.line}`);
   const loops = path.filter((c): c is Loop => c.kind === 'for' || c.kind === 'par');
-  if (s.iteration.length === 0) throw new SliceError('--slice: no iteration given (LINE:x=v,…)');
   for (const [k, [name]] of s.iteration.entries()) {
     if (loops[k]?.var !== name) throw new SliceError(`--slice: the loops around line ${s.line} of impl '${ci.impl.name}' are, outermost first, ${loops.map((x) => `${x.kind} ${x.var}`).join(', ') || 'none'}; a slice names the first of them, in this order: it names ${s.iteration.map(([x]) => x).join(', ')}`);
   }
-  const last = loops[s.iteration.length - 1]!;
+  const last = s.iteration.length === 0 ? null : loops[s.iteration.length - 1]!;
   // Rebuild the path: each loop of the slice becomes `if (v < bound) let x = v in body`, after
   // `for x < min(v, bound) do body` for a sequential one; each sequence on the way to the last
-  // one keeps the commands up to it.
+  // one keeps the commands up to it. Without an iteration, the outermost loop (or the assignment)
+  // on the path is kept whole.
   const rebuild = (k: number): Cmd => {
     const c = path[k]!;
+    if (last === null && (c.kind === 'for' || c.kind === 'par' || c.kind === 'assign')) return c;
     const inner = (): Cmd => rebuild(k + 1);
     switch (c.kind) {
       case 'seq': {

@@ -71,3 +71,28 @@ export function stepCount(ci: CheckedImpl, params: ReadonlyMap<string, bigint>):
   };
   return count(ci.impl.body);
 }
+
+/**
+ * The cells of `ci`'s global arrays (inputs, outputs, `array`s) at `params`: what a run fills or
+ * holds before its first step. Null when a dimension is not a function of the parameters.
+ */
+export function globalCells(ci: CheckedImpl, params: ReadonlyMap<string, bigint>): bigint | null {
+  const env = new Map<string, bigint>(params);
+  let total = 0n;
+  for (const { decl } of ci.arrays.values()) {
+    let size = 1n;
+    for (const d of decl.dims) {
+      let v;
+      try {
+        v = evalExpr(d, env, new Map());
+      } catch {
+        return null;
+      }
+      const n = typeof v === 'bigint' ? v : typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : null;
+      if (n === null) return null;
+      size *= n > 0n ? n : 0n;
+    }
+    total += size;
+  }
+  return total;
+}

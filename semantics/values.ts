@@ -191,6 +191,27 @@ export function builtin1(fn: Builtin1, t: ValueType): (a: Value) => Value {
   return t === 'f32' ? (a) => Math.fround(f(a as number)) : (a) => f(a as number);
 }
 
+/** `reinterpret_f32` / `reinterpret_f64`: the float with the IEEE-754 bits of an integer of its width. */
+export function reinterpretBits(from: ValueType): (a: Value) => Value {
+  const view = new DataView(new ArrayBuffer(8));
+  switch (from) {
+    case 'i32':
+    case 'u32':
+      return (a) => {
+        view.setUint32(0, Number(a) >>> 0);
+        return view.getFloat32(0);
+      };
+    case 'i64':
+    case 'u64':
+      return (a) => {
+        view.setBigUint64(0, BigInt.asUintN(64, a as bigint));
+        return view.getFloat64(0);
+      };
+    default:
+      throw new Error(`reinterpret: ${from} is not a 32- or 64-bit integer type`);
+  }
+}
+
 export function builtin2(fn: 'min' | 'max' | 'pow', t: ValueType): BinFn {
   if (fn === 'min') return (a, b) => (a < b ? a : b);
   if (fn === 'max') return (a, b) => (a > b ? a : b);

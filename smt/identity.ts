@@ -4,6 +4,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { rlimitOf, type SolverLimits, solverLimits } from './limits.ts';
 import { solverName } from './z3.ts';
 
 let cached: string | null = null;
@@ -22,4 +23,25 @@ export function solverIdentity(): string {
   });
   cached = out.join(', ');
   return cached;
+}
+
+/** A budget as JSON output, fuzz logs and certificate manifests record it: what answers mean. */
+export interface BudgetRecord {
+  /** How it is enforced: `rlimit` (Z3's resource limits: deterministic) or `time` (wall clock). */
+  readonly limits: SolverLimits;
+  /** The per-query budget in ms (of the reference machine under resource limits). */
+  readonly ms: number;
+  /** Under resource limits, a query's limit on each build: in the default mode the command line
+   *  is asked first with half the budget, the WASM build with all of it. */
+  readonly rlimit: Readonly<Record<string, number>> | null;
+  /** The Z3 builds that answer, with their versions. */
+  readonly solvers: string;
+}
+
+export function budgetRecord(ms: number): BudgetRecord {
+  const solvers = solverIdentity();
+  const builds = solvers.split(', ');
+  const both = builds.length > 1;
+  const rlimit = solverLimits() !== 'rlimit' ? null : Object.fromEntries(builds.map((b) => (b.startsWith('z3-wasm') ? [b, rlimitOf(ms, 'wasm')] : [b, rlimitOf(both ? Math.max(1, Math.round(ms / 2)) : ms, 'native')])));
+  return { limits: solverLimits(), ms, rlimit, solvers };
 }

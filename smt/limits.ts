@@ -1,20 +1,21 @@
-// How a query's budget is enforced (SCHED_SOLVER_LIMIT, `sched fuzz --limits`).
+// How a query's budget is enforced (SCHED_SOLVER_LIMIT; the commands' `--budget` and
+// `--timeout-ms`, docs/commands.md "Solver budgets").
 //
-// `time` (the default): Z3's wall-clock `:timeout`. Near the limit an answer then depends on the
-// machine's load: a fuzz case decided within its budget in one run was `unknown` in a shard
-// running beside another (docs/campaigns.md).
-// `rlimit`: Z3's resource limit, a count of its own steps. The same script with the same Z3 build
-// gets the same answer on any host at any load (except in z3 4.8.12's `push`/`pop` mode, whose
-// step counts vary a little from run to run: docs/campaigns.md), which is what a campaign split
-// across processes or machines needs for its merged summary to be the unsplit run's. The budget in milliseconds is
-// turned into a count by a rate per build, measured on the 2-core machine (bench/RESULTS.md, Performance:
-// "Deterministic solver budgets"). A query that its limit does not stop (z3 4.8.12 misses it on
-// some nonlinear queries) is stopped by a safety net that the load does not move either: the CPU
-// time of its Z3 process past CPU_FACTOR times its budget (smt/z3.ts); the wall clock only at
-// WALL_FACTOR times. Units per millisecond vary a lot from query to query: a quantified value
-// obligation of fuzz case 664 (seed 1) counted 114 units per ms of CPU on the WASM build, a
-// seventh of its rate; under a load of 3 on 2 cores it reached the wall-clock net (then ten
-// times its budget) in one run, and its answer in the other.
+// `rlimit` (the default): Z3's resource limit, a count of its own steps. The same script with the
+// same Z3 build gets the same answer on any host at any load, which is what makes a verdict, a
+// test, a certificate bundle's claims and a campaign split across processes or machines the same
+// on an idle or a loaded machine, fast or slow. The budget is given in milliseconds of the
+// reference machine and turned into a count by a rate per build, measured on the 2-core machine
+// (bench/RESULTS.md, Performance: "Deterministic solver budgets"). A query that its limit does not stop
+// (z3 4.8.12 misses it on some nonlinear queries) is stopped by a safety net that the load does
+// not move either: the CPU time of its Z3 process past CPU_FACTOR times its budget (smt/z3.ts);
+// the wall clock only at WALL_FACTOR times. Units per millisecond vary a lot from query to query: a
+// quantified value obligation of fuzz case 664 (seed 1) counted 114 units per ms of CPU on the
+// WASM build, a seventh of its rate; under a load of 3 on 2 cores it reached the wall-clock net
+// (then ten times its budget) in one run, and its answer in the other.
+// `time` (`--timeout-ms`): Z3's wall-clock `:timeout`. Near the limit an answer then depends on
+// the machine's load: a fuzz case decided within its budget in one run was `unknown` in a shard
+// running beside another (docs/campaigns.md), and the test suite failed at load 5–7 (issue 32).
 
 export type SolverLimits = 'time' | 'rlimit';
 export type Build = 'native' | 'wasm';
@@ -30,19 +31,45 @@ export type Build = 'native' | 'wasm';
  */
 export const RLIMIT_PER_MS: Readonly<Record<Build, number>> = { native: 3000, wasm: 800 };
 
-/** Under a resource limit, the safety net of a query: this many times its budget in CPU time of
- *  its Z3 process… */
-export const CPU_FACTOR = 10;
+/**
+ * cvc5's resource units per millisecond of budget (`sched recheck --solver cvc5`). cvc5 1.0.3
+ * does not report the units a query used, so the rate was measured as the least `--rlimit` that
+ * answers (bisection) over the CPU time of the answer without a limit, on the 514 certificates of
+ * four corpus files (ch5-matmul, ch7-reductions, soundness/ieee, soundness/casts; 2026-11-28):
+ * the 8 that took 40 ms or more counted 50–302 units per ms (median 218). Like RLIMIT_PER_MS, the
+ * rate is in the upper part, so that a certificate answered within its time budget is answered
+ * within its resource limit.
+ */
+export const CVC5_RLIMIT_PER_MS = 300;
 
-/** …and this many times its budget of wall-clock time (Z3's own `:timeout`), a backstop. */
-export const WALL_FACTOR = 30;
+/** The cvc5 resource limit (`--rlimit`) standing for a budget of `timeoutMs`. */
+export function cvc5RlimitOf(timeoutMs: number): number {
+  return Math.max(1, Math.round(timeoutMs * CVC5_RLIMIT_PER_MS));
+}
+
+/**
+ * Under a resource limit, the safety net of a query: this many times its budget in CPU time of
+ * its Z3 process… Far beyond the limit: a query that the limit stops reaches it first on any host
+ * (the slowest rates measured: z3 4.8.12 816 units per ms of CPU on an IEEE value obligation of
+ * corpus/soundness/ieee.sched, a quarter of its rate; the WASM build 114), so that the net only
+ * decides the queries z3 4.8.12 does not stop at its limit. Their count is reported (netStops).
+ */
+export const CPU_FACTOR = 20;
+
+/**
+ * …and this many times its budget of wall-clock time (Z3's own `:timeout`), a backstop. Far beyond
+ * the CPU net even on a loaded machine: at load 18–20 on 2 cores, a query gets a tenth of a core,
+ * and a net of 60 times the budget fired before the CPU net of 20 times (the WASM build on a
+ * nonlinear query, test/smt-limits.test.ts).
+ */
+export const WALL_FACTOR = 300;
 
 /** How much CPU time a query's Z3 process may use under a resource limit before it is stopped. */
 export function cpuNetMs(timeoutMs: number): number {
   return timeoutMs * CPU_FACTOR;
 }
 
-let limits: SolverLimits = parseLimits(process.env.SCHED_SOLVER_LIMIT) ?? 'time';
+let limits: SolverLimits = parseLimits(process.env.SCHED_SOLVER_LIMIT) ?? 'rlimit';
 
 export function parseLimits(v: string | undefined): SolverLimits | null {
   return v === 'time' || v === 'rlimit' ? v : null;
@@ -52,7 +79,7 @@ export function solverLimits(): SolverLimits {
   return limits;
 }
 
-/** For this process; a child process (the fuzzer's verifier) is given SCHED_SOLVER_LIMIT. */
+/** For this process (thread); a child process or worker thread is given SCHED_SOLVER_LIMIT. */
 export function setSolverLimits(l: SolverLimits): void {
   limits = l;
 }

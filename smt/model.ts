@@ -4,8 +4,13 @@
 // in the encoding. Only what Z3 prints for the sorts we declare is understood (Int, Bool, bit
 // vectors, FloatingPoint 8 24 / 11 53, `ite`, Boolean connectives, comparisons, linear
 // arithmetic, `let`, references to other definitions); anything else makes `evaluate` give null,
-// which callers treat as "no concrete replay", never as a value.
+// which callers treat as "no concrete replay", never as a value. Floating-point values come in
+// every literal form of the SMT-LIB FloatingPoint theory (smt/fp-literal.ts): `(fp s e m)`, the
+// specials `(_ +zero 8 24)`, `(_ -zero …)`, `(_ +oo …)`, `(_ -oo …)`, `(_ NaN …)`, and conversions
+// `((_ to_fp 8 24) RM r)` from reals, integers, bit vectors and other floats: a refutation that
+// hinges on -0 or ∞ is a model of exactly these.
 
+import { bitVector, fpApplication, fpConstant, isFpHead } from './fp-literal.ts';
 import { parseSExprs, type SExpr } from './sexpr.ts';
 
 /** A model value: Int and bit vectors (unsigned) as bigints, floats as numbers, Bool. */
@@ -105,13 +110,17 @@ export class SolverModel {
     if (depth > 2000) throw new Unsupported('too deep');
     if (typeof e === 'string') return this.atom(e, env, depth);
     const [head, ...args] = e;
+    const ev = (x: SExpr): ModelValue => this.eval(x, env, depth + 1);
     if (Array.isArray(head)) {
-      // (_ bvN w), (_ +zero e s), …, and indexed operators applied to arguments.
+      // ((_ to_fp 8 24) RNE 1.5) and the other indexed conversions; `((_ bv5 8))` as a constant.
       if (args.length === 0) return indexedConstant(head);
+      if (isFpHead(head)) return fromFp(() => fpApplication(head, args, ev));
       throw new Unsupported(`indexed operator ${JSON.stringify(head)}`);
     }
-    const ev = (x: SExpr): ModelValue => this.eval(x, env, depth + 1);
     switch (head) {
+      case '_':
+        // (_ bv5 8), (_ +zero 8 24), (_ -zero 11 53), (_ +oo …), (_ -oo …), (_ NaN …).
+        return indexedConstant(e);
       case 'ite':
         return ev(args[0]!) === true ? ev(args[1]!) : ev(args[2]!);
       case 'and':
@@ -160,11 +169,10 @@ export class SolverModel {
         }
         return this.eval(args[1]!, inner, depth + 1);
       }
-      case 'fp': {
-        const [s, ex, m] = args.map((a) => (typeof a === 'string' ? bitsOf(a) : null));
-        if (!s || !ex || !m) throw new Unsupported('fp literal');
-        return fpValue(s, ex, m);
-      }
+      case 'fp':
+      case 'fp.neg':
+      case 'fp.abs':
+        return fromFp(() => fpApplication(head, args, ev));
       default: {
         if (typeof head !== 'string') throw new Unsupported('application');
         const name = unbar(head);
@@ -180,8 +188,8 @@ export class SolverModel {
     if (a === 'true') return true;
     if (a === 'false') return false;
     if (/^\d+$/.test(a)) return BigInt(a);
-    const bits = bitsOf(a);
-    if (bits) return BigInt(`0b${bits.bits || '0'}`);
+    const bv = bitVector(a);
+    if (bv) return bv.value;
     const name = unbar(a);
     const v = env.get(name);
     if (v !== undefined) return v;
@@ -191,35 +199,18 @@ export class SolverModel {
   }
 }
 
-/** `#b0101` / `#xff` as a bit string. */
-function bitsOf(a: string): { bits: string } | null {
-  if (a.startsWith('#b')) return { bits: a.slice(2) };
-  if (a.startsWith('#x')) return { bits: [...a.slice(2)].map((h) => parseInt(h, 16).toString(2).padStart(4, '0')).join('') };
-  return null;
-}
-
-function fpValue(s: { bits: string }, e: { bits: string }, m: { bits: string }): number {
-  const eb = e.bits.length;
-  const sb = m.bits.length + 1;
-  const sign = s.bits === '1' ? -1 : 1;
-  const exp = parseInt(e.bits, 2);
-  const mant = parseInt(m.bits || '0', 2);
-  const bias = 2 ** (eb - 1) - 1;
-  if (exp === 2 ** eb - 1) return mant === 0 ? sign * Infinity : NaN;
-  if (exp === 0) return sign * mant * 2 ** (1 - bias - (sb - 1));
-  return sign * (2 ** (sb - 1) + mant) * 2 ** (exp - bias - (sb - 1));
-}
-
 function indexedConstant(h: readonly SExpr[]): ModelValue {
   if (h[0] !== '_' || typeof h[1] !== 'string') throw new Unsupported('indexed constant');
   const k = h[1];
   if (/^bv\d+$/.test(k)) return BigInt(k.slice(2));
-  if (k === '+zero') return 0;
-  if (k === '-zero') return -0;
-  if (k === '+oo') return Infinity;
-  if (k === '-oo') return -Infinity;
-  if (k === 'NaN') return NaN;
-  throw new Unsupported(`indexed constant ${k}`);
+  return fromFp(() => fpConstant(h));
+}
+
+/** A floating-point form's value, or Unsupported when smt/fp-literal.ts does not read it. */
+function fromFp(f: () => number | null): number {
+  const v = f();
+  if (v === null) throw new Unsupported('floating-point form');
+  return v;
 }
 
 function sameModelValue(a: ModelValue, b: ModelValue): boolean {

@@ -119,8 +119,11 @@ export function workMs(w: Work): number {
 function withLimitInfo(r: Reply, build: Build, script: string, timeoutMs: number): Reply {
   if (solverLimits() !== 'rlimit') return r;
   const whole: Work = { ...NO_WORK, [build]: rlimitOf(timeoutMs, build) };
+  if (r.timedOut) netStops++;
   if (r.crashed || r.timedOut) return { ...r, work: whole };
   const { output, limitReached, interrupted, units } = splitLimitInfo(r.output);
+  // Stopped by Z3's own wall-clock :timeout (WALL_FACTOR times the budget), not its resource limit.
+  if (interrupted && !limitReached) netStops++;
   const single = script.split('(check-sat)').length === 2;
   const work = units === null || (single && interrupted) ? whole : { ...NO_WORK, [build]: units };
   return { ...r, output, limitReached, work };
@@ -351,9 +354,13 @@ class NativeSolver {
  *  undecided, the WASM build (`fallback`); or only one of them (batches split their fallback). */
 type Route = 'fallback' | 'native' | 'wasm';
 
-/** A reply that settles the query: a sat or unsat for every check-sat, no error, no crash. */
-function decided(r: Reply): boolean {
+/**
+ * A reply that settles the query: a sat or unsat for every check-sat, no error, no crash; for a
+ * script without check-sat (a tactic applied: Z3's qe), its output within its limit.
+ */
+function decided(r: Reply, script: string): boolean {
   if (r.timedOut || r.crashed || errorOf(r.output) !== null) return false;
+  if (!script.includes('(check-sat)')) return r.output.trim() !== '' && r.limitReached === false;
   const answers = r.output.split('\n').map((l) => l.trim()).filter((l) => l === 'sat' || l === 'unsat' || l === 'unknown');
   return answers.length > 0 && !answers.includes('unknown');
 }
@@ -377,7 +384,7 @@ class FallbackSolver {
     this.wasm ??= new SolverProcess();
     if (route === 'wasm') return this.wasm.ask(script, timeoutMs);
     const first = await this.native.ask(script, Math.max(1, Math.round(timeoutMs / 2)));
-    if (decided(first)) return first;
+    if (decided(first, script)) return first;
     const second = await this.wasm.ask(script, timeoutMs);
     return { ...second, ms: first.ms + second.ms, work: addWork(first.work ?? NO_WORK, second.work) };
   }
@@ -486,6 +493,9 @@ export async function withRememberedAnswers<T>(f: () => Promise<T>): Promise<T> 
 
 let nextId = 0;
 let calls = 0;
+/** Queries stopped by a safety net under resource limits (CPU time, the wall clock), not by
+ *  their resource limit: each is an answer that may depend on the machine (see smt/limits.ts). */
+let netStops = 0;
 let totalMs = 0;
 let totalWork = NO_WORK;
 
@@ -586,7 +596,7 @@ function noModelAfterAnswer(output: string, at: number, message: string): boolea
 async function runNow(script: string, timeoutMs: number, route: Route = 'fallback', remember = false): Promise<SolverAnswer> {
   if (!remembering && !remember) return runSolver(script, timeoutMs, route);
   // Keyed by who answers too: the second solver picks other models, on purpose.
-  const key = `${solverName()}${secondDepth > 0 ? ' (second)' : ''} ${solverLimits()} ${timeoutMs}\n${script}`;
+  const key = `${solverName()}${secondDepth > 0 ? ' (second)' : ''} ${route} ${solverLimits()} ${timeoutMs}\n${script}`;
   const hit = remembered.get(key);
   if (hit !== undefined) {
     rememberedHits++;
@@ -607,7 +617,7 @@ async function runSolver(script: string, timeoutMs: number, route: Route): Promi
   totalMs += r.ms;
   totalWork = addWork(totalWork, r.work);
   // Profiling aid: one line per query (time, size, scopes, first answer) on stderr.
-  if (TRACE) process.stderr.write(`z3: ${r.ms.toFixed(0)} ms, ${script.length} chars, ${script.split('(push 1)').length - 1} scopes, ${firstStatus(r.output) ?? '-'}${r.work ? `, ${r.work.native} native + ${r.work.wasm} wasm units` : ''}${process.env.SCHED_Z3_TRACE_SCRIPTS ? `\n${script}\n` : ''}\n`);
+  if (TRACE) process.stderr.write(`z3: ${r.ms.toFixed(0)} ms, ${script.length} chars, ${script.split('(push 1)').length - 1} scopes, ${firstStatus(r.output) ?? '-'}${r.work ? `, ${r.work.native} native + ${r.work.wasm} wasm units` : ''}${netStops > 0 ? `, ${netStops} safety-net stops so far` : ''}${process.env.SCHED_Z3_TRACE_SCRIPTS ? `\n${script}\n` : ''}\n`);
   const { output, ms, timedOut } = r;
   if (r.crashed) return { status: 'unknown', output, ms, reason: r.crashed };
   const err = errorOf(output);
@@ -657,20 +667,21 @@ const MARK = 'sched-batch-boundary';
  */
 export async function checkSatBatch(scripts: readonly string[], opts: RunOptions = {}): Promise<SolverAnswer[]> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (currentMode() !== 'auto' || secondDepth > 0) return batchOn(scripts, timeoutMs, 'fallback');
+  const remember = opts.remember === true;
+  if (currentMode() !== 'auto' || secondDepth > 0) return batchOn(scripts, timeoutMs, 'fallback', remember);
   // The command line answers the batch; only the scripts it leaves undecided go to the WASM
   // build, in one batch of their own (asking the whole batch again would redo the decided ones).
-  const first = await batchOn(scripts, timeoutMs, 'native');
+  const first = await batchOn(scripts, timeoutMs, 'native', remember);
   const open = first.flatMap((a, k) => (a.status === 'unknown' ? [k] : []));
   if (open.length === 0) return first;
-  const second = await batchOn(open.map((k) => scripts[k]!), timeoutMs, 'wasm');
+  const second = await batchOn(open.map((k) => scripts[k]!), timeoutMs, 'wasm', remember);
   return first.map((a, k) => {
     const j = open.indexOf(k);
     return j < 0 ? a : { ...second[j]!, ms: a.ms + second[j]!.ms };
   });
 }
 
-async function batchOn(scripts: readonly string[], timeoutMs: number, route: Route): Promise<SolverAnswer[]> {
+async function batchOn(scripts: readonly string[], timeoutMs: number, route: Route, remember = false): Promise<SolverAnswer[]> {
   if (scripts.length === 0) return [];
   // Which build answers (a resource limit is per build): a `fallback` batch is asked only outside
   // the auto mode, or as a second opinion (the WASM build, see `ask`).
@@ -681,7 +692,7 @@ async function batchOn(scripts: readonly string[], timeoutMs: number, route: Rou
       return `(push 1)\n${limitOptions(timeoutMs, build)}\n${clean}\n(check-sat)\n(pop 1)\n(echo "${MARK}")`;
     })
     .join('\n');
-  const all = await runNow(`(set-logic ALL)\n${body}`, timeoutMs * scripts.length, route);
+  const all = await runNow(`(set-logic ALL)\n${body}`, timeoutMs * scripts.length, route, remember);
   const parts = all.output.split(MARK);
   const per = all.ms / scripts.length;
   return scripts.map((_, k) => {
@@ -698,8 +709,8 @@ async function batchOn(scripts: readonly string[], timeoutMs: number, route: Rou
 /** Calls and total solver milliseconds since start (for `--stats` and benchmarks), the queries
  *  answered from remembered answers (`rememberAnswers`) instead, and the solver work since start
  *  under a resource limit (Work; none under time limits). */
-export function z3Stats(): { calls: number; ms: number; remembered: number; work: Work } {
-  return { calls, ms: totalMs, remembered: rememberedHits, work: totalWork };
+export function z3Stats(): { calls: number; ms: number; remembered: number; work: Work; netStops: number } {
+  return { calls, ms: totalMs, remembered: rememberedHits, work: totalWork, netStops };
 }
 
 /** Stop the solver processes once every query is answered (the toolkit exits by itself anyway:

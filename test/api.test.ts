@@ -8,6 +8,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tempDir } from './temp-dirs.ts';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SAFETY_NET_MS } from './safety-net.ts';
 
 const ROOT = resolve('.');
 let project = '';
@@ -19,7 +20,7 @@ beforeAll(() => {
   mkdirSync(join(project, 'node_modules'));
   symlinkSync(ROOT, join(project, 'node_modules', 'sched'), 'dir');
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user', type: 'module', private: true }));
-}, 120_000);
+});
 
 const SOURCE = `
 spec inc { param N; assume N >= 1; input A(i): i32; output C(i): i32 = A(i) + 1 where 0 <= i && i < N; }
@@ -48,7 +49,7 @@ try { await check('spec s {', 'broken.sched'); } catch (e) { out.error = e insta
 await shutdown();
 console.log(JSON.stringify(out));
 `);
-    const r = spawnSync(process.execPath, ['use.mjs'], { cwd: project, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(process.execPath, ['use.mjs'], { cwd: project, encoding: 'utf8', timeout: SAFETY_NET_MS });
     expect(r.stderr).toBe('');
     const out = JSON.parse(r.stdout) as Record<string, { verdict: string; class: string | null; run: string; explore: string; replay: Record<string, string> | null; slice: unknown[] }> & { error: string; sliceError: string };
     expect(out['good']).toMatchObject({ verdict: 'valid', run: 'match', explore: 'deterministic', slice: ['sliced', 2, null] });
@@ -56,7 +57,7 @@ console.log(JSON.stringify(out));
     expect(out['sliceError']).toMatch(/the loops around line 3 of impl 'good' are, outermost first, for i/);
     expect(out['bad']!.replay).not.toBeNull();
     expect(out.error).toBe('broken.sched:1');
-  }, 120_000);
+  });
 
   it('type-checks a TypeScript user of the published declarations', () => {
     writeFileSync(join(project, 'use.ts'), `
@@ -71,5 +72,5 @@ export async function verdicts(text: string): Promise<string[]> {
     const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8' });
     expect(r.stdout + r.stderr).toBe('');
     expect(r.status).toBe(0);
-  }, 120_000);
+  });
 });

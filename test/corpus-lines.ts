@@ -3,12 +3,13 @@
 //   // EXPLORE[ impl]: ARGS => OUTCOME          an exhaustive small-step exploration
 //   // TRUTH impl: correct|wrong                what a probe really is, when its verdict is unknown
 // ARGS: `--param N=4`, `--seed S`, `--inputs FAMILY`, `--input 'T(i)=V'`, `--check-annotations`,
-// `--omega`, `--conditional-stores`.
+// `--omega`, `--conditional-stores`, `--slice LINE:x=v,…`.
 
 import type { CheckedImpl } from '../core/language/typecheck.ts';
 import { familyInputs, type InputFamily, INPUT_FAMILIES, parseOverride, parseOverrideValue, withOverrides } from '../semantics/inputs.ts';
 import type { InputSource } from '../semantics/model.ts';
 import { runImpl, type RunReport } from '../semantics/run.ts';
+import { parseSlice, type Slice } from '../semantics/slice.ts';
 
 export interface RunLine {
   readonly kind: 'RUN' | 'EXPLORE';
@@ -20,6 +21,8 @@ export interface RunLine {
   readonly annotations: boolean;
   readonly omega: boolean;
   readonly conditionalStores: boolean;
+  /** `--slice`: one instance of the loops around an assignment (semantics/slice.ts). */
+  readonly slice?: Slice;
   readonly outcome: string;
   readonly detail: string | null;
   readonly text: string;
@@ -36,6 +39,7 @@ export function parseRunLines(text: string): RunLine[] {
     let conditionalStores = false;
     let annotations = false;
     let family: InputFamily = 'default';
+    let slice: Slice | undefined;
     const given: string[] = [];
     const args = m[3]!.trim().split(/\s+/).filter(Boolean).map((a) => a.replace(/^'(.*)'$/, '$1'));
     for (let i = 0; i < args.length; i++) {
@@ -51,9 +55,14 @@ export function parseRunLines(text: string): RunLine[] {
         if (!(INPUT_FAMILIES as readonly string[]).includes(f)) throw new Error(`unknown input family ${f} in '${raw}'`);
         family = f as InputFamily;
       } else if (args[i] === '--input') given.push(args[++i]!);
+      else if (args[i] === '--slice') {
+        const sl = parseSlice(args[++i]!);
+        if (sl === null) throw new Error(`bad --slice in '${raw}'`);
+        slice = sl;
+      }
       else throw new Error(`unknown argument ${args[i]} in '${raw}'`);
     }
-    out.push({ kind: m[1] as RunLine['kind'], impl: m[2] ?? null, params, seed, family, given, annotations, omega, conditionalStores, outcome: m[4]!, detail: m[5] ?? null, text: raw });
+    out.push({ kind: m[1] as RunLine['kind'], impl: m[2] ?? null, params, seed, family, given, annotations, omega, conditionalStores, ...(slice ? { slice } : {}), outcome: m[4]!, detail: m[5] ?? null, text: raw });
   }
   return out;
 }
@@ -80,11 +89,12 @@ export function lineInputs(ci: CheckedImpl, l: RunLine): InputSource | undefined
   return given.length > 0 ? withOverrides(familyInputs(l.family, l.seed), given) : undefined;
 }
 
-/** A RUN line's run, as `sched run` does it (annotations checked when asked). */
+/** A RUN line's run, as `sched run` does it (annotations checked when asked). A slice that ran
+ *  without error is `sliced`: it shows nothing wrong. */
 export function runLine(ci: CheckedImpl, l: RunLine, file: string): RunReport {
   const inputs = lineInputs(ci, l);
-  const r = runImpl(ci, l.params, { seed: l.seed, family: l.family, inputs, omega: l.omega, file, checkAnnotations: l.annotations, conditionalStores: l.conditionalStores });
-  if (l.annotations && r.report.outcome === 'match') {
+  const r = runImpl(ci, l.params, { seed: l.seed, family: l.family, inputs, omega: l.omega, file, checkAnnotations: l.annotations, conditionalStores: l.conditionalStores, ...(l.slice ? { slice: l.slice } : {}) });
+  if (l.annotations && (r.report.outcome === 'match' || r.report.outcome === 'sliced')) {
     const a = r.annotations;
     if (a !== null) return { ...r.report, outcome: 'error', error: { kind: 'annotation', detail: null, rule: 'U-ASSIGN', location: a.location, line: a.line, col: a.col, iterations: null, other: null, env: {}, message: `writes ${a.written}, annotation ${a.annotated}` } };
   }

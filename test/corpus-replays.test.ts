@@ -62,7 +62,7 @@ describe('corpus replays', () => {
     const checks = await checkReplays(rows);
     expect(checks.length).toBeGreaterThanOrEqual(5);
     for (const c of checks) expect({ impl: c.row.impl, shows: c.shows, ok: c.ok }).toEqual({ impl: c.row.impl, shows: c.row.replayShows, ok: true });
-  }, 180_000);
+  });
 
   it('kernels too large to run replay their faults as slices, with the printed command', async () => {
     const rows = await runCorpus(['corpus/bugs/sliced_replays.sched'], {});
@@ -81,7 +81,7 @@ describe('corpus replays', () => {
     ]);
     // The out-of-bounds read is at k = 1023: the slice runs k = 0 … 1022 whole first.
     expect(rows[2]!.replay).toMatch(/--slice '\d+:i=\d+,j=\d+,k=1023'/);
-  }, 120_000);
+  });
 
   it('a command that does not show the fault is reported, not accepted', async () => {
     const rows = await runCorpus(['corpus/soundness/races.sched'], { filter: 'races' });
@@ -91,5 +91,5 @@ describe('corpus replays', () => {
     const forged: Row = { ...good, got: 'invalid race', class: 'race', replay: 'npx sched run corpus/soundness/races.sched --impl benign_same_value --param N=3', replayShows: 'race' };
     const c = await checkReplay(forged);
     expect(c).toMatchObject({ ok: false, shows: 'match' });
-  }, 120_000);
+  });
 });

@@ -35,6 +35,6 @@ describe.skipIf(!linux)('CPU time of a process', () => {
     // Its child's 400 ms are not its own (start-up and the wait cost it a little).
     expect(after - burnt).toBeLessThan(200);
     expect(processCpuMs(2 ** 22 + 12345)).toBeNull();
-  }, 30_000);
+  });
 });
 if (!linux) it('(not Linux: no /proc, the verifier budget stays wall-clock time)', () => undefined);

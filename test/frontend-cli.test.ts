@@ -5,11 +5,13 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SAFETY_NET_MS } from './safety-net.ts';
+import { tempDir } from './temp-dirs.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 
 function sched(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync('npx', ['sched', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync('npx', ['sched', ...args], { cwd: ROOT, encoding: 'utf8', timeout: SAFETY_NET_MS });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -72,5 +74,27 @@ describe('npx sched check', () => {
     expect(r.status).toBe(3);
     const doc = JSON.parse(r.stdout) as { diagnostics: { line: number; col: number; message: string; found: string }[] };
     expect(doc.diagnostics[0]).toMatchObject({ line: 1, col: 1, message: 'cannot read file', found: 'no such file' });
+  });
+});
+
+describe('solver budgets on the command line (docs/commands.md, "Solver budgets")', () => {
+  const FILE = 'corpus/soundness/input_bindings.sched';
+
+  it('--budget is deterministic and recorded in the JSON output and the manifests; --timeout-ms is the wall clock; not both', () => {
+    const certs = tempDir('sched-budget-');
+    const r = sched('verify', FILE, '--impl', 'padding_ok', '--budget', '2000', '--json', '--certs', certs);
+    expect(r.status, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { budget: { limits: string; ms: number; rlimit: Record<string, number> | null; solvers: string } };
+    expect(doc.budget.limits).toBe('rlimit');
+    expect(doc.budget.ms).toBe(2000);
+    expect(Object.keys(doc.budget.rlimit ?? {}).join(', ')).toBe(doc.budget.solvers);
+    const manifest = JSON.parse(readFileSync(join(certs, 'corpus/soundness/input_bindings/padding_ok/manifest.json'), 'utf8')) as { budget?: unknown };
+    expect(manifest.budget).toEqual(doc.budget);
+    const t = sched('verify', FILE, '--impl', 'padding_ok', '--timeout-ms', '20000', '--json');
+    expect(t.status, t.stderr).toBe(0);
+    expect(JSON.parse(t.stdout).budget).toMatchObject({ limits: 'time', ms: 20000, rlimit: null });
+    const both = sched('verify', FILE, '--budget', '2000', '--timeout-ms', '2000');
+    expect(both.status).toBe(3);
+    expect(both.stderr).toMatch(/--budget and --timeout-ms are two ways to give one budget/);
   });
 });

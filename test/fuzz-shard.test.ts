@@ -7,13 +7,14 @@ import { readdirSync } from 'node:fs';
 import { tempDir } from './temp-dirs.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SAFETY_NET_MS } from './safety-net.ts';
 
 // An injected bug, so that the cases differ (ok, bugs found by the concrete oracles); no verifier
 // and no shrinking, to keep the test short: what is tested is the split and the merge.
 const RUN = ['fuzz', '--profile', 'smoke', '--seed', '5', '--iterations', '8', '--inject', 'off-by-one-tail', '--no-verify', '--no-shrink'];
 
 function sched(args: readonly string[]): { status: number | null; stdout: string; stderr: string } {
-  return spawnSync(process.execPath, ['cli/sched.js', ...args], { encoding: 'utf8', timeout: 300_000 });
+  return spawnSync(process.execPath, ['cli/sched.js', ...args], { encoding: 'utf8', timeout: SAFETY_NET_MS });
 }
 
 /** The merged summary without its times (the only part that depends on the split). */
@@ -42,7 +43,7 @@ describe('fuzz shards', () => {
     expect(whole.indices).toBe('0–7');
     // The run must have something to merge: found bugs and passed cases both.
     expect(summary.bugsFound).toBeGreaterThan(0);
-  }, 300_000);
+  });
 
   it('3 shards, one after another, merge to the same summary', () => {
     const logs = [1, 2, 3].map((k) => join(dir, `seq${k}.jsonl`));
@@ -54,17 +55,17 @@ describe('fuzz shards', () => {
     // Each shard its own cases: a shard alone is not the run.
     expect(merged([logs[0]!]).iterations).toBe(3);
     expect(merged([logs[0]!]).indices).toBe('0, 3, 6');
-  }, 300_000);
+  });
 
   it.skipIf(!hasParallel)('4 shards under GNU parallel merge to the same summary', () => {
     const out = join(dir, 'par');
-    const r = spawnSync('parallel', ['--halt', 'never', '-j', '4', process.execPath, 'cli/sched.js', ...RUN, '--shard', '{}/4', '--log', `${out}{}.jsonl`, '--repro', join(dir, 'repro-par'), ':::', '1', '2', '3', '4'], { encoding: 'utf8', timeout: 300_000 });
+    const r = spawnSync('parallel', ['--halt', 'never', '-j', '4', process.execPath, 'cli/sched.js', ...RUN, '--shard', '{}/4', '--log', `${out}{}.jsonl`, '--repro', join(dir, 'repro-par'), ':::', '1', '2', '3', '4'], { encoding: 'utf8', timeout: SAFETY_NET_MS });
     // parallel exits with the number of failed jobs; `sched fuzz` exits 1 when it finds a bug.
     expect(r.error).toBeUndefined();
     const logs = readdirSync(dir).filter((f) => /^par\d\.jsonl$/.test(f)).map((f) => join(dir, f));
     expect(logs).toHaveLength(4);
     expect(merged(logs)).toEqual(whole);
-  }, 300_000);
+  });
   if (!hasParallel) it('(GNU parallel is not installed: apt-get install parallel to run the parallel variant)', () => undefined);
 
   it('refuses logs of different runs, and a bad --shard', () => {
@@ -81,5 +82,5 @@ describe('fuzz shards', () => {
     expect(t.status).toBe(3);
     expect(t.stderr).toMatch(/another run .*"limits":"time"/);
     expect(sched(['fuzz', '--limits', 'wall']).stderr).toMatch(/--limits must be rlimit or time/);
-  }, 300_000);
+  });
 });

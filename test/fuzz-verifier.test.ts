@@ -33,5 +33,5 @@ describe('the verifier worker under resource limits', () => {
       expect([over.verdict, over.class]).toEqual(['unknown', 'budget']);
       expect(over.reason).toMatch(/solver work/);
     }
-  }, 120_000);
+  });
 });

@@ -51,7 +51,7 @@ describe('sched fuzz', () => {
     expect(s.bugsFound, JSON.stringify(s.repros)).toBe(0);
     // The verifier decides most small cases.
     expect(s.verdicts.valid).toBeGreaterThan(50);
-  }, 600_000);
+  });
 
   it('the external protocol: the example compiler is cross-checked like the reference one', async () => {
     const s = await fuzz(options({ iterations: 8, seed: 7, compiler: externalCompiler(NAIVE) }));
@@ -59,7 +59,7 @@ describe('sched fuzz', () => {
     expect(s.bugsFound).toBe(0);
     expect(s.ok + s.rejected + s.unknowns).toBe(8);
     expect(s.ok).toBeGreaterThan(0);
-  }, 300_000);
+  });
 
   it("the example compiler's deliberate bug is found, bundled, shrunk and replayed", async () => {
     const compiler = externalCompiler(`NAIVE_BUG=1 ${NAIVE}`);
@@ -72,14 +72,14 @@ describe('sched fuzz', () => {
     expect(readFileSync(join(dir, 'program.sched'), 'utf8')).toContain('impl fz_impl of fz');
     const again = await replayBundle(dir, () => compiler);
     expect(again.evaluation.outcome).toBe('bug');
-  }, 300_000);
+  });
 
   for (const bug of ['input-halo-dropped', 'missing-tail-guard'] as const) {
     it(`finds the injected bug ${bug}`, async () => {
       const s = await fuzz(options({ iterations: 40, seed: 1, compiler: referenceCompiler(bug), injected: bug, stopOnFirst: true, reproDir: null }));
       expect(s.firstDetection).not.toBeNull();
       expect(s.disagreements).toBe(0);
-    }, 300_000);
+    });
   }
 });
 

@@ -23,6 +23,7 @@ import { recipeArb } from '../proofs/fuzz/gen.ts';
 import { crossCheck, DEFAULT_ORACLES } from '../proofs/fuzz/oracles.ts';
 import { verifyImpl } from '../proofs/verifier/verify.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
+import { SAFETY_NET_MS } from './safety-net.ts';
 
 afterAll(shutdownZ3);
 
@@ -97,11 +98,11 @@ describe('the Halide script of a fuzz case', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'cli', 'main.ts'), 'fuzz', '--compiler', 'halide', '--iterations', '1'], {
       encoding: 'utf8',
       env: { ...process.env, SCHED_HALIDE_PYTHON: '/nonexistent/python3' },
-      timeout: 120_000,
+      timeout: SAFETY_NET_MS,
     });
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain(INSTALL_HINT);
-  }, 120_000);
+  });
 });
 
 describe.skipIf(MISSING !== null)('sched fuzz --compiler halide (real Halide 14)', () => {
@@ -135,7 +136,7 @@ describe.skipIf(MISSING !== null)('sched fuzz --compiler halide (real Halide 14)
         // undefined behaviour (an Int(32) overflow, a float -> int cast out of range).
         expect(i32 || r.verifyClass === 'uninitialized-read' || r.verifyClass === 'undefined-behaviour', `case ${r.index}`).toBe(true);
       }
-    }, 300_000);
+    });
   }
 
   it('a one-point realization (bounding small realizations removed every loop of P) gets its stages from their order', async () => {
@@ -152,7 +153,7 @@ describe.skipIf(MISSING !== null)('sched fuzz --compiler halide (real Halide 14)
     expect(rep.disagreements).toEqual([]);
     expect(rep.runs.map((x) => x.finding?.class ?? 'ok').filter((k) => k !== 'ok' && k !== 'undefined-behaviour')).toEqual([]);
     if (rep.native?.compared) expect(rep.native.differences).toBe(0);
-  }, 120_000);
+  });
 
   it('a broken translation: the jit oracle disagrees with big-step, and the runs find it', async () => {
     const r = await halide().compile({ alg: ALG, sched: SCHED });
@@ -165,7 +166,7 @@ describe.skipIf(MISSING !== null)('sched fuzz --compiler halide (real Halide 14)
     expect(rep.native?.beyondTolerance).toBeGreaterThan(0);
     expect(rep.disagreements).toContain('jit-vs-bigstep');
     expect(rep.detectedBy).toContain('run');
-  }, 120_000);
+  });
 
   it("the emitted script is accepted by `sched halide`: it verifies valid and Halide's JIT agrees at its example", async () => {
     const file = join(tmp(), 'case.py');
@@ -177,7 +178,7 @@ describe.skipIf(MISSING !== null)('sched fuzz --compiler halide (real Halide 14)
     expect(jit.bigstep).toBe('match');
     expect(jit.differences).toBe(0);
     expect((await verifyImpl(ci, { timeoutMs: 10_000 })).verdict).toBe('valid');
-  }, 120_000);
+  });
 
   it('a bundle of a Halide case holds the script and replays through Halide', async () => {
     const compiler = halide();
@@ -191,5 +192,5 @@ describe.skipIf(MISSING !== null)('sched fuzz --compiler halide (real Halide 14)
     const back = await replayBundle(dir, () => halideCompiler());
     expect(['ok', 'unknown']).toContain(back.evaluation.outcome);
     expect(back.evaluation.report?.native?.differences).toBe(0);
-  }, 180_000);
+  });
 });

@@ -19,6 +19,7 @@ import { confirmationInputs, confirmGuarded } from '../proofs/validate/halide-gu
 import { shutdownZ3 } from '../smt/z3.ts';
 import { familyInputs } from '../semantics/inputs.ts';
 import { runImpl } from '../semantics/run.ts';
+import { SAFETY_NET_MS } from './safety-net.ts';
 
 afterAll(shutdownZ3);
 
@@ -134,7 +135,7 @@ produce g {
   });
 
   it('names the missing Debian packages when Halide is not there (exit 3)', () => {
-    const r = spawnSync('npx', ['tsx', 'cli/main.ts', 'halide', 'compilers/halide/apps/blur.py'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, SCHED_HALIDE_PYTHON: '/nonexistent/python3' }, timeout: 120_000 });
+    const r = spawnSync('npx', ['tsx', 'cli/main.ts', 'halide', 'compilers/halide/apps/blur.py'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, SCHED_HALIDE_PYTHON: '/nonexistent/python3' }, timeout: SAFETY_NET_MS });
     expect(r.status).toBe(3);
     expect(r.stderr).toContain(INSTALL_HINT);
   });
@@ -150,7 +151,7 @@ describe.skipIf(MISSING !== null)('apps/blur through real Halide 14', () => {
     const prog = await checkSource('blur.sched', c.translation.text);
     const r = await verifyImpl(prog.impls[0]!, {});
     expect(r.verdict).toBe('valid');
-  }, 300_000);
+  });
 
   it('puts an affine RDom predicate into the spec as a filter, and rejects one the driver did not record', () => {
     const dir = tempDir('sched-halide-');
@@ -188,7 +189,7 @@ ${secondWhere ? '    r2.where(f[1] == 1)\n' : ''}    f[r2.x] = 2
     expect(() => halideCase(file, 'pred')).toThrow(/^unsupported: RDom predicate: update 0 of f has a recorded predicate, but no condition guards its store/);
     writeFileSync(file, twoRdoms(true));
     expect(() => halideCase(file, 'pred')).toThrow(/unsupported: RDom predicate: two RDoms with RVar names \['r\$x'\] have predicates/);
-  }, 120_000);
+  });
 
   it("Halide's JIT and the big-step run of the translation agree; a wrong fold factor is caught by both oracles and the verifier", async () => {
     const c = halideCase(script, 'blur');
@@ -198,7 +199,7 @@ ${secondWhere ? '    r2.where(f[1] == 1)\n' : ''}    f[r2.x] = 2
     expect(ok.differences).toBe(0);
     expect(ok.cells).toBeGreaterThan(1000);
     // A translation (or compiler) bug: blur_x folded by 2 rows instead of 4.
-    const broken = c.translation.text.replace(/% 4\)/g, '% 2)').replace(/buf_blur_x: u16\[([^\]]*), 4\]/, 'buf_blur_x: u16[$1, 2]');
+    const broken = c.translation.text.replace(/% 4\b/g, '% 2').replace(/buf_blur_x: u16\[([^\]]*), 4\]/, 'buf_blur_x: u16[$1, 2]');
     expect(broken).not.toBe(c.translation.text);
     const bad = await checkSource('blur_fold2.sched', broken);
     const jit = jitOracle({ ...c, translation: { ...c.translation, text: broken } }, bad.impls[0]!, 3);
@@ -206,7 +207,7 @@ ${secondWhere ? '    r2.where(f[1] == 1)\n' : ''}    f[r2.x] = 2
     expect(jit.differences).toBeGreaterThan(0);
     const r = await verifyImpl(bad.impls[0]!, {});
     expect(r.verdict).toBe('invalid');
-  }, 300_000);
+  });
 });
 
 /**
@@ -264,7 +265,7 @@ describe('rfactor in the translator (hand-written driver output)', () => {
     expect(t.text).toMatch(/out_g\[g_s1_x\] \{g\(g_s1_x\)\} \+= buf_g_intm\[g_s1_x, g_s1_rx\]/);
     const prog = await checkSource('rf.sched', t.text);
     expect((await verifyImpl(prog.impls[0]!, {})).verdict).toBe('valid');
-  }, 120_000);
+  });
 
   it('rewrites a store into an accumulation only when it reads the cell it stores (else rejects it)', () => {
     for (const [merge, acc] of [
@@ -306,11 +307,11 @@ describe.skipIf(MISSING !== null)('rfactor through real Halide 14 (apps/dot_rfac
     };
     // A lane never folded; a lane folded twice (and one never); the split's tail dropped.
     expect(await verdict(mutate(/for dot_s1_rx_ri < 8 do/, 'for dot_s1_rx_ri < 7 do'))).toBe('invalid');
-    expect(await verdict(mutate(/buf_dot_intm\[dot_s1_rx_ri /, 'buf_dot_intm[min(dot_s1_rx_ri, 6) '))).toBe('invalid');
-    expect(await verdict(mutate(/for dot_intm_s1_rx_ro < \(\(a_extent_0 \+ 7\) \/ 8\) do/, 'for dot_intm_s1_rx_ro < (a_extent_0 / 8) do'))).toBe('invalid');
+    expect(await verdict(mutate(/buf_dot_intm\[dot_s1_rx_ri(?=[ \]])/, 'buf_dot_intm[min(dot_s1_rx_ri, 6)'))).toBe('invalid');
+    expect(await verdict(mutate(/for dot_intm_s1_rx_ro < \(?\(a_extent_0 \+ 7\) \/ 8\)? do/, 'for dot_intm_s1_rx_ro < (a_extent_0 / 8) do'))).toBe('invalid');
     // Right code, wrong annotation (two lanes claim one position): never valid.
-    expect(await verdict(mutate(/@\(\(\(\(dot_intm_s1_rx_ro \* 8\) \+ 0\) \+ dot_intm_s1_u_v8\)\)/, '@((((dot_intm_s1_rx_ro * 8) + 0) + min(dot_intm_s1_u_v8, 6)))'))).not.toBe('valid');
-  }, 300_000);
+    expect(await verdict(mutate(/@\((?:\(\(\(dot_intm_s1_rx_ro \* 8\) \+ 0\) \+ dot_intm_s1_u_v8\)|8 \* dot_intm_s1_rx_ro \+ dot_intm_s1_u_v8)\)/, '@(8 * dot_intm_s1_rx_ro + min(dot_intm_s1_u_v8, 6))'))).not.toBe('valid');
+  });
 
   it('f32: valid up to reassociation under --float real, not valid under IEEE', async () => {
     const c = halideCase(app('dot_rfactor_f32'), 'dot_rfactor_f32');
@@ -318,7 +319,7 @@ describe.skipIf(MISSING !== null)('rfactor through real Halide 14 (apps/dot_rfac
     const real = await verifyImpl(ci, { float: 'real' });
     expect([real.verdict, real.qualifier]).toEqual(['valid', 'up to reassociation']);
     expect((await verifyImpl(ci, {})).verdict).not.toBe('valid');
-  }, 300_000);
+  });
 
   it('other rfactor shapes verify valid: max from a non-neutral value, two preserved RVars, a Func that is not the output', async () => {
     const dir = tempDir('sched-halide-');
@@ -371,7 +372,7 @@ def pipeline():
       const r = await verifyImpl((await checkSource(`${name}.sched`, c.translation.text)).impls[0]!, {});
       expect(r.verdict, name).toBe('valid');
     }
-  }, 300_000);
+  });
 
   it('rejects rfactor applied without the schedule hook (the spec would be the rewritten definitions)', () => {
     const dir = tempDir('sched-halide-');
@@ -392,7 +393,7 @@ def pipeline():
       writeFileSync(file, text(split));
       expect(() => halideCase(file, 'nohook')).toThrow(/^unsupported: rfactor without the schedule hook: 'total' reads 'total_intm'/);
     }
-  }, 120_000);
+  });
 });
 
 // Halide prints LetStmt(x, v, body) as `let x = v` and body at the same indentation: the lets
@@ -423,13 +424,13 @@ def pipeline():
       expect(c.driver.traced.pass21, name).toMatch(/let f\.s1\.r\$x\.loop_min\.orig = 0\n *for \(f\.s1\.r\$x, 0, 3\) \{/);
       const text = c.translation.text;
       expect(text, name).toMatch(/\{f_1\(g_s0_x, f_s1_rx\)\} := /);
-      expect(text, name).toMatch(/\{f_2\(g_s0_x\)\} := u32\(\(buf_f\[g_s0_x - f_realized_min_0\] \* u32\(2\)\)\)/);
+      expect(text, name).toMatch(/\{f_2\(g_s0_x\)\} := u32\(\(?buf_f\[[^\]]*\] \* u32\(2\)\)?\)/);
       const ci = (await checkSource(`${name}.sched`, text)).impls[0]!;
       expect((await verifyImpl(ci, {})).verdict, name).toBe('valid');
       const j = jitOracle(c, ci, 1);
       expect([j.bigstep, j.differences], name).toEqual(['match', 0]);
     }
-  }, 300_000);
+  });
 });
 
 // The published Halide bugs of corpus/bugs/ through the real compiler (compilers/halide/bugs/,
@@ -458,7 +459,7 @@ describe.skipIf(MISSING !== null)('known Halide bugs through real Halide 14 (com
   it('#6808: a predicate reading f(0) with the update parallel races, confirmed of Halide\'s code where the predicate holds (unknown where it never does); the programs of the fix\'s test are valid', async () => {
     const trigger = halideCase(join(BUGS, 'halide_6808_rdom_predicate_race.py'), 'h6808');
     // The predicate's if on memory becomes a select around the store (the cell read and rewritten).
-    expect(trigger.translation.text).toMatch(/par f_s1_rx < 10 do\s+out_f\[f_s1_rx\] \{f_1\(f_s1_rx, f_s1_rx\)\} := select\(\(u32\(out_f\[0\]\) == u32\(1\)\), u32\(u32\(2\)\), out_f\[f_s1_rx\]\)/);
+    expect(trigger.translation.text).toMatch(/par f_s1_rx < 10 do\s+out_f\[f_s1_rx\] \{f_1\(f_s1_rx, f_s1_rx\)\} := select\(\(?u32\(out_f\[0\]\) == u32\(1\)\)?, u32\(u32\(2\)\), out_f\[f_s1_rx\]\)/);
     expect(trigger.translation.text).toContain('f_1(v_x, r_rx) = select(u32(f_1(0, r_rx - 1)) == u32(1), u32(2), f_1(r_rx, r_rx - 1)) where');
     // The translation races on every input, on an access the select makes (iteration 0 writes
     // out_f[0] back when its predicate fails). Halide's code races when inp(0) = 1: confirmed by a
@@ -489,13 +490,13 @@ describe.skipIf(MISSING !== null)('known Halide bugs through real Halide 14 (com
     // Serial, the trigger is valid; a lowering that dropped the predicate is not.
     const serial = halideCase(variant('halide_6808_rdom_predicate_race', 'serial'), 'h6808s');
     expect(await verdict('h6808s', serial.translation.text)).toEqual(['valid', null]);
-    const dropped = serial.translation.text.replace('select((u32(out_f[0]) == u32(1)), u32(u32(2)), out_f[f_s1_rx])', 'u32(2)');
+    const dropped = serial.translation.text.replace(/select\(\(?u32\(out_f\[0\]\) == u32\(1\)\)?, u32\(u32\(2\)\), out_f\[f_s1_rx\]\)/, 'u32(2)');
     expect(dropped).not.toBe(serial.translation.text);
     expect((await verdict('h6808d', dropped))[0]).toBe('invalid');
     // Without the driver's record, the spec would lack the predicate: rejected.
     const unrecorded = { ...serial.driver, funcs: serial.driver.funcs.map((f) => ({ ...f, updates: f.updates.map((u) => ({ ...u, where: [] })) })) };
-    expect(() => translate(unrecorded, 'h6808u')).toThrow(/^unsupported: RDom predicate: update 0 of f is guarded by \(\(uint32\)f\(0\) == \(uint32\)1\)/);
-  }, 300_000);
+    expect(() => translate(unrecorded, 'h6808u')).toThrow(/^unsupported: RDom predicate: update 0 of f is guarded by \(f\(0\) == 1\)/);
+  });
 
   it('#3883, #3943/#4797, #4385, #4423: fixed in 14, valid', async () => {
     for (const bug of ['halide_3883_output_allocation', 'halide_3943_4797_compute_with', 'halide_4385_negative_rdom', 'halide_4423_div_by_zero_roundup']) {
@@ -506,7 +507,7 @@ describe.skipIf(MISSING !== null)('known Halide bugs through real Halide 14 (com
     // -10, which no output of sched's convention (mins 0) satisfies.
     const direct = halideCase(variant('halide_3883_output_allocation', 'direct'), 'h3883d');
     expect(await verdict('h3883d', direct.translation.text)).toEqual(['invalid', 'interface']);
-  }, 300_000);
+  });
 });
 
 describe('verdicts on guarded stores (proofs/validate/halide-guarded.ts)', () => {
@@ -532,7 +533,7 @@ describe.skipIf(MISSING !== null)('apps/unsharp_strict through real Halide 14', 
     const r = await verifyImpl(prog.impls[0]!, { timeoutMs: 20_000 });
     expect(r.verdict).toBe('valid');
     expect(r.outcomes.some((o) => /by congruence/.test(o.obligation.rule) && /buf_blur_y/.test(o.obligation.description))).toBe(true);
-  }, 300_000);
+  });
 });
 
 describe("Halide's max(x, 0) for the algorithm's max(0, x)", () => {
@@ -552,7 +553,7 @@ impl relu_halide of relu {
     expect((await verifyImpl(prog.impls[0]!, {})).verdict).toBe('invalid');
     expect((await verifyImpl(prog.impls[0]!, { float: 'uf' })).verdict).toBe('invalid');
     expect((await verifyImpl(prog.impls[0]!, { float: 'real' })).verdict).toBe('valid');
-  }, 60_000);
+  });
 });
 
 describe.skipIf(MISSING !== null)('apps/conv_layer through real Halide 14', () => {
@@ -562,7 +563,7 @@ describe.skipIf(MISSING !== null)('apps/conv_layer through real Halide 14', () =
     const prog = await checkSource('conv_layer_strict.sched', c.translation.text);
     const r = await verifyImpl(prog.impls[0]!, { timeoutMs: 20_000 });
     expect(r.verdict).toBe('valid');
-  }, 300_000);
+  });
 
   it('without strict_float Halide commutes max(0, conv) into max(conv, 0), which differs on -0 and NaN: valid with floats as reals only', async () => {
     const c = halideCase(join(ROOT, 'compilers/halide/apps/conv_layer.py'), 'conv_layer');
@@ -570,5 +571,5 @@ describe.skipIf(MISSING !== null)('apps/conv_layer through real Halide 14', () =
     const prog = await checkSource('conv_layer.sched', c.translation.text);
     const r = await verifyImpl(prog.impls[0]!, { timeoutMs: 20_000, float: 'real' });
     expect(r.verdict).toBe('valid');
-  }, 300_000);
+  });
 });

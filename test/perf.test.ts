@@ -11,6 +11,7 @@ import { inWaves } from '../proofs/verifier/waves.ts';
 import { checkSat, setSolverJobs, shutdownZ3, z3Stats } from '../smt/z3.ts';
 // @ts-expect-error plain JavaScript module without declarations
 import { fileEntry, STAMP, staleness } from '../cli/freshness.js';
+import { SAFETY_NET_MS } from './safety-net.ts';
 
 describe('dist/ freshness (cli/freshness.js)', () => {
   const tree = (): string => {
@@ -61,7 +62,7 @@ describe('the bin runs dist/ when it is fresh', () => {
     const source = run({ SCHED_FROM_SOURCE: '1' });
     expect(source.stdout).toBe('sched 0.1.0\n');
     expect(source.stderr).toMatch(/running the sources through tsx: SCHED_FROM_SOURCE is set/);
-  }, 120_000);
+  });
 });
 
 describe('waves (proofs/verifier/waves.ts): the order of the work does not depend on when answers come', () => {
@@ -116,7 +117,7 @@ describe('waves (proofs/verifier/waves.ts): the order of the work does not depen
     expect(z3Stats().calls - c0).toBe(1);
     expect(got).toEqual([['unsat', 'sat'], ['sat', 'sat'], ['sat', 'sat']]);
     await shutdownZ3();
-  }, 120_000);
+  });
 
   it('throws the first failing task (in order), as a loop would', async () => {
     await expect(inWaves([0, 1, 2], async (k, ask) => {
@@ -129,7 +130,7 @@ describe('waves (proofs/verifier/waves.ts): the order of the work does not depen
 describe('solver pool and parallel verification: same answers, same bundles, same output', () => {
   const FILES = ['corpus/thesis/ch1-outer-product.sched', 'corpus/examples/matmul.sched'];
   const verify = (jobs: number, certs: string, extra: string[] = []) =>
-    spawnSync(process.execPath, ['cli/sched.js', 'verify', ...FILES, '--certs', certs, '--jobs', String(jobs), ...extra], { encoding: 'utf8', timeout: 600_000 });
+    spawnSync(process.execPath, ['cli/sched.js', 'verify', ...FILES, '--certs', certs, '--jobs', String(jobs), ...extra], { encoding: 'utf8', timeout: SAFETY_NET_MS });
   /** Every file of a directory tree but the solver times, by relative path. */
   const tree = (root: string): Record<string, string> => {
     const out: Record<string, string> = {};
@@ -155,18 +156,18 @@ describe('solver pool and parallel verification: same answers, same bundles, sam
     const ta = tree(a);
     expect(Object.keys(ta).length).toBeGreaterThan(50);
     expect(tree(b)).toEqual(ta);
-  }, 600_000);
+  });
 
   it('one implementation on 1 and 2 solver processes: byte-identical bundle', () => {
     const a = tempDir('sched-s1-');
     const b = tempDir('sched-s2-');
     const args = ['cli/sched.js', 'verify', 'corpus/halide/blur.sched', '--impl', 'blur_halide', '--certs'];
-    const one = spawnSync(process.execPath, [...args, a, '--jobs', '1'], { encoding: 'utf8', timeout: 600_000 });
-    const two = spawnSync(process.execPath, [...args, b, '--jobs', '2'], { encoding: 'utf8', timeout: 600_000 });
+    const one = spawnSync(process.execPath, [...args, a, '--jobs', '1'], { encoding: 'utf8', timeout: SAFETY_NET_MS });
+    const two = spawnSync(process.execPath, [...args, b, '--jobs', '2'], { encoding: 'utf8', timeout: SAFETY_NET_MS });
     expect(one.stdout).toMatch(/blur_halide: valid/);
     expect(text(two.stdout, b)).toBe(text(one.stdout, a));
     expect(tree(b)).toEqual(tree(a));
-  }, 600_000);
+  });
 
   it('the pool answers concurrent queries each with its own answer', async () => {
     setSolverJobs(2);
@@ -174,5 +175,5 @@ describe('solver pool and parallel verification: same answers, same bundles, sam
     const answers = await Promise.all(scripts.map((s) => checkSat(s)));
     expect(answers.map((a) => a.status)).toEqual(scripts.map((_, k) => (k % 2 === 0 ? 'sat' : 'unsat')));
     await shutdownZ3();
-  }, 120_000);
+  });
 });

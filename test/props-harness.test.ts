@@ -23,7 +23,7 @@ describe('generators', () => {
   it('annotated implementations type-check, and their specs are well-formed', async () => {
     for (const c of fc.sample(annotatedArb(), { numRuns: 500 })) expect(() => compile(c.src), c.src).not.toThrow();
     for (const c of fc.sample(annotatedArb(), { numRuns: 15, seed: 3 })) await checkSource('gen.sched', c.src);
-  }, 120_000);
+  });
 
   it('a counterexample shrinks to a small program and reports its seed and path', async () => {
     const r = await withMutant(mutantById('no-ww-check'), () => thm437Explore.run({ numRuns: 2000, seed: 7 }));
@@ -31,7 +31,7 @@ describe('generators', () => {
     expect(r.message).toMatch(/seed: 7, path: "[\d:]+"/);
     const body = /impl p of s \{\n(?:  array [^\n]*\n)*([\s\S]*?)\n\}\n/.exec(r.message!)?.[1] ?? '';
     expect(body.trim().length, body).toBeLessThan(120);
-  }, 120_000);
+  });
 });
 
 describe('derivation checker', () => {
@@ -97,7 +97,7 @@ describe('precision of the race check', () => {
     expect(p.nondeterministic + p.stuck + p.deterministic + p.limit).toBe(p.races);
     expect(p.readWrite + p.writeWrite).toBe(p.races);
     expect(p.nondeterministic).toBeGreaterThan(0);
-  }, 120_000);
+  });
 });
 
 describe('regressions found by the properties', () => {

@@ -165,6 +165,6 @@ describe.skipIf(!cvc5)('cvc5 as recheck asks it', () => {
     expect(answers.map((a) => a.answer)).toEqual(['unsat', 'unsat', 'unsat', 'unsat', 'unsat', 'unsat', 'sat', 'unsat']);
     expect((await askSolver('cvc5', VC080, 2000)).answer).toBe('unsat');
     expect((await askSolver('cvc5', BENIGN_VC014, 2000)).answer).toBe('unsat');
-  }, 120_000);
+  });
 });
 if (!cvc5) it('(cvc5 is not installed: apt-get install cvc5 to run the cvc5 variant)', () => undefined);

@@ -103,7 +103,7 @@ impl p of s { input a: i32[N] = A; output r: i32[] = S; r[] {R(-1)} := 0; for i 
     const v = await verifyImpl(compile(src));
     expect(v.verdict).toBe('unknown');
     expect(v.class).toBe('unsupported');
-  }, 60_000);
+  });
 
   it('a reordered f32 reduction: valid up to reassociation under --float real, invalid by a replayed run under ieee', async () => {
     const text = readFileSync(new URL('../corpus/halide/reductions.sched', import.meta.url), 'utf8');
@@ -120,5 +120,5 @@ impl p of s { input a: i32[N] = A; output r: i32[] = S; r[] {R(-1)} := 0; for i 
     const v = await verifyImpl(inOrder);
     expect(v.verdict).toBe('valid');
     expect(v.qualifier ?? null).toBeNull();
-  }, 120_000);
+  });
 });

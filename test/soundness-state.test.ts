@@ -17,6 +17,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { checkSource } from '../core/language/check.ts';
 import { verifyImpl } from '../proofs/verifier/verify.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
+import { SAFETY_NET_MS } from './safety-net.ts';
 
 afterAll(async () => {
   await shutdownZ3();
@@ -95,7 +96,7 @@ async function inProcess(file: string, text: string): Promise<string> {
 }
 
 function freshProcess(file: string): string {
-  const r = spawnSync(process.execPath, ['cli/sched.js', 'verify', file, '--json'], { encoding: 'utf8', timeout: 180_000 });
+  const r = spawnSync(process.execPath, ['cli/sched.js', 'verify', file, '--json'], { encoding: 'utf8', timeout: SAFETY_NET_MS });
   const doc = JSON.parse(r.stdout) as { results: { verdict: string }[] };
   return doc.results[0]!.verdict;
 }
@@ -122,5 +123,5 @@ describe('no state shared between specs changes a verdict', () => {
       { numRuns: Number(process.env.STATE_PAIRS ?? 12), seed: process.env.PROPS_SEED ? Number(process.env.PROPS_SEED) : undefined },
     );
     process.stdout.write(`state pairs: ${n} checked, ${differ} differ\n`);
-  }, 900_000);
+  });
 });

@@ -78,6 +78,6 @@ describe('docs/tutorial.md', () => {
       const shown = want[want.length - 1] === '…' ? want.slice(0, -1) : want;
       expect(got.slice(0, shown.length)).toEqual(shown);
       if (shown.length === want.length) expect(got.filter((l) => l !== '').length).toBe(shown.length);
-    }, 60_000);
+    });
   }
 });

@@ -45,7 +45,7 @@ describe('value obligations by congruence', () => {
     expect(parts.length).toBeGreaterThan(25);
     expect(parts.every((o) => o.status === 'proved' && o.obligation.float === null)).toBe(true);
     expect(parts.some((o) => o.obligation.line === OUTPUT_LINE())).toBe(true);
-  }, 120_000);
+  });
 
   const mutants: [string, (s: string) => string][] = [
     ['a wrong row of the folded buffer', (s) => s.replace('b1[xs + v - x0 + 4, (y + 2) % 8]', 'b1[xs + v - x0 + 4, (y + 1) % 8]')],
@@ -56,7 +56,7 @@ describe('value obligations by congruence', () => {
     it(`does not prove the chain with ${what} in the output stage`, async () => {
       const r = await verify(mutateOutput(f));
       expect(r.verdict).not.toBe('valid');
-    }, 120_000);
+    });
   }
 });
 
@@ -119,11 +119,11 @@ describe('closed terms by their machine values', () => {
       const r = await verify(GAUSS('(-1)', '(-4)'), float);
       expect(r.verdict).toBe('valid');
       expect(r.outcomes.some((o) => /by congruence/.test(o.obligation.rule) && o.obligation.line === GAUSS_LINE)).toBe(true);
-    }, 60_000);
+    });
     it(`does not prove a wrong weight (--float ${float})`, async () => {
       const r = await verify(GAUSS('(-1)', '(-5)'), float);
       expect(r.verdict).toBe('invalid');
-    }, 60_000);
+    });
   }
 
   it('compares float terms by their IEEE values only where floats are IEEE (not under --float real)', async () => {
@@ -142,5 +142,5 @@ impl s_impl of s {
 `;
     expect((await verify(text, 'ieee')).verdict).toBe('valid');
     expect((await verify(text, 'real')).verdict).not.toBe('valid');
-  }, 60_000);
+  });
 });

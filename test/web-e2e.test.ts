@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStatic, DIST_DIR, ensureBuilt, ISOLATION_HEADERS } from '../web/build.ts';
 import { startServer } from '../web/server.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
+import { SAFETY_NET_MS } from './safety-net.ts';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const HAVE = existsSync(CHROMIUM);
@@ -71,7 +72,7 @@ describe.skipIf(!HAVE)('playground end to end (Chromium)', () => {
   async function timed(step: string, button: string, panel: string, done: string): Promise<void> {
     const t0 = Date.now();
     await page.click(button);
-    await page.locator(`${panel} ${done}`).first().waitFor({ timeout: 60_000 });
+    await page.locator(`${panel} ${done}`).first().waitFor({ timeout: SAFETY_NET_MS });
     const browserMs = Date.now() - t0;
     const cpuMs = Number(await page.getAttribute(panel, 'data-cpu-ms'));
     const serverWallMs = Number(await page.getAttribute(panel, 'data-wall-ms'));
@@ -148,7 +149,7 @@ describe.skipIf(!HAVE)('playground end to end (Chromium)', () => {
     await page.locator('.cm-line', { hasText: 'impl yxz_par of yxz {' }).click();
     await page.keyboard.press('End');
     await page.keyboard.type(' oops');
-    await page.locator('.cm-lintRange-error').first().waitFor({ timeout: 20_000 });
+    await page.locator('.cm-lintRange-error').first().waitFor({ timeout: SAFETY_NET_MS });
     expect(await page.textContent('#diagnostics')).toMatch(/syntax error/);
     expect(errors).toEqual([]);
   });
@@ -199,11 +200,11 @@ describe.skipIf(!HAVE)('playground end to end (Chromium)', () => {
     try {
       await page.goto(files.url);
       await page.selectOption('#example', 'thesis/ch1-matmul-accumulator.sched');
-      await page.locator('#impl option[value=corrected]').waitFor({ state: 'attached', timeout: 60_000 });
+      await page.locator('#impl option[value=corrected]').waitFor({ state: 'attached', timeout: SAFETY_NET_MS });
       await timed('static page: verify (Z3 in the page)', '#do-verify', '#panel-verify', '.answer[data-verdict]');
       expect(await page.textContent('#verdict')).toMatch(/^valid/);
       await page.selectOption('#example', 'thesis/race_yxz.sched');
-      await page.locator('#impl option[value=yxz_par]').waitFor({ state: 'attached', timeout: 60_000 });
+      await page.locator('#impl option[value=yxz_par]').waitFor({ state: 'attached', timeout: SAFETY_NET_MS });
       await timed('static page: explore', '#do-explore', '#panel-explore', '.answer[data-outcome]');
       expect(await page.getAttribute('#panel-explore .answer', 'data-finals')).toBe('2');
       expect(errors).toEqual([]);

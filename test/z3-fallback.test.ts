@@ -32,13 +32,13 @@ describe.skipIf(skip !== null)('the command line first, the WASM build on what i
     const sat = await checkSat(NEWER_ONLY(200), { model: true });
     expect(sat.status).toBe('sat');
     expect(sat.output).toMatch(/x/);
-  }, 60_000);
+  });
 
   it('in a batch, the scripts the command line left undecided are decided by the WASM build', async () => {
     const rs = await checkSatBatch([PLAIN, NEWER_ONLY(300), NEWER_ONLY(17), PLAIN]);
     expect(rs.map((r) => r.status)).toEqual(['unsat', 'unsat', 'sat', 'unsat']);
     expect(rs.every((r) => r.reason === null)).toBe(true);
-  }, 60_000);
+  });
 
   it('a script\'s expected status does not outlive it in the long-lived command line', async () => {
     // z3 4.8.12's (reset) keeps `(set-info :status unsat)`: every later sat of that process was an
@@ -49,5 +49,5 @@ describe.skipIf(skip !== null)('the command line first, the WASM build on what i
     expect((await checkSat(`(set-info :status unsat)\n${SAT}`)).status).toBe('sat');
     const next = await runZ3(`(push 1)\n${SAT}\n(check-sat)\n(pop 1)\n(push 1)\n${PLAIN}\n(check-sat)\n(pop 1)`);
     expect(next.output.trim().split('\n')).toEqual(['sat', 'unsat']);
-  }, 60_000);
+  });
 });

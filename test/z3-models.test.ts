@@ -31,18 +31,18 @@ describe('models with their answer', () => {
   it('the same through the second solver', async () => {
     // null when the run has one solver (SCHED_SOLVER=z3 or wasm, or no command line).
     await withSecondSolver(checks);
-  }, 60_000);
+  });
 
   it('a model asked for before any answer is still a solver error', async () => {
     const r = await runZ3(`${SAT}\n(get-model)\n(check-sat)`);
     expect(r.status).toBe('unknown');
     expect(r.reason).toMatch(/solver error: .*model is not available/);
-  }, 60_000);
+  });
 
   it('after a sat answer, a later unsat with its model asked for is not an error', async () => {
     const r = await runZ3(`${SAT}\n(check-sat)\n(assert (> x 50))\n(check-sat)\n(get-model)`);
     expect(r.output.split('\n').filter((l) => /^(sat|unsat|unknown)$/.test(l.trim()))).toEqual(['sat', 'unsat']);
     expect(r.status).toBe('sat');
     expect(r.reason).toBeNull();
-  }, 60_000);
+  });
 });

@@ -18,7 +18,7 @@ describe('solver choice and remembered answers', () => {
     await checkSat(script);
     await checkSat(script);
     expect(z3Stats().calls - c0).toBe(2);
-  }, 60_000);
+  });
 
   it('answers a decided script once inside, with the same answer, and again the next time', async () => {
     const script = '(declare-const y Int)(assert (> y 7))(assert (< y 7))';
@@ -31,7 +31,7 @@ describe('solver choice and remembered answers', () => {
     expect(c).toEqual(a);
     expect(z3Stats().calls - c0).toBe(1);
     expect(z3Stats().remembered - h0).toBe(2);
-  }, 60_000);
+  });
 
   it('never remembers an undecided answer (here a solver error)', async () => {
     const script = '(assert (> undeclared 0))';
@@ -40,5 +40,5 @@ describe('solver choice and remembered answers', () => {
     expect(a.status).toBe('unknown');
     expect(b.status).toBe('unknown');
     expect(z3Stats().calls - c0).toBe(2);
-  }, 60_000);
+  });
 });

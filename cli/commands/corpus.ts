@@ -8,10 +8,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { checkReplays, summarizeReplays, type ReplayCheck } from '../../corpus/replays.ts';
 import { countCases, markdownTable, resultsPage, type Row, runCorpus, summarize } from '../../corpus/run.ts';
-import { intOption, type ParsedArgs, single, UsageError } from '../args.ts';
+import { type ParsedArgs, single, UsageError } from '../args.ts';
+import { budgetOption, budgetOptions } from '../budget.ts';
+import { budgetRecord } from '../../smt/identity.ts';
 import { type Command, EXIT_FOUND, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
 import { toJson } from '../io.ts';
-import { setSolverJobs } from '../../smt/z3.ts';
+import { DEFAULT_TIMEOUT_MS, setSolverJobs } from '../../smt/z3.ts';
 import { Progress } from '../progress.ts';
 import { junit, type ReportItem, sarif } from '../report.ts';
 import { formatOption, JOBS_OPTION, jobsOption } from './verify.ts';
@@ -37,11 +39,11 @@ function item(r: Row): ReportItem {
 export const corpusCommand: Command = {
   name: 'corpus',
   summary: "Verify a corpus and check each verdict against the files' EXPECT lines (default: the quick slice, about a minute; --all: everything).",
-  usage: 'sched corpus [PATH…] [--all] [--filter S] [--timeout-ms T] [--jobs N] [--format text|json|sarif|junit] [--markdown FILE] [--replays] [--results]',
+  usage: 'sched corpus [PATH…] [--all] [--filter S] [--budget B | --timeout-ms T] [--jobs N] [--format text|json|sarif|junit] [--markdown FILE] [--replays] [--results]',
   options: [
     { name: 'all', value: false, help: 'the whole corpus/ directory (default without paths: the quick slice of corpus/quick.txt)' },
     { name: 'filter', value: true, metavar: 'S', help: 'only files whose path contains S' },
-    { name: 'timeout-ms', value: true, metavar: 'T', help: 'per-query solver budget (default 10000)' },
+    ...budgetOptions(DEFAULT_TIMEOUT_MS),
     JOBS_OPTION,
     { name: 'format', value: true, metavar: 'F', help: 'text (default), json, sarif or junit' },
     { name: 'markdown', value: true, metavar: 'FILE', help: 'also write the table of every case as Markdown to FILE' },
@@ -58,7 +60,7 @@ export const corpusCommand: Command = {
     if (args.flags.has('results') && !all) throw new UsageError('--results describes the whole corpus: give --all with it', 'results');
     const paths = all ? ['corpus'] : args.positional.length > 0 ? args.positional : quickSlice();
     const filter = single(args, 'filter');
-    const timeoutMs = args.values.has('timeout-ms') ? intOption(args, 'timeout-ms', 10_000, 1) : undefined;
+    const timeoutMs = budgetOption(args, DEFAULT_TIMEOUT_MS);
     const progress = new Progress(countCases(paths, filter), !text);
     const jobs = jobsOption(args);
     setSolverJobs(jobs);
@@ -87,7 +89,7 @@ export const corpusCommand: Command = {
       replayProgress.end();
     }
     const summary = summarize(rows, wallMs) + (replays ? `\n${summarizeReplays(rows, replays)}` : '');
-    if (format === 'json') process.stdout.write(toJson({ rows, summary, ...(replays ? { replays: replays.map((c) => ({ file: c.row.file, impl: c.row.impl, class: c.row.class, command: c.row.replay, shows: c.shows, ok: c.ok })) } : {}) }) + '\n');
+    if (format === 'json') process.stdout.write(toJson({ rows, summary, budget: budgetRecord(timeoutMs), ...(replays ? { replays: replays.map((c) => ({ file: c.row.file, impl: c.row.impl, class: c.row.class, command: c.row.replay, shows: c.shows, ok: c.ok })) } : {}) }) + '\n');
     else if (format === 'sarif') process.stdout.write(sarif(rows.map(item)) + '\n');
     else if (format === 'junit') process.stdout.write(junit(rows.map(item)) + '\n');
     else process.stdout.write(`\n${summary}\n`);

@@ -8,14 +8,15 @@ import { BUG_NAMES, BUGS, isBugName } from '../../compilers/reference/bugs.ts';
 import { type Compiler, externalCompiler, referenceCompiler } from '../../proofs/fuzz/compilers.ts';
 import { HALIDE_COMPILER, halideCompiler } from '../../proofs/fuzz/halide.ts';
 import { HalideError } from '../../compilers/halide/run.ts';
-import { type CaseRecord, fuzz, type FuzzSummary, replayBundle } from '../../proofs/fuzz/harness.ts';
+import { type CaseRecord, fuzz, type FuzzSummary, replayBundle, SHRINK_CANDIDATES } from '../../proofs/fuzz/harness.ts';
 import type { Profile } from '../../proofs/fuzz/gen.ts';
 import { DEFAULT_ORACLES } from '../../proofs/fuzz/oracles.ts';
 import { intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_OK, JSON_OPTION } from '../command.ts';
 import { toJson } from '../io.ts';
 import { mergeLogs, type MergedSummary, type RunInfo } from '../../proofs/fuzz/logstats.ts';
-import { parseLimits, setSolverLimits } from '../../smt/limits.ts';
+import { parseLimits, setSolverLimits, solverLimits } from '../../smt/limits.ts';
+import { budgetOption, budgetOptions } from '../budget.ts';
 import { solverIdentity } from '../../smt/identity.ts';
 import { fuzzMlir, isMlirLog, mergeMlir } from './fuzz-mlir.ts';
 
@@ -60,7 +61,7 @@ export function shardOption(v: string | undefined): { k: number; n: number } | u
 export const fuzzCommand: Command = {
   name: 'fuzz',
   summary: 'Differential fuzzing of a scheduling compiler: verifier vs. big-step runs vs. small-step exploration.',
-  usage: 'sched fuzz [--iterations K] [--seed S] [--start I] [--shard K/N] [--compiler CMD] [--inject BUG] [--profile smoke|full|halide] [--limits rlimit|time] [--log FILE] [--json] | --merge LOG… | --replay DIR | --list-bugs',
+  usage: 'sched fuzz [--iterations K] [--seed S] [--start I] [--shard K/N] [--compiler CMD] [--inject BUG] [--profile smoke|full|halide] [--budget B | --timeout-ms T] [--log FILE] [--json] | --merge LOG… | --replay DIR | --list-bugs',
   options: [
     { name: 'iterations', value: true, metavar: 'K', help: 'number of cases (default 100)' },
     { name: 'seed', value: true, metavar: 'S', help: 'seed of the whole run (default 0); case i is reproducible from (S, i)' },
@@ -70,8 +71,8 @@ export const fuzzCommand: Command = {
     { name: 'compiler', value: true, metavar: 'CMD', help: 'the compiler under test: `halide` (real Halide 14 through its Python bindings, plus the jit oracle), `mlir` (MLIR 16\'s mlir-opt on random affine functions and pass pipelines, with mlir-cpu-runner as an oracle; docs/mlir.md), or an external command: `sh -c CMD`, JSON request on stdin, .sched on stdout (exit 2: unsupported)' },
     { name: 'inject', value: true, metavar: 'BUG', help: 'inject a known bug into the reference compiler (see --list-bugs)' },
     { name: 'profile', value: true, metavar: 'P', help: 'smoke (1-D, small), full (the default), or halide (every type, casts, Euclidean division, several updates; the default with --compiler halide)' },
-    { name: 'timeout-ms', value: true, metavar: 'T', help: `per-query solver budget of the verifier (default ${DEFAULT_ORACLES.timeoutMs})` },
-    { name: 'limits', value: true, metavar: 'L', help: 'how that budget is enforced: rlimit (default: as a count of Z3 steps, so that a query\'s answer does not depend on the load or the host; --verify-budget-ms then counts solver work in those steps) or time (wall clock)' },
+    ...budgetOptions(DEFAULT_ORACLES.timeoutMs, "per-query solver budget of the verifier"),
+    { name: 'limits', value: true, metavar: 'L', help: 'how the budget is enforced (the older spelling; --budget and --timeout-ms say it too): rlimit (default: as a count of Z3 steps, so that a query\'s answer does not depend on the load or the host; --verify-budget-ms then counts solver work in those steps) or time (wall clock); with --limits, --timeout-ms T is the budget enforced that way' },
     { name: 'runs', value: true, metavar: 'R', help: `random parameter sets for big-step runs (default ${DEFAULT_ORACLES.runs})` },
     { name: 'max-param', value: true, metavar: 'P', help: `parameters are drawn from [0, P] (default ${DEFAULT_ORACLES.maxParam})` },
     { name: 'explore-states', value: true, metavar: 'K', help: `state budget of the small-step exploration (default ${DEFAULT_ORACLES.exploreStates})` },
@@ -79,7 +80,7 @@ export const fuzzCommand: Command = {
     { name: 'verify-budget-ms', value: true, metavar: 'T', help: 'budget of one verification, in a worker process (default 180000): under --limits rlimit, the solver work of its queries in Z3 steps (as ms of solver budget, the same in every run of the case) and, apart, the CPU time of the worker itself (on Linux); wall-clock time under --limits time' },
     { name: 'repro', value: true, metavar: 'DIR', help: 'where to write bundles (default repro/)' },
     { name: 'no-shrink', value: false, help: 'write bundles without shrinking them first' },
-    { name: 'shrink-ms', value: true, metavar: 'T', help: 'time budget for shrinking one case (default 120000)' },
+    { name: 'shrink-ms', value: true, metavar: 'T', help: `wall-clock safety net of shrinking one case (default 1200000); a shrink stops after ${SHRINK_CANDIDATES} candidates, so that the bundle does not depend on the machine` },
     { name: 'stop-on-first', value: false, help: 'stop at the first bug or disagreement' },
     { name: 'log', value: true, metavar: 'FILE', help: 'append one JSON line per case (index, seed, outcome, verdict, oracles, ms) for long runs' },
     { name: 'replay', value: true, metavar: 'DIR', help: 're-run the case of a bundle written by an earlier run' },
@@ -117,9 +118,16 @@ export const fuzzCommand: Command = {
     const cmd = single(args, 'compiler');
     if (cmd !== undefined && inject !== undefined) throw new UsageError('--inject applies to the reference compiler, not to --compiler');
     // Before a bundle's replay too: it verifies the case again.
-    const limits = single(args, 'limits') ?? 'rlimit';
-    if (parseLimits(limits) === null) throw new UsageError(`--limits must be rlimit or time, got '${limits}'`);
-    setSolverLimits(parseLimits(limits)!);
+    const given = single(args, 'limits');
+    if (given !== undefined && parseLimits(given) === null) throw new UsageError(`--limits must be rlimit or time, got '${given}'`);
+    let timeoutMs: number;
+    if (given !== undefined) {
+      // The older spelling: --limits says how, --timeout-ms (or --budget) how much.
+      if (args.values.has('budget') && args.values.has('timeout-ms')) throw new UsageError('--budget and --timeout-ms are two ways to give one budget: give one');
+      setSolverLimits(parseLimits(given)!);
+      timeoutMs = intOption(args, args.values.has('budget') ? 'budget' : 'timeout-ms', DEFAULT_ORACLES.timeoutMs, 1);
+    } else timeoutMs = budgetOption(args, DEFAULT_ORACLES.timeoutMs);
+    const limits = solverLimits();
     const replayDir = single(args, 'replay');
     if (replayDir !== undefined) {
       const { meta, evaluation } = await replayBundle(replayDir, (m) => (m.compiler.startsWith('reference') ? referenceCompiler(m.inject ?? undefined) : compilerNamed(m.compiler)));
@@ -147,7 +155,6 @@ export const fuzzCommand: Command = {
     const progress = !json && process.stderr.isTTY === true;
     const log = single(args, 'log');
     const shard = shardOption(single(args, 'shard'));
-    const timeoutMs = intOption(args, 'timeout-ms', DEFAULT_ORACLES.timeoutMs, 1);
     // A shard of another budget, or answered by other Z3 builds, is another run: merging refuses it.
     const run: RunInfo = { seed, profile, compiler: compiler.name, inject: inject ?? null, limits, timeoutMs, solver: solverIdentity() };
     const summary = await fuzz({
@@ -168,7 +175,7 @@ export const fuzzCommand: Command = {
       },
       reproDir: single(args, 'repro') ?? 'repro',
       shrink: !args.flags.has('no-shrink'),
-      shrinkBudgetMs: intOption(args, 'shrink-ms', 120_000, 0),
+      shrinkBudgetMs: intOption(args, 'shrink-ms', 1_200_000, 0),
       stopOnFirst: args.flags.has('stop-on-first'),
       onCase: (r, s) => {
         if (log !== undefined) appendFileSync(log, JSON.stringify({ ...r, run, totals: { iterations: s.iterations, ok: s.ok, bugs: s.bugsFound, disagreements: s.disagreements, unknown: s.unknowns, ms: s.ms } }) + '\n');

@@ -2,7 +2,10 @@
 // named solvers and compare with the recorded status (docs/commands.md).
 
 import { type AnswerCache, available, bundleVerdict, findBundles, type RecheckRow, recheckBundle, type SolverName } from '../../proofs/certificates/recheck.ts';
-import { intOption, type ParsedArgs, single, UsageError } from '../args.ts';
+import { type ParsedArgs, single, UsageError } from '../args.ts';
+import { budgetOption, budgetOptions } from '../budget.ts';
+import { budgetRecord } from '../../smt/identity.ts';
+import { cvc5RlimitOf, rlimitOf, solverLimits } from '../../smt/limits.ts';
 import { type Command, EXIT_FOUND, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
 import { toJson } from '../io.ts';
 import { JOBS_OPTION, jobsOption } from './verify.ts';
@@ -11,10 +14,10 @@ import { setSolverJobs } from '../../smt/z3.ts';
 export const recheckCommand: Command = {
   name: 'recheck',
   summary: 'Re-check a certificate bundle (from verify --certs) with in-process Z3 and/or the z3 and cvc5 command lines.',
-  usage: 'sched recheck DIR… [--solver wasm|z3|cvc5|all] [--timeout-ms T] [--jobs N] [--json]',
+  usage: 'sched recheck DIR… [--solver wasm|z3|cvc5|all] [--budget B | --timeout-ms T] [--jobs N] [--json]',
   options: [
     { name: 'solver', value: true, metavar: 'S', help: 'wasm (in-process Z3, default), z3, cvc5, or all' },
-    { name: 'timeout-ms', value: true, metavar: 'T', help: 'per-file solver budget (default 60000)' },
+    ...budgetOptions(60_000, 'per-file solver budget'),
     { name: 'only-valid', value: false, help: "re-check only the bundles of 'valid' verdicts" },
     { ...JOBS_OPTION, help: 're-check N bundles at once (default SCHED_JOBS or the cores); rows are printed in the order of a sequential run' },
     JSON_OPTION,
@@ -23,7 +26,7 @@ export const recheckCommand: Command = {
     const json = args.flags.has('json');
     const want = single(args, 'solver') ?? 'wasm';
     if (!['wasm', 'z3', 'cvc5', 'all'].includes(want)) throw new UsageError(`--solver must be wasm, z3, cvc5 or all, got '${want}'`);
-    const timeoutMs = intOption(args, 'timeout-ms', 60_000, 1);
+    const timeoutMs = budgetOption(args, 60_000);
     if (args.positional.length === 0) throw new UsageError('no bundle directory given');
     const asked: SolverName[] = want === 'all' ? ['wasm', 'z3', 'cvc5'] : [want as SolverName];
     const solvers: SolverName[] = [];
@@ -72,7 +75,7 @@ export const recheckCommand: Command = {
     const fail = rows.filter((r) => r.status === 'fail').length;
     const unconfirmed = rows.filter((r) => r.status === 'unconfirmed').length;
     const agree = rows.filter((r) => r.status === 'agree' && r.solver !== '-').length;
-    if (json) process.stdout.write(toJson({ bundles, solvers, notes, agree, unconfirmed, fail, rows }) + '\n');
+    if (json) process.stdout.write(toJson({ bundles, solvers, notes, agree, unconfirmed, fail, rows, budget: { ...budgetRecord(timeoutMs), ...(solverLimits() === 'rlimit' ? { commandLines: { z3: rlimitOf(timeoutMs, 'native'), cvc5: cvc5RlimitOf(timeoutMs) } } : {}) } }) + '\n');
     else process.stdout.write(`\n${bundles.length} bundle(s), solvers ${solvers.join(', ')}: ${agree} agree, ${unconfirmed} unconfirmed (unknown), ${fail} fail\n`);
     return fail > 0 ? EXIT_FOUND : unconfirmed > 0 ? EXIT_UNKNOWN : EXIT_OK;
   },

@@ -3,7 +3,7 @@
 
 import { type Diagnostic, diag, SchedInputError, formatDiagnostic } from '../../core/language/diagnostics.ts';
 import { FLOAT_MODES, type FloatMode } from '../../proofs/verifier/smt-values.ts';
-import { verdictAt, verifyImpl, type VerifyResult } from '../../proofs/verifier/verify.ts';
+import { verdictAt, verifyImpl, type VerifyOptions, type VerifyResult } from '../../proofs/verifier/verify.ts';
 import { replayCommand, type ReplaySource } from '../replay-command.ts';
 import { expandFiles, intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { type Command, EXIT_FOUND, EXIT_INPUT, EXIT_OK, EXIT_UNKNOWN, JSON_OPTION } from '../command.ts';
@@ -17,7 +17,9 @@ import { bundleDir, writeBundle } from '../../proofs/certificates/certificates.t
 import { eliminationLog } from '../../core/presburger/elimlog.ts';
 import { startFromScratch } from '../../proofs/verifier/fresh-state.ts';
 import { type RemoteResult, VerifyPool } from '../../proofs/batch/parallel.ts';
-import { setSolverJobs, solverJobs } from '../../smt/z3.ts';
+import { DEFAULT_TIMEOUT_MS, setSolverJobs, solverJobs } from '../../smt/z3.ts';
+import { budgetRecord } from '../../smt/identity.ts';
+import { budgetOption, budgetOptions } from '../budget.ts';
 import type { CheckedImpl, CheckedProgram } from '../../core/language/typecheck.ts';
 
 /** `--jobs N`: how many processes work at once (default: SCHED_JOBS or the cores). */
@@ -47,11 +49,11 @@ export function summaryLine(results: readonly { verdict: string }[], inputErrors
 export const verifyCommand: Command = {
   name: 'verify',
   summary: 'Prove that each implementation implements its spec (prophetic + symbolic evaluation, Z3).',
-  usage: 'sched verify FILE|DIR|-… [--impl NAME] [--spec FILE] [--certs DIR] [--timeout-ms T] [--float ieee|real|uf] [--jobs N] [--log] [--format text|json|sarif|junit]',
+  usage: 'sched verify FILE|DIR|-… [--impl NAME] [--spec FILE] [--certs DIR] [--budget B | --timeout-ms T] [--float ieee|real|uf] [--jobs N] [--log] [--format text|json|sarif|junit]',
   options: [
     { name: 'impl', value: true, metavar: 'NAME', help: 'verify only this implementation' },
     SPEC_OPTION,
-    { name: 'timeout-ms', value: true, metavar: 'T', help: 'per-query solver budget (default 10000)' },
+    ...budgetOptions(DEFAULT_TIMEOUT_MS),
     { name: 'float', value: true, metavar: 'MODE', help: 'float encoding: ieee (default: exact, exp/log/pow uninterpreted), uf (every operation uninterpreted), real (fast-math: floats as reals, not sound for IEEE programs)' },
     { name: 'certs', value: true, metavar: 'DIR', help: "write a certificate bundle per implementation under DIR (DIR/<file's path>/<impl>/; see sched recheck)" },
     JOBS_OPTION,
@@ -72,12 +74,13 @@ export const verifyCommand: Command = {
  */
 /** `adjust` rewrites each result before it is reported (a front end that knows more than the
  *  .sched it verified: proofs/validate/halide-guarded.ts). */
-export async function verifyFiles(args: ParsedArgs, files: readonly string[], extraJson: Record<string, unknown> = {}, adjust: (r: VerifyResult, ci: CheckedImpl) => VerifyResult | Promise<VerifyResult> = (r) => r): Promise<number> {
+/** `options`: what a front end knows about verifying its output (`sched halide`: no runs first). */
+export async function verifyFiles(args: ParsedArgs, files: readonly string[], extraJson: Record<string, unknown> = {}, adjust: (r: VerifyResult, ci: CheckedImpl) => VerifyResult | Promise<VerifyResult> = (r) => r, options: Pick<VerifyOptions, 'runsFirst'> = {}): Promise<number> {
   const format = formatOption(args);
   const text = format === 'text';
   const float = (single(args, 'float') ?? 'ieee') as FloatMode;
   if (!FLOAT_MODES.includes(float)) throw new UsageError(`--float must be one of ${FLOAT_MODES.join(', ')}, got '${float}'`);
-  const timeoutMs = intOption(args, 'timeout-ms', 10_000, 1);
+  const timeoutMs = budgetOption(args, DEFAULT_TIMEOUT_MS);
   const only = single(args, 'impl');
   const certs = single(args, 'certs');
   const t0 = performance.now();
@@ -116,7 +119,7 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
       for (const ci of checked.impls) {
         if (only !== undefined && ci.impl.name !== only) continue;
         const bundle = certs === undefined ? undefined : { dir: bundleDir(certs, path, ci.impl.name), input: path === '-' ? '-' : relativeName(path) };
-        const remote = pool && pool.verify({ path, name: file, spec: single(args, 'spec'), impl: ci.impl.name, float, timeoutMs, bundle });
+        const remote = pool && pool.verify({ path, name: file, spec: single(args, 'spec'), impl: ci.impl.name, float, timeoutMs, bundle, ...options });
         // Read in order, so one failing early must not be reported as unhandled meanwhile.
         remote?.catch(() => undefined);
         yield { path, file, checked, ci, remote };
@@ -145,7 +148,7 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
       else {
         // A bundle holds exactly this verification's eliminations, byte-identically.
         if (certs !== undefined) startFromScratch();
-        r = await verifyImpl(ci, { float, timeoutMs, log });
+        r = await verifyImpl(ci, { float, timeoutMs, log, ...options });
       }
       r = await adjust(r, ci);
       progress.step();
@@ -153,7 +156,7 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
       results.push({ ...r, file, source, where: verdictAt(r, ci) });
       if (certs !== undefined) {
         const dir = bundleDir(certs, path, ci.impl.name);
-        if (!step.remote) writeBundle(dir, { name: path === '-' ? '-' : relativeName(path), text: checked.text }, r, eliminationLog());
+        if (!step.remote) writeBundle(dir, { name: path === '-' ? '-' : relativeName(path), text: checked.text }, r, eliminationLog(), budgetRecord(timeoutMs));
         if (text) process.stdout.write(`  certificates: ${dir}\n`);
       }
       if (text) printResult(file, source, r, verdictAt(r, ci));
@@ -174,9 +177,11 @@ export async function verifyFiles(args: ParsedArgs, files: readonly string[], ex
       file: r.file, impl: r.impl, spec: r.spec, verdict: r.verdict, class: r.class, reason: r.reason, line: r.where.line, col: r.where.col,
       assumptions: r.assumptions, counterexample: r.counterexample ? { ...r.counterexample, values: jsonValues(r.counterexample.values) } : null,
       replay: r.replay ? { ...r.replay, command: replayCommand(r.source, r.impl, r.replay) } : null, vcs: r.vcs, ms: Math.round(r.ms), float: r.float,
+      timings: Object.fromEntries(Object.entries(r.timings).map(([k, v]) => [k, Math.round(v)])),
       ...(r.qualifier ? { qualifier: r.qualifier } : {}),
+      ...(r.netStops ? { netStops: r.netStops } : {}),
     }));
-    process.stdout.write(toJson({ results: out, summary: summaryLine(results, inputErrors.length, ms), ...extraJson, ...(inputErrors.length > 0 ? errorDocument(inputErrors) : { diagnostics: [] }) }) + '\n');
+    process.stdout.write(toJson({ results: out, summary: summaryLine(results, inputErrors.length, ms), budget: budgetRecord(timeoutMs), ...extraJson, ...(inputErrors.length > 0 ? errorDocument(inputErrors) : { diagnostics: [] }) }) + '\n');
   } else if (format === 'sarif' || format === 'junit') {
     const items: ReportItem[] = [
       ...results.map((r) => ({ file: r.file, impl: r.impl, verdict: r.verdict, class: r.class, message: r.verdict === 'valid' ? `valid${r.qualifier ? ` ${r.qualifier}` : ''}${r.assumptions ? ` for ${r.assumptions}` : ''}` : r.reason ?? '', line: r.where.line, col: r.where.col, ms: r.ms, asExpected: null, replay: r.replay ? replayCommand(r.source, r.impl, r.replay) : null })),

@@ -5,7 +5,7 @@
 // test (sliding windows).
 
 import type { Expr } from '../../core/language/ast.ts';
-import { NO_POS } from '../../core/language/ast.ts';
+import { formulaToExpr, IndexError, termToExpr } from '../../core/language/affine.ts';
 import { and, andAll, bool, cong, eq, eqT, ge, geT, gtT, leT, ltT, neT, not, or, orAll } from '../../core/presburger/formula.ts';
 import { intervalOf, type Bounds, type Interval } from '../../core/presburger/interval.ts';
 import { mapAtoms, substTerm } from '../../core/presburger/subst.ts';
@@ -16,7 +16,7 @@ import { formulaVars, termHasVar, termVars } from '../../core/presburger/vars.ts
 export type { Formula, Term, Bounds, Interval };
 export { add, addConst, atomTerm, and, andAll, bool, constant, eq, eqT, floorT, ge, geT, gtT, leT, linear, ltT, maxT, minT, modT, neT, neg, not, or, orAll, scale, selectT, sub, substTerm, termHasVar, termVars, variable, formulaVars };
 
-export class IndexError extends Error {}
+export { formulaToExpr, IndexError, termToExpr };
 
 /** The constant value of a term, or null. */
 export function constOf(t: Term): bigint | null {
@@ -92,95 +92,6 @@ export function exprToFormula(e: Expr, env: TermEnv): Formula {
       break;
   }
   throw new IndexError(`not an affine condition: ${e.kind}`);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Term / Formula → AST
-
-const P = NO_POS;
-const num = (v: bigint): Expr => (v < 0n ? { kind: 'unary', op: '-', arg: { kind: 'int', value: -v, pos: P }, pos: P } : { kind: 'int', value: v, pos: P });
-const bin = (op: '+' | '-' | '*' | '/' | '%' | '==' | '!=' | '<' | '<=' | '>' | '>=' | '&&' | '||', left: Expr, right: Expr): Expr => ({ kind: 'binary', op, left, right, pos: P });
-
-/** Split a term's parts into (mod pieces, other parts): `m·s − m·d·⌊s/d⌋` is printed `m * (s % d)`. */
-function modPieces(t: Term): { mods: [Term, bigint, bigint][]; rest: Term } {
-  let rest = t;
-  const mods: [Term, bigint, bigint][] = [];
-  for (const [a, k] of t.parts) {
-    if (a.kind !== 'floor' || k % a.div !== 0n) continue;
-    const m = -k / a.div;
-    // Only when every atom of m·s occurs in t with exactly that coefficient (nothing is borrowed).
-    const present = a.arg.parts.every(([b, kb]) => rest.parts.some(([c, kc]) => c.key === b.key && kc === m * kb));
-    if (!present) continue;
-    mods.push([a.arg, a.div, m]);
-    rest = sub(rest, linear([[a.arg, m], [atomTerm(a), -m * a.div]]));
-  }
-  return { mods, rest };
-}
-
-function atomExpr(a: Atom): Expr {
-  switch (a.kind) {
-    case 'var':
-      return { kind: 'var', name: a.name, pos: P };
-    case 'floor':
-      return bin('/', termToExpr(a.arg), num(a.div));
-    case 'min':
-    case 'max':
-      return a.args.map(termToExpr).reduce((x, y) => ({ kind: 'call', fn: a.kind, args: [x, y], pos: P }));
-    case 'select':
-      return { kind: 'select', cond: formulaToExpr(a.cond), then: termToExpr(a.then), else: termToExpr(a.else), pos: P };
-  }
-}
-
-/** A term as an index expression: positive parts first, then subtractions, then the constant. */
-export function termToExpr(t: Term): Expr {
-  const { mods, rest } = modPieces(t);
-  const items: [Expr, bigint][] = [];
-  for (const [s, d, m] of mods) items.push([bin('%', termToExpr(s), num(d)), m]);
-  for (const [a, k] of rest.parts) items.push([atomExpr(a), k]);
-  items.sort((x, y) => (x[1] > 0n ? 0 : 1) - (y[1] > 0n ? 0 : 1));
-  let out: Expr | null = null;
-  const scaled = (e: Expr, k: bigint): Expr => (k === 1n ? e : bin('*', num(k), e));
-  for (const [e, k] of items) {
-    if (out === null) out = k > 0n ? scaled(e, k) : k === -1n ? { kind: 'unary', op: '-', arg: e, pos: P } : scaled(e, k);
-    else out = k > 0n ? bin('+', out, scaled(e, k)) : bin('-', out, scaled(e, -k));
-  }
-  if (out === null) return num(rest.c);
-  if (rest.c > 0n) return bin('+', out, num(rest.c));
-  if (rest.c < 0n) return bin('-', out, num(-rest.c));
-  return out;
-}
-
-/** `t ≥ 0` printed as `pos >= neg` (moving negative parts to the right). */
-function cmpExpr(op: '>=' | '==', t: Term): Expr {
-  const pos: [Atom, bigint][] = [];
-  const negs: [Atom, bigint][] = [];
-  for (const [a, k] of t.parts) (k > 0n ? pos : negs).push([a, k > 0n ? k : -k]);
-  const l = linear(pos.map(([a, k]) => [atomTerm(a), k] as const), t.c > 0n ? t.c : 0n);
-  const r = linear(negs.map(([a, k]) => [atomTerm(a), k] as const), t.c < 0n ? -t.c : 0n);
-  // Prefer `x < c` to `c >= x + 1` for readability when the left side is a constant.
-  if (op === '>=' && l.parts.length === 0 && r.parts.length > 0) return bin('<', termToExpr(r), termToExpr(addConst(l, 1n)));
-  return bin(op, termToExpr(l), termToExpr(r));
-}
-
-export function formulaToExpr(f: Formula): Expr {
-  switch (f.kind) {
-    case 'true':
-      return { kind: 'bool', value: true, pos: P };
-    case 'false':
-      return { kind: 'bool', value: false, pos: P };
-    case 'ge':
-      return cmpExpr('>=', f.t);
-    case 'eq':
-      return cmpExpr('==', f.t);
-    case 'cong':
-      return bin('==', bin('%', termToExpr(f.t), num(f.m)), num(0n));
-    case 'and':
-    case 'or':
-      return f.args.map(formulaToExpr).reduce((x, y) => bin(f.kind === 'and' ? '&&' : '||', x, y));
-    case 'exists':
-    case 'forall':
-      throw new IndexError('quantified condition in generated code');
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

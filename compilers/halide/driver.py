@@ -15,7 +15,8 @@ The script defines `pipeline()`, returning a dict (docs/halide.md):
         it creates (rfactor's intermediates). With it, the spec is the algorithm as written: the
         definitions read before the schedule runs (rfactor rewrites the Func it applies to).
 `pipeline()` is called three times with a schedule (the algorithm alone, the traced lowering, the
-plain one), twice without.
+plain one), twice without; each lowering but the traced one in a process forked before any pipeline
+was built (Zygote).
 
 What is printed: the Func definitions (as Halide prints their Exprs; with a schedule, also those of
 the algorithm before it and the lowering of the algorithm alone, for its RDom bounds), the lowered statement after
@@ -176,13 +177,50 @@ def exact_floats():
     return True
 
 
+def buffered_cerr():
+    """Buffer what Halide's IR printer writes. std::cerr flushes after every output operation
+    (unitbuf) into C's stderr, which is unbuffered: the 2 MB that HL_DEBUG_CODEGEN=2 prints for
+    sgemm1024 took hundreds of thousands of write calls (0.76 s of system time, 5 s of wall time on
+    a loaded machine, against 0.01 s at debug level 1). So: unitbuf cleared on std::cerr (its
+    ios_base flags, laid out as exact_floats() finds them) and C's stderr fully buffered (setvbuf);
+    lower() flushes it around each lowering. Left as is when the layout is not the one expected."""
+    import ctypes
+    lib = ctypes.CDLL("libstdc++.so.6")
+    addr = ctypes.addressof(ctypes.c_void_p.in_dll(lib, "_ZSt4cerr"))
+    vptr = ctypes.c_void_p.from_address(addr).value
+    ios = addr + ctypes.c_long.from_address(vptr - 3 * ctypes.sizeof(ctypes.c_long)).value
+    flags = ctypes.c_int.from_address(ios + 3 * ctypes.sizeof(ctypes.c_void_p))  # after vptr, precision, width
+    skipws, dec, unitbuf = 1 << 12, 1 << 1, 1 << 13  # libstdc++'s _Ios_Fmtflags; std::cerr starts with these
+    if flags.value != skipws | dec | unitbuf:
+        return
+    libc = ctypes.CDLL(None)
+    libc.setvbuf.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_size_t]
+    # With a buffer of its own: given none, glibc keeps an unbuffered stream's one-byte buffer.
+    global CERR_BUFFER
+    CERR_BUFFER = ctypes.create_string_buffer(1 << 20)
+    if libc.setvbuf(ctypes.c_void_p.in_dll(libc, "stderr").value, CERR_BUFFER, 0, 1 << 20) != 0:  # _IOFBF
+        return
+    flags.value = skipws | dec
+
+
+CERR_BUFFER = None  # buffered_cerr()'s buffer: alive as long as the stream uses it
+
+
+def flush_c_stderr():
+    import ctypes
+    libc = ctypes.CDLL(None)
+    libc.fflush(ctypes.c_void_p(ctypes.c_void_p.in_dll(libc, "stderr").value))
+
+
 def lower(out, args, name, need="pass21"):
     """Lower with every pass's IR on stderr (captured through a temporary file): the sections and ms.
     A failure of Halide before the section `need` was printed stops the driver."""
     global EXACT
     if EXACT is None:
         EXACT = exact_floats()
+        buffered_cerr()
     sys.stderr.flush()
+    flush_c_stderr()
     saved = os.dup(2)
     with tempfile.TemporaryFile(mode="w+b") as tmp:
         os.dup2(tmp.fileno(), 2)
@@ -196,6 +234,7 @@ def lower(out, args, name, need="pass21"):
             err = str(e)
         finally:
             ms = (time.perf_counter() - t) * 1000
+            flush_c_stderr()
             os.dup2(saved, 2)
             os.close(saved)
         tmp.seek(0)
@@ -278,53 +317,127 @@ def main():
     mod = load(script)
     if len(sys.argv) > 3 and sys.argv[2] == "--jit":
         return jit(mod, json.loads(sys.stdin.read() if sys.argv[3] == "-" else sys.argv[3]))
-    if len(sys.argv) > 2 and sys.argv[2] == "--algorithm":
-        return algorithm(mod)
-    if len(sys.argv) > 2 and sys.argv[2] == "--definitions":
-        return definitions(mod, set(sys.argv[3:]))
+    if len(sys.argv) > 2:
+        return run_mode(mod, sys.argv[2], sys.argv[3:])
+    # The other lowerings need a process that has built no pipeline (in this one, Halide would
+    # rename a second pipeline's Funcs, blur_y$1): forked now, before building, they share this
+    # process's import of Halide and load of the script, and the untraced lowering runs while
+    # the traced one does.
+    zygote = Zygote(script, mod)
+    plain_job = zygote.start("--plain")
     out, funcs, args, example, hooked = build(mod)
-    if len(sys.argv) > 2 and sys.argv[2] == "--plain":
-        plain, ms = lower(out, args, out.name())
-        print(json.dumps({"plain": plain, "ms": ms}))
-        return
     info = describe(funcs, args, out)
     for f in funcs:
         f.trace_stores()
     traced, traced_ms = lower(out, args, out.name())
-    # The plain lowering runs in a fresh process: in this one, Halide would rename the second
-    # pipeline's Funcs (blur_y$1) and the two texts would differ everywhere.
-    pl = rerun(script, "--plain", "the untraced lowering")
+    pl = zygote.result(plain_job, "the untraced lowering")
     plain, plain_ms = pl["plain"], pl["ms"]
     if hooked:
-        info["algorithm"] = rerun(script, "--algorithm", "the lowering of the algorithm without its schedule")
+        info["algorithm"] = zygote.run("--algorithm", "the lowering of the algorithm without its schedule")
     else:
         # The traced lowering's first pass holds the definitions of the Funcs it realizes; those it
         # inlines are lowered once more, computed at the root (definitions()).
         provided = set(re.findall(r"^\s*([^\s(]+)\(.*\) = ", traced["initial"] or "", re.M))
         missing = [f.name() for f in funcs if f.name() not in provided]
         if missing:
-            info["definitions"] = rerun(script, "--definitions", "the lowering of the inlined Func definitions", soft=True, extra=missing)
+            info["definitions"] = zygote.run("--definitions", "the lowering of the inlined Func definitions", soft=True, extra=missing)
+    zygote.close()
     info.update({"exactFloats": EXACT, "strictFloat": TARGET.has_feature(hl.TargetFeature.StrictFloat), "assume": ASSUME, "halide": "14", "target": str(TARGET), "example": example, "traced": traced, "plain": plain, "ms": {"traced": traced_ms, "plain": plain_ms}})
     print(json.dumps(info))
 
 
-def rerun(script, mode, what, soft=False, extra=()):
-    """This driver in a fresh process (in this one, Halide would rename a second pipeline's Funcs,
-    blur_y$1): its JSON document. With `soft`, a failure (Halide's error, even a crash) is returned
-    as {"error": message}."""
-    import subprocess
-    r = subprocess.run([sys.executable, os.path.abspath(__file__), script, mode, *extra], capture_output=True, text=True)
-    out = None
-    try:
-        out = json.loads(r.stdout.strip().splitlines()[-1])  # Halide prints its warnings on stdout
-    except (ValueError, IndexError):
-        pass
-    if r.returncode != 0 or out is None or "error" in out:
-        msg = out["error"] if out and "error" in out else f"{r.stdout.strip()[-2000:]} {r.stderr.strip()[-2000:]}"
-        if soft:
-            return {"error": f"{what} failed: {msg}"}
-        fail(f"{what} failed: {msg}")
-    return out
+def run_mode(mod, mode, extra):
+    """The lowerings made in a process of their own (Zygote), printing their JSON document."""
+    if mode == "--algorithm":
+        return algorithm(mod)
+    if mode == "--definitions":
+        return definitions(mod, set(extra))
+    if mode == "--plain":
+        out, _, args, _, _ = build(mod)
+        plain, ms = lower(out, args, out.name())
+        print(json.dumps({"plain": plain, "ms": ms}))
+        return
+    fail(f"usage: driver.py SCRIPT.py [--jit JSON | --plain | --algorithm | --definitions FUNC...], got {mode}")
+
+
+class Zygote:
+    """A copy of this driver forked before it builds any pipeline, which forks again for each
+    request and runs run_mode() there with its standard output to a file: a fresh process for
+    each lowering, without a second start of Python, import of Halide or load of the script.
+    Requests are answered in the order they are made."""
+
+    def __init__(self, script, mod):
+        req_r, req_w = os.pipe()
+        resp_r, resp_w = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self.pid = os.fork()
+        if self.pid == 0:
+            os.close(req_w)
+            os.close(resp_r)
+            self._serve(script, mod, os.fdopen(req_r, "r"), os.fdopen(resp_w, "w"))
+            os._exit(0)
+        os.close(req_r)
+        os.close(resp_w)
+        self.requests = os.fdopen(req_w, "w")
+        self.responses = os.fdopen(resp_r, "r")
+
+    @staticmethod
+    def _serve(script, mod, requests, responses):
+        for line in requests:
+            r = json.loads(line)
+            pid = os.fork()
+            if pid == 0:
+                os.dup2(os.open(r["out"], os.O_WRONLY | os.O_TRUNC), 1)
+                sys.argv = [sys.argv[0], script, r["mode"], *r["extra"]]
+                code = 0
+                try:
+                    run_mode(mod, r["mode"], r["extra"])
+                except SystemExit as e:
+                    code = e.code if isinstance(e.code, int) else 1
+                except BaseException:  # noqa: BLE001 - reported to the parent as a failed lowering
+                    import traceback
+                    traceback.print_exc()
+                    code = 4
+                sys.stdout.flush()
+                os._exit(code)
+            _, status = os.waitpid(pid, 0)
+            responses.write(json.dumps({"status": os.waitstatus_to_exitcode(status)}) + "\n")
+            responses.flush()
+
+    def start(self, mode, extra=()):
+        fd, path = tempfile.mkstemp(prefix="sched-halide-", suffix=".json")
+        os.close(fd)
+        self.requests.write(json.dumps({"mode": mode, "extra": list(extra), "out": path}) + "\n")
+        self.requests.flush()
+        return path
+
+    def result(self, path, what, soft=False):
+        """The JSON document of the request `path` (start()). With `soft`, a failure (Halide's
+        error, even a crash) is returned as {"error": message}."""
+        line = self.responses.readline()
+        status = json.loads(line)["status"] if line else None
+        with open(path) as f:
+            text = f.read()
+        os.unlink(path)
+        out = None
+        try:
+            out = json.loads(text.strip().splitlines()[-1])  # Halide prints its warnings on stdout
+        except (ValueError, IndexError):
+            pass
+        if status != 0 or out is None or "error" in out:
+            msg = out["error"] if out and "error" in out else f"exit {status}: {text.strip()[-2000:]}"
+            if soft:
+                return {"error": f"{what} failed: {msg}"}
+            fail(f"{what} failed: {msg}")
+        return out
+
+    def run(self, mode, what, soft=False, extra=()):
+        return self.result(self.start(mode, extra), what, soft)
+
+    def close(self):
+        self.requests.close()
+        os.waitpid(self.pid, 0)
 
 
 def algorithm(mod):

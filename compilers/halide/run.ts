@@ -14,6 +14,7 @@ import { closeValue, isBigType, showValue, type Value } from '../../semantics/va
 import { fastMathReason } from './fast-math.ts';
 import { compareStripped, HirParseError } from './hir.ts';
 import { type DriverOutput, translate, type TranslateOptions, type Translation } from './translate.ts';
+import { type Simplified, simplifyTranslation } from './simplify.ts';
 
 /**
  * Relative tolerance of the JIT oracle's float comparisons for pipelines Halide compiles with
@@ -86,7 +87,9 @@ export interface HalideCase {
   readonly driver: DriverOutput;
   readonly translation: Translation;
   readonly tracing: TracingComparison;
-  readonly ms: { readonly lower: number; readonly lowerPlain: number; readonly driver: number; readonly translate: number };
+  /** The translation's assumptions (Halide's asserts) before and after simplification (simplify.ts). */
+  readonly assumptions: Pick<Simplified, 'assumptions' | 'asserts'>;
+  readonly ms: { readonly lower: number; readonly lowerPlain: number; readonly driver: number; readonly translate: number; readonly simplify: number };
 }
 
 /** Lower SCRIPT and translate it to a `.sched` text (throws Unsupported, HalideError). */
@@ -94,8 +97,11 @@ export function halideCase(script: string, name: string, opts: TranslateOptions 
   const t0 = performance.now();
   const driver = lowerScript(script);
   const t1 = performance.now();
-  const translation = translate(driver, name, opts);
+  const translated = translate(driver, name, opts);
   const t2 = performance.now();
+  const simplified = simplifyTranslation(translated, `${name}.sched`);
+  const translation = simplified.translation;
+  const t3 = performance.now();
   const cmp = (a: string | null, b: string | null): TracingComparison['pass21'] => {
     if (a === null || b === null) return { same: false, onlyTraced: [], onlyPlain: ['(no IR printed)'] };
     try {
@@ -118,7 +124,8 @@ export function halideCase(script: string, name: string, opts: TranslateOptions 
     driver,
     translation,
     tracing: { pass21: cmp(driver.traced.pass21, driver.plain.pass21), final },
-    ms: { lower: driver.ms.traced, lowerPlain: driver.ms.plain, driver: t1 - t0, translate: t2 - t1 },
+    assumptions: { assumptions: simplified.assumptions, asserts: simplified.asserts },
+    ms: { lower: driver.ms.traced, lowerPlain: driver.ms.plain, driver: t1 - t0, translate: t2 - t1, simplify: t3 - t2 },
   };
 }
 

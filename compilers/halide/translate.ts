@@ -554,10 +554,15 @@ class Translator {
     return `${schedType(to)}(${a})`;
   }
 
-  /** `reinterpret` between integer types of one width is the wrapping cast; any other has no SCHED counterpart. */
+  /**
+   * `reinterpret` between integer types of one width is the wrapping cast; from a 32- or 64-bit
+   * integer to the float of its width it is SCHED's `reinterpret_f32` / `reinterpret_f64` (the
+   * float with those IEEE bits: what `fast_exp` builds 2^k with); any other has no SCHED counterpart.
+   */
   reinterpret(to: string, x: HExpr, sc: Scope, cx: Ctx): string {
     const from = this.typeOf(x, sc);
     const bits = (t: string | null): string | null => (t !== null && /^u?int\d+$/.test(t) ? t.replace(/^u?int/, '') : null);
+    if ((to === 'float32' || to === 'float64') && bits(from) === to.slice(5)) return `reinterpret_${schedType(to)}(${this.val(x, sc, cx)})`;
     if (bits(from) === null || bits(from) !== bits(to)) throw new Unsupported('Call reinterpret', `from ${from ?? 'an unknown type'} to ${to}: only integers of one width are translated (bits of a float have no SCHED counterpart)`);
     return `${schedType(to)}(${this.val(x, sc, cx)})`;
   }
@@ -634,6 +639,15 @@ class Translator {
           return `select(${x} < ${y}, ${u}(${y}) - ${u}(${x}), ${u}(${x}) - ${u}(${y}))`;
         }
         break;
+      case 'shift_left': {
+        // By a constant c below the width: LLVM's shl, the bits moved up (wrapping): × 2^c in the
+        // operand's type, whose SCHED `*` wraps. A shift by a variable or out of range is refused.
+        const t = this.typeOf(a[0]!, sc);
+        const c = a.length === 2 ? shiftAmount(a[1]!) : null;
+        const width = t === null ? null : /^u?int(\d+)$/.exec(t)?.[1];
+        if (c === null || width === undefined || width === null || c >= BigInt(width)) throw new Unsupported('Call shift_left', `of ${t ?? 'an unknown type'} by ${a[1] ? printHExpr(a[1]) : 'nothing'}: only integers shifted by a constant below their width are translated`);
+        return `(${this.val(a[0]!, sc, cx)} * ${schedType(t!)}(${1n << c}))`;
+      }
       case 'is_nan_f32':
       case 'is_nan_f64':
         if (a.length === 1) return `(${this.val(a[0]!, sc, cx)} != ${this.val(a[0]!, sc, cx)})`;
@@ -1458,7 +1472,13 @@ function topoOrder(funcs: readonly DriverFunc[], inputs: ReadonlyMap<string, unk
 }
 
 /** The intrinsics call() translates (a Func definition may call them). */
+/** The constant of a shift amount (`(uint32)23`), or null. */
+function shiftAmount(e: HExpr): bigint | null {
+  if (e.k === 'cast' && /^u?int\d+$/.test(e.t)) return shiftAmount(e.a);
+  return e.k === 'int' && e.v >= 0n ? e.v : null;
+}
+
 const KNOWN_CALLS = new Set([
-  'strict_float', 'undef', 'min', 'max', 'select', 'mux', 'abs', 'absd', 'reinterpret', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'bitwise_not', 'likely', 'likely_if_innermost',
+  'strict_float', 'undef', 'min', 'max', 'select', 'mux', 'abs', 'absd', 'reinterpret', 'shift_left', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'bitwise_not', 'likely', 'likely_if_innermost',
   'sqrt_f32', 'sqrt_f64', 'exp_f32', 'exp_f64', 'log_f32', 'log_f64', 'pow_f32', 'pow_f64', 'floor_f32', 'floor_f64', 'ceil_f32', 'ceil_f64', 'trunc_f32', 'trunc_f64', 'is_nan_f32', 'is_nan_f64',
 ]);

@@ -61,7 +61,7 @@ export function hirType(e: HExpr, named: (name: string, call: boolean) => HType 
       }
       if (FLOAT_RESULT.test(e.name)) return `float${/_f(\d+)$/.exec(e.name)![1]}`;
       if (BOOL_RESULT.test(e.name)) return 'bool';
-      if (['bitwise_and', 'bitwise_or', 'bitwise_xor', 'bitwise_not'].includes(e.name)) return a[0] ? ty(a[0]) : null;
+      if (['bitwise_and', 'bitwise_or', 'bitwise_xor', 'bitwise_not', 'shift_left'].includes(e.name)) return a[0] ? ty(a[0]) : null;
       return named(e.name, true);
     }
   }

@@ -620,7 +620,7 @@ class Lowerer {
   readonly newFacts: Formula[] = [];
 
   assumptions(): Expr[] {
-    const out: Expr[] = this.facts.map(formulaToExpr);
+    const out: Expr[] = this.facts.map((f) => formulaToExpr(f));
     const seen = new Set<string>(this.facts.map((f) => f.key));
     for (const r of this.reqs) {
       const t = this.simp(r.t, r.ctx);

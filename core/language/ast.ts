@@ -63,8 +63,19 @@ export function truncTarget(fn: string): IntType | null {
   return fn.startsWith('trunc_') && isCheckedFunction(fn) ? (fn.slice(6) as IntType) : null;
 }
 
+/**
+ * Reinterpretations: `reinterpret_f32(e)` is the f32 whose IEEE-754 bits are those of the 32-bit
+ * integer e (i32 or u32), `reinterpret_f64` the f64 of a 64-bit one (Halide's `reinterpret`, which
+ * `fast_exp` uses to build 2^k from its exponent bits).
+ */
+export const REINTERPRET_FUNCTIONS = ['reinterpret_f32', 'reinterpret_f64'] as const;
+export type ReinterpretFunction = (typeof REINTERPRET_FUNCTIONS)[number];
+export function isReinterpretFunction(s: string): s is ReinterpretFunction {
+  return (REINTERPRET_FUNCTIONS as readonly string[]).includes(s);
+}
+
 /** Pure functions callable in value expressions (min/max also in index expressions). */
-export const BUILTIN_FUNCTIONS = ['min', 'max', 'abs', 'sqrt', 'exp', 'log', 'pow', 'floor', 'ceil', ...CHECKED_FUNCTIONS] as const;
+export const BUILTIN_FUNCTIONS = ['min', 'max', 'abs', 'sqrt', 'exp', 'log', 'pow', 'floor', 'ceil', ...REINTERPRET_FUNCTIONS, ...CHECKED_FUNCTIONS] as const;
 export type BuiltinFunction = (typeof BUILTIN_FUNCTIONS)[number];
 export function isBuiltinFunction(s: string): s is BuiltinFunction {
   return (BUILTIN_FUNCTIONS as readonly string[]).includes(s);

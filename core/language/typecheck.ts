@@ -623,6 +623,18 @@ class Checker {
         }
         return ok(truncTarget(e.fn)!);
       }
+      case 'reinterpret_f32':
+      case 'reinterpret_f64': {
+        if (!arity(1)) return null;
+        const t = this.value(e.args[0]!, env, mode, null);
+        if (t === null) return null;
+        const width = e.fn === 'reinterpret_f32' ? '32' : '64';
+        if (t === 'cond' || !isIntType(t) || !t.endsWith(width)) {
+          this.err(e.pos, `'${e.fn}' reads the bits of a ${width}-bit integer`, `i${width} or u${width}`, t === 'cond' ? 'bool' : t);
+          return null;
+        }
+        return ok(e.fn === 'reinterpret_f32' ? 'f32' : 'f64');
+      }
       case 'sqrt':
       case 'exp':
       case 'log':

@@ -10,7 +10,7 @@ import type { Expr, TensorRead } from './ast.ts';
 import { type Diagnostic, diag } from './diagnostics.ts';
 import type { CheckedSpec, NormEquation } from './typecheck.ts';
 import { affineToSmt, smtSymbol } from './affine-smt.ts';
-import { checkSat, runZ3, type SatStatus } from '../../smt/z3.ts';
+import { checkSat, checkSatBatch, runZ3, type SatStatus } from '../../smt/z3.ts';
 
 export interface WellFormedOptions {
   /** Budget of one solver query (default 5000 ms); past it the answer is unknown. */
@@ -21,8 +21,9 @@ export interface WellFormedOptions {
    */
   readonly maxQueries?: number;
   /**
-   * Calls to Z3 allowed per spec (one call may answer a batch of queries; answers from the cache
-   * cost none). Unlimited by default; tests use it to bound the solver work per input.
+   * Calls to Z3 allowed per spec (one call may answer a batch of queries; a call answered from
+   * remembered answers counts too, so that the outcome does not depend on what was checked
+   * before). Unlimited by default; tests use it to bound the solver work per input.
    */
   readonly maxSolverCalls?: number;
 }
@@ -58,24 +59,12 @@ function renamed(e: Expr, from: readonly string[], to: readonly string[]): strin
 class OutOfQueries extends Error {}
 
 /**
- * Answers of earlier identical queries (scripts contain no positions or file names, so one spec
- * checked twice, or two files sharing a spec, ask the same questions). Only sat/unsat answers are
- * kept; an unknown answer (a timeout) is asked again.
+ * Earlier identical queries (scripts contain no positions or file names, so one spec checked twice,
+ * or two files sharing a spec, ask the same questions) are answered from the solver layer's
+ * remembered answers (smt/z3.ts), by the whole text of a batch or query and its budget: what asking
+ * again would answer. A cache by query once fed answers from one batch into another, whose
+ * composition then depended on what had been checked before.
  */
-const answers = new Map<string, SatStatus>();
-const MAX_CACHED = 50_000;
-
-/** Forget the remembered answers (a fuzz case's checks must ask their own queries: proofs/verifier/fresh-state.ts). */
-export function clearWellFormedAnswers(): void {
-  answers.clear();
-}
-
-function remember(script: string, st: SatStatus): void {
-  if (st === 'unknown') return;
-  if (answers.size >= MAX_CACHED) answers.clear();
-  answers.set(script, st);
-}
-
 /**
  * The solver queries of the check of one spec, counted against its budget (every query counts,
  * answered from the cache or not, so that the outcome does not depend on what was checked
@@ -108,33 +97,28 @@ class Solver {
   /** The satisfiability of each script (declarations and assertions, no check-sat). */
   async statuses(scripts: readonly string[]): Promise<SatStatus[]> {
     this.spend(scripts.length);
-    const todo = [...new Set(scripts.filter((x) => !answers.has(x)))];
+    const todo = [...new Set(scripts)];
+    const got = new Map<string, SatStatus>();
     if (todo.length === 1) {
       this.call();
-      const r = await checkSat(todo[0]!, { timeoutMs: this.queryMs });
-      remember(todo[0]!, r.status);
+      got.set(todo[0]!, (await checkSat(todo[0]!, { timeoutMs: this.queryMs, remember: true })).status);
     } else if (todo.length > 1) {
-      const batch = [`(set-option :timeout ${this.queryMs})`, ...todo.map((x) => `(push 1)\n${x}\n(check-sat)\n(pop 1)`)].join('\n');
+      // One call, each query in its own scope with its own budget (smt/z3.ts).
       this.call();
-      const r = await runZ3(batch, { timeoutMs: this.queryMs * todo.length });
-      const got = r.output.split('\n').map((l) => l.trim()).filter((l) => l === 'sat' || l === 'unsat' || l === 'unknown');
-      if (/\(error /.test(r.output) || got.length > todo.length) {
-        // Never trust a batch that went wrong: ask each query on its own.
-        this.call(todo.length);
-        for (const x of todo) remember(x, (await checkSat(x, { timeoutMs: this.queryMs })).status);
-      } else {
-        // Answers missing at the end: the batch was interrupted (timeout); they stay unknown.
-        todo.forEach((x, i) => remember(x, (got[i] as SatStatus | undefined) ?? 'unknown'));
-      }
+      const rs = await checkSatBatch(todo, { timeoutMs: this.queryMs, remember: true });
+      const broken = rs.filter((r) => r.reason?.startsWith('solver error'));
+      // Never trust a query of a batch that went wrong: ask it on its own.
+      this.call(broken.length);
+      for (const [i, x] of todo.entries()) got.set(x, rs[i]!.reason?.startsWith('solver error') ? (await checkSat(x, { timeoutMs: this.queryMs, remember: true })).status : rs[i]!.status);
     }
-    return scripts.map((x) => answers.get(x) ?? 'unknown');
+    return scripts.map((x) => got.get(x) ?? 'unknown');
   }
 
   /** A model of a script known to be satisfiable (for a witness in a message), or null. */
   async model(script: string): Promise<Map<string, string> | null> {
     this.spend(1);
     this.call();
-    const r = await runZ3(`${script}\n(check-sat)\n(get-model)`, { timeoutMs: this.queryMs });
+    const r = await runZ3(`${script}\n(check-sat)\n(get-model)`, { timeoutMs: this.queryMs, remember: true });
     return r.status === 'sat' ? parseModel(r.output) : null;
   }
 }

@@ -54,12 +54,21 @@ export function clearDecisionCache(): void {
   answers.clear();
 }
 
+/**
+ * A query's answer, remembered by its script and budget when it is decided: what asking again
+ * would answer (a fresh solver context each time), so that a remembered answer never makes a
+ * decision differ from the one a fresh process makes.
+ */
 async function ask(script: string, timeoutMs?: number): Promise<SolverAnswer> {
-  const hit = answers.get(script);
+  const key = `${timeoutMs ?? ''}\n${script}`;
+  const hit = answers.get(key);
   if (hit) return hit;
   solverCalls++;
   const a = await runZ3(script, { timeoutMs });
-  if (a.status !== 'unknown' || !/timeout/.test(a.reason ?? '')) answers.set(script, a);
+  if (a.status !== 'unknown') {
+    if (answers.size >= 50_000) answers.clear();
+    answers.set(key, a);
+  }
   return a;
 }
 

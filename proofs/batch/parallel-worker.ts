@@ -12,7 +12,8 @@ import { writeBundle } from '../certificates/certificates.ts';
 import { startFromScratch } from '../verifier/fresh-state.ts';
 import { verifyImpl } from '../verifier/verify.ts';
 import type { ImplJob, RemoteResult } from './parallel.ts';
-import { shutdownZ3 } from '../../smt/z3.ts';
+import { DEFAULT_TIMEOUT_MS, shutdownZ3 } from '../../smt/z3.ts';
+import { budgetRecord } from '../../smt/identity.ts';
 
 const port = parentPort!;
 /** The last file loaded (a file's implementations tend to come to the same worker in a row). */
@@ -43,8 +44,8 @@ port.on('message', async (m: { id: number; job: ImplJob } | { close: true }) => 
     if (ci === undefined) throw new Error(`no implementation ${job.impl} in ${job.name}`);
     // A bundle holds exactly this verification's eliminations, byte-identically.
     if (job.bundle) startFromScratch();
-    const r = await verifyImpl(ci, { float: job.float, timeoutMs: job.timeoutMs });
-    if (job.bundle) writeBundle(job.bundle.dir, { name: job.bundle.input, text: prog.text }, r, eliminationLog());
+    const r = await verifyImpl(ci, { float: job.float, timeoutMs: job.timeoutMs, runsFirst: job.runsFirst });
+    if (job.bundle) writeBundle(job.bundle.dir, { name: job.bundle.input, text: prog.text }, r, eliminationLog(), budgetRecord(job.timeoutMs ?? DEFAULT_TIMEOUT_MS));
     const result: RemoteResult = { ...r, outcomes: [] };
     port.postMessage({ id: m.id, result });
   } catch (e) {

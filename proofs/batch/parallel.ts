@@ -9,6 +9,7 @@
 import { Worker as Thread } from 'node:worker_threads';
 import type { VerifyResult } from '../verifier/verify.ts';
 import type { FloatMode } from '../verifier/smt-values.ts';
+import { solverLimits } from '../../smt/limits.ts';
 
 export interface ImplJob {
   /** The file to read, and the name its program is parsed under (diagnostics, reasons). */
@@ -19,6 +20,8 @@ export interface ImplJob {
   readonly impl: string;
   readonly float?: FloatMode;
   readonly timeoutMs?: number;
+  /** VerifyOptions.runsFirst. */
+  readonly runsFirst?: boolean;
   /** Write the certificate bundle here (bundle's input name and directory). */
   readonly bundle?: { readonly dir: string; readonly input: string };
 }
@@ -57,8 +60,9 @@ export class VerifyPool {
     const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(WORKER.href)}); })`;
     const thread = new Thread(COMPILED ? WORKER : boot, {
       eval: !COMPILED,
-      // One solver process per worker: the workers are the parallelism.
-      env: { ...process.env, SCHED_JOBS: '1' },
+      // One solver process per worker: the workers are the parallelism. Budgets are enforced as
+      // in this thread (--budget or --timeout-ms: smt/limits.ts).
+      env: { ...process.env, SCHED_JOBS: '1', SCHED_SOLVER_LIMIT: solverLimits() },
       resourceLimits: { stackSizeMb: STACK_MB },
       stdout: false,
       stderr: false,

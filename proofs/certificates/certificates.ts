@@ -12,6 +12,7 @@ import { eliminationCertificates } from '../../core/presburger/certificate.ts';
 import type { VerifyResult } from '../verifier/verify.ts';
 import { canonicalNames } from '../verifier/symbolic.ts';
 import { solverName } from '../../smt/z3.ts';
+import type { BudgetRecord } from '../../smt/identity.ts';
 
 export const TOOL_VERSION = 'sched 0.1.0';
 export const BUNDLE_FORMAT = 1;
@@ -63,6 +64,12 @@ export interface Manifest {
   readonly undecided: readonly UndecidedEntry[];
   /** For `invalid`: the `sched run` arguments that reproduce the counterexample, or null. */
   readonly replay: VerifyResult['replay'];
+  /**
+   * The solver budget of the verification and how it was enforced (smt/identity.ts): what its
+   * `unknown` and undecided entries mean. Under resource limits (the default) the same input and
+   * budget give the same bundle on any machine at any load.
+   */
+  readonly budget?: BudgetRecord;
 }
 
 export function sha256(text: string | Buffer): string {
@@ -90,7 +97,7 @@ export function bundleDir(root: string, path: string, impl: string): string {
 }
 
 /** Write the bundle of one verified implementation into `dir` (replacing what was there). */
-export function writeBundle(dir: string, input: { readonly name: string; readonly text: string }, result: VerifyResult, eliminations: readonly ElimEntry[]): Manifest {
+export function writeBundle(dir: string, input: { readonly name: string; readonly text: string }, result: VerifyResult, eliminations: readonly ElimEntry[], budget?: BudgetRecord): Manifest {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const entries: ManifestEntry[] = [];
@@ -140,6 +147,7 @@ export function writeBundle(dir: string, input: { readonly name: string; readonl
     entries,
     undecided,
     replay: result.replay,
+    ...(budget ? { budget } : {}),
   };
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   writeFileSync(join(dir, 'timings.json'), JSON.stringify({ note: 'solver milliseconds when the bundle was written (not part of the byte-identical bundle)', ms: timings }, null, 2) + '\n');

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type SExpr, parseSExprs, printSExpr } from '../../smt/sexpr.ts';
 import { runZ3 } from '../../smt/z3.ts';
+import { cpuNetMs, cvc5RlimitOf, rlimitOf, solverLimits, wallMs } from '../../smt/limits.ts';
 import { type Manifest, sha256 } from './certificates.ts';
 
 const run = promisify(execFile);
@@ -291,12 +292,20 @@ async function solveAs(s: SolverName, file: string, text: string, timeoutMs: num
     const r = await runZ3(text.replace(/\(check-sat\)\s*$/, '') + '\n(check-sat)', { timeoutMs });
     return { answer: r.status === 'unknown' && r.reason?.startsWith('solver error') ? `error: ${r.reason}` : r.status, ms: performance.now() - t0 };
   }
-  if (s === 'z3') return { answer: await runCommand('z3', ['-smt2', `-T:${Math.ceil(timeoutMs / 1000)}`, file], timeoutMs), ms: performance.now() - t0 };
+  // Under resource limits (the default, smt/limits.ts) the budget is a count of the solver's own
+  // steps, so that a row's answer does not depend on the machine or its load; the wall clock and
+  // the CPU time of the process are only safety nets, far beyond it.
+  const rlimit = solverLimits() === 'rlimit';
+  if (s === 'z3') {
+    const limit = rlimit ? [`rlimit=${rlimitOf(timeoutMs, 'native')}`] : [];
+    return { answer: await runCommand('z3', ['-smt2', ...limit, `-T:${Math.ceil(wallMs(timeoutMs) / 1000)}`, file], timeoutMs), ms: performance.now() - t0 };
+  }
   // The first configuration gets the whole budget, each fallback half of it.
   let answer = 'no answer';
   for (const [k, opts] of cvc5Configs(text).entries()) {
     const budget = k === 0 ? timeoutMs : Math.ceil(timeoutMs / 2);
-    answer = await runCommand('cvc5', ['--lang=smt2', `--tlimit=${budget}`, ...opts, file], budget);
+    const limit = rlimit ? `--rlimit=${cvc5RlimitOf(budget)}` : `--tlimit=${budget}`;
+    answer = await runCommand('cvc5', ['--lang=smt2', limit, ...opts, file], budget);
     // A cvc5 that does not know a configuration's option says so and has not looked at the script.
     if (/^error: .*option/i.test(answer) && opts.length > 0) continue;
     if (decided(answer)) return { answer, ms: performance.now() - t0, ...(opts.length > 0 ? { config: opts.join(' ') } : {}) };
@@ -304,13 +313,20 @@ async function solveAs(s: SolverName, file: string, text: string, timeoutMs: num
   return { answer, ms: performance.now() - t0 };
 }
 
+/**
+ * A command-line solver's first answer. Under resource limits its safety nets are its CPU time
+ * (`ulimit -t`, CPU_FACTOR times the budget) and the wall clock (WALL_FACTOR times), which only a
+ * query its resource limit does not stop reaches; under time limits, the budget plus 5 s.
+ */
 async function runCommand(cmd: string, args: readonly string[], timeoutMs: number): Promise<string> {
+  const rlimit = solverLimits() === 'rlimit';
+  const [file, argv] = rlimit ? ['sh', ['-c', `ulimit -t ${Math.ceil(cpuNetMs(timeoutMs) / 1000)} && exec "$0" "$@"`, cmd, ...args]] : [cmd, args];
   try {
-    const { stdout } = await run(cmd, [...args], { timeout: timeoutMs + 5000, maxBuffer: 1 << 24 });
+    const { stdout } = await run(file, [...argv], { timeout: wallMs(timeoutMs) + 5000, maxBuffer: 1 << 24 });
     return firstAnswer(stdout);
   } catch (e) {
-    const err = e as { stdout?: string; killed?: boolean };
-    if (err.killed) return 'unknown';
+    const err = e as { stdout?: string; killed?: boolean; signal?: string };
+    if (err.killed || err.signal === 'SIGXCPU' || err.signal === 'SIGKILL') return 'unknown';
     return firstAnswer(err.stdout ?? '') || 'error';
   }
 }

@@ -184,22 +184,29 @@ function detected(e: Evaluation): Oracle[] {
   return [...(e.report?.detectedBy ?? [])];
 }
 
-/** Shrink while `keep` still holds, within a time budget (fast-check's shrink trees). */
+/**
+ * Candidates a shrink tries at most: the bound that decides where it stops, so that the bundle a
+ * case leaves is the same on any machine at any load. Its time budget is only a safety net.
+ */
+export const SHRINK_CANDIDATES = 200;
+
+/** Shrink while `keep` still holds (fast-check's shrink trees), trying at most `maxTried` candidates. */
 export async function shrink(
   arb: fc.Arbitrary<Recipe>,
   start: fc.Value<Recipe>,
   keep: (c: FuzzCase) => Promise<boolean>,
   budgetMs: number,
+  maxTried = SHRINK_CANDIDATES,
 ): Promise<{ value: fc.Value<Recipe>; steps: number; tried: number }> {
   const t0 = performance.now();
   let cur = start;
   let steps = 0;
   let tried = 0;
   let improved = true;
-  while (improved && performance.now() - t0 < budgetMs) {
+  while (improved && tried < maxTried && performance.now() - t0 < budgetMs) {
     improved = false;
     for (const cand of arb.shrink(cur.value_, cur.context)) {
-      if (performance.now() - t0 >= budgetMs) break;
+      if (tried >= maxTried || performance.now() - t0 >= budgetMs) break;
       const c = buildCase(cand.value_);
       if (legal(c) !== null) continue;
       tried++;

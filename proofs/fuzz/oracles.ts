@@ -19,7 +19,7 @@
 import type { CheckedImpl } from '../../core/language/typecheck.ts';
 import { evalFormula } from '../../core/presburger/eval.ts';
 import { SchedInputError } from '../../core/language/diagnostics.ts';
-import { formulaOf } from '../verifier/affine.ts';
+import { formulaOf } from '../../core/language/affine.ts';
 import { REPLAY_INPUTS, replay, type ReplayFinding } from '../verifier/replay.ts';
 import { verifyImpl } from '../verifier/verify.ts';
 import { verifyInWorker, type WorkerVerdict } from './verifier.ts';

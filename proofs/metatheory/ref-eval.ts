@@ -346,6 +346,11 @@ export function evaluate(e: Expr, env: Env, mem: RefMemory): { ok: true; v: RVal
             return roundF(vt, Math.ceil(vs[0] as number));
           case 'pow':
             return roundF(vt, Math.pow(vs[0] as number, vs[1] as number));
+          case 'reinterpret_f32':
+            // The integer's bits read back through a float view of the same memory.
+            return new Float32Array(new Uint32Array([Number(BigInt.asUintN(32, BigInt(vs[0] as bigint)))]).buffer)[0]!;
+          case 'reinterpret_f64':
+            return new Float64Array(new BigUint64Array([BigInt.asUintN(64, BigInt(vs[0] as bigint))]).buffer)[0]!;
           default: {
             if (truncTarget(fn) !== null) {
               // trunc_T: the float truncated toward zero, if it is a number and fits T.

@@ -7,14 +7,21 @@
 // (index equalities, equation guards), which the solver decides in milliseconds where the whole
 // value query (sc2: 25 bit-vector products, each read resolved through a folded buffer) times
 // out. A sufficient condition only: when it fails, the whole value query is asked as before.
+//
+// Integer sums are compared as linear combinations: machine integers wrap, so + − × form a ring
+// (ℤ/2ⁿ) and a sum Halide reordered, or whose constant factors it moved, has the same value as
+// long as every term faces a spec term with the same coefficient. Which term faces which is found
+// by asking `decide` (a quick sufficient test of the claims under the obligation's context,
+// core/presburger/entail.ts); the claims themselves are then obligations like any other.
 
-import { type ArrayRead, type Expr, isCheckedFunction, isFloatType, isValueTypeName, plainOf, type TensorRead, type ValueType } from '../../core/language/ast.ts';
+import { type ArrayRead, type Expr, type IntType, isCheckedFunction, isFloatType, isIntType, isValueTypeName, plainOf, type TensorRead, type ValueType } from '../../core/language/ast.ts';
+import { printExpr } from '../../core/language/printer.ts';
 import { constantValue } from '../../semantics/constant.ts';
 import { sameValue } from '../../semantics/values.ts';
 import type { CheckedSpec, NormEquation } from '../../core/language/typecheck.ts';
 import type { Formula } from '../../core/presburger/types.ts';
 import { andAll, eqT, iff } from '../../core/presburger/formula.ts';
-import { type AffineEnv, formulaOf, termOf } from './affine.ts';
+import { type AffineEnv, formulaOf, termOf } from '../../core/language/affine.ts';
 import { substitute } from './inline.ts';
 
 /** An expression with the environment its index variables are read in. */
@@ -65,7 +72,12 @@ export class Congruence {
    * `foldFloats`: closed float subexpressions may be compared by their IEEE values
    * (semantics/constant.ts); false for floats as reals, where a rounded value is not the sum.
    */
-  constructor(spec: CheckedSpec, private readonly foldFloats = false) {
+  constructor(
+    spec: CheckedSpec,
+    private readonly foldFloats = false,
+    /** Whether claims hold (a quick, sound test): picks the spec term each term of a sum faces. */
+    private readonly decide: (claims: readonly Formula[]) => boolean = () => true,
+  ) {
     // Every computed tensor unfolds, recursive ones included: where an equation's guard holds,
     // the tensor equals that equation's right-hand side (domains are disjoint, so no other
     // equation applies); the guard becomes part of the claim. Which equation: the first whose
@@ -150,6 +162,52 @@ export class Congruence {
     if (y.kind === 'tensor' && this.unfoldMatch(y, b.env, a, 'right', leaf, st)) return true;
     if (x.kind === 'tensor' && this.unfoldMatch(x, a.env, b, 'left', leaf, st)) return true;
     if (!sameValueType(x, y)) return false;
+    const vt = (x.ty as { vt: ValueType }).vt;
+    if (isIntType(vt) && (ringOp(x) || ringOp(y))) {
+      // The same shape first; else the two as linear combinations.
+      const marks = [st.eqs.length, st.parts.length] as const;
+      if (x.kind === y.kind && this.sameShape(a, b, leaf, st)) return true;
+      st.eqs.length = marks[0];
+      st.parts.length = marks[1];
+      if (this.linearMatch(a, b, vt, leaf, st)) return true;
+      st.eqs.length = marks[0];
+      st.parts.length = marks[1];
+      return false;
+    }
+    return this.sameShape(a, b, leaf, st);
+  }
+
+  /** Terms of two integer sums paired by coefficient and by `decide` (see the header). */
+  private linearMatch(a: Side, b: Side, vt: IntType, leaf: LeafGoal | null, st: State): boolean {
+    const fa = linearForm(a, vt);
+    const fb = linearForm(b, vt);
+    if (fa === null || fb === null || fa.c !== fb.c || fa.atoms.length !== fb.atoms.length || fa.atoms.length < 2) return false;
+    const free = [...fb.atoms];
+    for (const p of fa.atoms) {
+      let paired = false;
+      for (let j = 0; j < free.length && !paired; j++) {
+        const q = free[j]!;
+        if (q.coef !== p.coef) continue;
+        const marks = [st.eqs.length, st.parts.length, this.unfolds] as const;
+        if (this.match(p.side, q.side, leaf, st) && this.decide([...st.eqs.slice(marks[0]), ...st.parts.slice(marks[1])])) {
+          free.splice(j, 1);
+          paired = true;
+        } else {
+          // A pairing that does not hold costs no unfolding budget: at most n² are tried.
+          st.eqs.length = marks[0];
+          st.parts.length = marks[1];
+          this.unfolds = marks[2];
+        }
+      }
+      if (!paired) return false;
+    }
+    return true;
+  }
+
+  /** The same operators on the same value types, argument by argument. */
+  private sameShape(a: Side, b: Side, leaf: LeafGoal | null, st: State): boolean {
+    const x = a.expr;
+    const y = b.expr;
     // Two closed terms (a Gaussian weight `exp(f32((0 - i32(1)) * i32(1)) / 4.5)` of the
     // algorithm, facing Halide's `exp(-1.0f / 4.5f)`) are equal when their machine values are: same bits.
     if (this.foldFloats || !isFloatType((x.ty as { vt: ValueType }).vt)) {
@@ -187,4 +245,57 @@ export class Congruence {
         return false;
     }
   }
+}
+
+/** An integer operation of the ring ℤ/2ⁿ (+, −, ×, negation). */
+function ringOp(e: Expr): boolean {
+  return (e.kind === 'binary' && (e.op === '+' || e.op === '-' || e.op === '*')) || (e.kind === 'unary' && e.op === '-');
+}
+
+/** Σ coef·atom + c over ℤ/2ⁿ: atoms are the maximal subexpressions that are not ring operations
+ *  on the type (reads, divisions, casts from other types), merged when they print alike. */
+interface LinearForm {
+  readonly c: bigint;
+  readonly atoms: { coef: bigint; readonly side: Side; readonly key: string }[];
+}
+
+/** The value of a closed integer expression (small types fold to numbers). */
+function intConstant(e: Expr): bigint | null {
+  const v = constantValue(e);
+  return typeof v === 'bigint' ? v : typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : null;
+}
+
+const BITS: Record<IntType, bigint> = { i8: 8n, i16: 16n, i32: 32n, i64: 64n, u8: 8n, u16: 16n, u32: 32n, u64: 64n };
+
+function linearForm(s: Side, vt: IntType): LinearForm | null {
+  const mod = 1n << BITS[vt];
+  const norm = (v: bigint): bigint => ((v % mod) + mod) % mod;
+  const out: LinearForm = { c: 0n, atoms: [] };
+  let c = 0n;
+  const add = (e: Expr, k: bigint): boolean => {
+    if (e.ty?.kind !== 'value' || e.ty.vt !== vt) return false;
+    const v = intConstant(e);
+    if (v !== null) {
+      c = norm(c + k * v);
+      return true;
+    }
+    if (e.kind === 'call' && isCheckedFunction(e.fn)) return add(plainOf(e), k);
+    const bare = identityCastArg(e);
+    if (bare !== null) return add(bare, k);
+    if (e.kind === 'binary' && (e.op === '+' || e.op === '-')) return add(e.left, k) && add(e.right, e.op === '+' ? k : norm(-k));
+    if (e.kind === 'unary' && e.op === '-') return add(e.arg, norm(-k));
+    if (e.kind === 'binary' && e.op === '*') {
+      const l = intConstant(e.left);
+      const r = intConstant(e.right);
+      if (l !== null) return add(e.right, norm(k * l));
+      if (r !== null) return add(e.left, norm(k * r));
+    }
+    const key = printExpr(e);
+    const at = out.atoms.find((x) => x.key === key);
+    if (at) at.coef = norm(at.coef + k);
+    else out.atoms.push({ coef: norm(k), side: { expr: e, env: s.env }, key });
+    return true;
+  };
+  if (!add(s.expr, 1n)) return null;
+  return { c, atoms: out.atoms.filter((x) => x.coef !== 0n) };
 }

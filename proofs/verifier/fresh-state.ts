@@ -10,8 +10,6 @@ import { resetFreshNames } from '../../core/presburger/names.ts';
 import { clearEliminationCache } from '../../core/presburger/qe.ts';
 import { clearSimplifyMemo } from '../../core/presburger/simplify.ts';
 import { clearZ3QeCache } from '../../core/presburger/z3qe.ts';
-import { clearWellFormedAnswers } from '../../core/language/wellformed.ts';
-import { clearAnswerCache } from './verify.ts';
 import { forgetRememberedAnswers } from '../../smt/z3.ts';
 
 export function startFromScratch(): void {
@@ -29,8 +27,6 @@ export function startFromScratch(): void {
  * (another shard sees others).
  */
 export function forgetSolverAnswers(): void {
-  clearAnswerCache();
   forgetRememberedAnswers();
   clearDecisionCache();
-  clearWellFormedAnswers();
 }

@@ -4,7 +4,10 @@
 // on part of its domain checks nothing there, an `assume` that contradicts the spec's makes every
 // obligation vacuous. The rules (docs/language.md, "The interface"):
 //
-//   I-INPUT     an input array holds an expression over the spec's *input* tensors only;
+//   I-INPUT     an input array holds a read A(ι…) of one of the spec's *input* tensors at affine
+//               indices, or constants and `select(β, …, …)` on affine conditions around such reads
+//               (padding): nothing that computes on values, which would hide the computation in
+//               the declaration (`= A(i) * 3 + 1` and a body that copies it out);
 //   I-OUTPUT    an output array is bound to a read O(ι…) of one of the spec's *output* tensors,
 //               and every output tensor is bound by exactly one output array;
 //   I-ONTO      every point of O's domain (the union of its equations' guards) is the binding of
@@ -18,7 +21,7 @@
 // I-ASSUME is a satisfiability question whose witness becomes a certificate. A violation is the
 // verdict `invalid` with the class `interface`.
 
-import { type Expr, declVars } from '../../core/language/ast.ts';
+import { type Expr, declVars, isValueTypeName } from '../../core/language/ast.ts';
 import type { CheckedImpl } from '../../core/language/typecheck.ts';
 import type { Formula, Term } from '../../core/presburger/types.ts';
 import { and, andAll, eqT, exists, geT, gtT, implies, ltT, not, orAll, TRUE } from '../../core/presburger/formula.ts';
@@ -29,7 +32,7 @@ import { satisfiable } from '../../core/presburger/decide.ts';
 import { formulaToSmt, smtSymbol } from '../../core/presburger/smtlib.ts';
 import { printExpr } from '../../core/language/printer.ts';
 import { visit } from '../../core/language/walk.ts';
-import { type AffineEnv, formulaOf, termOf } from './affine.ts';
+import { type AffineEnv, formulaOf, termOf } from '../../core/language/affine.ts';
 
 export const INTERFACE_CLASS = 'interface';
 
@@ -59,6 +62,10 @@ export function interfaceViolations(ci: CheckedImpl): InterfaceViolation[] {
       for (const t of bad) {
         const role = spec.tensors.get(t)?.role === 'output' ? 'an output' : 'a computed tensor';
         out.push({ rule: 'I-INPUT', line: d.pos.line, col: d.pos.col, message: `input array '${name}' is bound to ${printExpr(d.value ?? info.value)}, which reads '${t}', ${role} of spec '${spec.spec.name}': an input array may hold only the spec's input tensors` });
+      }
+      const computes = bad.size === 0 ? computationIn(info.value) : null;
+      if (computes !== null) {
+        out.push({ rule: 'I-INPUT', line: d.pos.line, col: d.pos.col, message: `input array '${name}' is bound to ${printExpr(d.value ?? info.value)}, which ${computes}: an input array holds a read of an input tensor at affine indices, or constants and select on affine conditions around such reads (padding); a computation in the declaration would be handed to the program unchecked` });
       }
     } else if (d.role === 'output') {
       const v = info.value;
@@ -130,6 +137,45 @@ function unboundedOutput(ci: CheckedImpl, tensor: string, array: string): Interf
     col: d.pos.col,
     message: `the domain of output '${tensor}' of spec '${ci.spec.spec.name}' (line ${decl.pos.line} of the spec) is unbounded: ${open.join(', ')}, since no \`where\` of its equations bounds it; output array '${array}' is finite, so no implementation can cover that domain. Bound it in the spec: output ${tensor}(${decl.vars.join(', ')}): ${decl.type} = …${suggestion}`,
   };
+}
+
+/**
+ * What an input binding computes on values, as a phrase ("applies '*' to values"), or null when it
+ * is a plain binding: a tensor read (its indices are affine: the type checker allows nothing else
+ * there), a literal (also negated), a cast to the type its argument already has or of a literal,
+ * an index `let`, and `select(β, x, y)` with β an affine condition and x, y plain bindings. A cast
+ * of an index (`f32(i)`) computes a value the inputs do not hold, and a select on a value
+ * condition (`select(A(i) > 0, A(i), 0)`) computes on values: both are refused.
+ */
+export function computationIn(e: Expr): string | null {
+  switch (e.kind) {
+    case 'tensor':
+    case 'int':
+    case 'float':
+    case 'bool':
+      return null;
+    case 'unary':
+      return e.op === '-' && (e.arg.kind === 'int' || e.arg.kind === 'float') ? null : `applies '${e.op}' to a value`;
+    case 'let':
+      return computationIn(e.body);
+    case 'select':
+      if (e.cond.ty?.kind !== 'cond') return `selects on a value condition (${printExpr(e.cond)})`;
+      return computationIn(e.then) ?? computationIn(e.else);
+    case 'call': {
+      const arg = e.args[0];
+      if (e.args.length === 1 && arg !== undefined && isValueTypeName(e.fn)) {
+        if (arg.kind === 'int' || arg.kind === 'float' || arg.kind === 'bool') return null;
+        if (arg.ty?.kind === 'value' && arg.ty.vt === e.fn) return computationIn(arg);
+        return arg.ty?.kind === 'value' ? `converts a value to ${e.fn}` : `makes a value of an index (${printExpr(e)})`;
+      }
+      return `applies '${e.fn}' to values`;
+    }
+    case 'binary':
+      return `applies '${e.op}' to values`;
+    case 'var':
+    case 'array':
+      return `is not a read of an input tensor (${printExpr(e)})`;
+  }
 }
 
 /** A condition that must hold for every parameter value satisfying the assumptions. */

@@ -20,7 +20,7 @@ import { variable } from '../../core/presburger/term.ts';
 import { tupleVars } from '../../core/presburger/tuple.ts';
 import { substFormula } from '../../core/presburger/subst.ts';
 import { domainCondition, operatorOf } from '../../core/language/reductions.ts';
-import { formulaOf, type AffineEnv } from './affine.ts';
+import { formulaOf, type AffineEnv } from '../../core/language/affine.ts';
 
 export type MarkerKind = 'acc' | 'part' | 'moved';
 

@@ -8,7 +8,7 @@
 
 import type { CheckedImpl } from '../../core/language/typecheck.ts';
 import { SchedInputError } from '../../core/language/diagnostics.ts';
-import { formulaOf } from './affine.ts';
+import { formulaOf } from '../../core/language/affine.ts';
 import { formulaToSmt, smtSymbol } from '../../core/presburger/smtlib.ts';
 import { andAll, geT, leT } from '../../core/presburger/formula.ts';
 import { constant, variable } from '../../core/presburger/term.ts';
@@ -33,6 +33,17 @@ export interface ReplayFinding {
   readonly slice?: string;
   /** For wrong outputs: the output array of the first cell that differs. */
   readonly array?: string;
+}
+
+/** The values of integer constants `names` in a model (`(define-fun N () Int 5)`), or null. */
+function intValues(model: string, names: readonly string[]): Map<string, bigint> | null {
+  const m = new Map<string, bigint>();
+  for (const p of names) {
+    const x = new RegExp(`\\(define-fun ${smtSymbol(p).replace(/[|]/g, '\\|')} \\(\\) Int\\s+(\\(- \\d+\\)|-?\\d+)\\)`).exec(model);
+    if (!x) return null;
+    m.set(p, BigInt(x[1]!.replace(/\(- (\d+)\)/, '-$1')));
+  }
+  return m;
 }
 
 /**
@@ -69,15 +80,7 @@ export async function smallParameters(ci: CheckedImpl, count: number, prefer: Ma
     // Remembered: a verification asks for the same models several times (the early runs, the
     // search after a refutation, the confirmation of a model), and so do the impls of one spec.
     const r = await checkSat(`${base}\n${extra}\n(minimize ${sum})`, { timeoutMs: 5000, model: true, remember: true });
-    if (r.status !== 'sat') return null;
-    const m = new Map<string, bigint>();
-    for (const p of params) {
-      const re = new RegExp(`\\(define-fun ${smtSymbol(p).replace(/[|]/g, '\\|')} \\(\\) Int\\s+(\\(- \\d+\\)|-?\\d+)\\)`);
-      const x = re.exec(r.output);
-      if (!x) return null;
-      m.set(p, BigInt(x[1]!.replace(/\(- (\d+)\)/, '-$1')));
-    }
-    return m;
+    return r.status === 'sat' ? intValues(r.output, params) : null;
   };
   // The model of least sum; then the least with every parameter at least 2 (minimal models
   // often set a size to 0 or 1, where nothing or one iteration runs: a c written inside a k loop
@@ -110,6 +113,58 @@ export async function smallParameters(ci: CheckedImpl, count: number, prefer: Ma
     }
   }
   if (preferred && !small) push(preferred);
+  return out;
+}
+
+/**
+ * Parameter values where machine arithmetic changes behaviour: binary32 stops holding every
+ * integer after 2^24, binary64 after 2^53, and 32- and 64-bit integers wrap at 2^31, 2^32, 2^63,
+ * 2^64. A refutation that needs such a size (N = 16,777,218, where a float count stops growing;
+ * N = 2^31, where a division follows a wrap) shows at none of the small parameters.
+ */
+export const BOUNDARY_VALUES: readonly bigint[] = [
+  // The first values past each boundary first (a run there is the one most likely to show it),
+  // then the values around them.
+  ...[2n, 1n].map((d) => (1n << 24n) + d),
+  1n << 31n,
+  1n << 32n,
+  (1n << 53n) + 1n,
+  1n << 63n,
+  1n << 64n,
+  ...[0n, 3n, -1n].map((d) => (1n << 24n) + d),
+  ...[1n, -1n].map((d) => (1n << 31n) + d),
+  ...[1n, -1n].map((d) => (1n << 32n) + d),
+  (1n << 63n) - 1n,
+];
+
+/**
+ * Parameter tuples with one parameter at a boundary value (BOUNDARY_VALUES) and the others as
+ * small as the assumptions allow (at most 4096), that `fits` accepts (a run that can be afforded):
+ * in the order of BOUNDARY_VALUES, each parameter in turn.
+ */
+export async function boundaryParameters(ci: CheckedImpl, fits: (m: ReadonlyMap<string, bigint>) => boolean): Promise<Map<string, bigint>[]> {
+  const params = ci.spec.params;
+  const facts = [...ci.spec.spec.assumes, ...ci.impl.assumes].map((a) => formulaOf(a));
+  const decl = params.map((p) => `(declare-const ${smtSymbol(p)} Int)`);
+  const base = [...decl, ...facts.map((f) => `(assert ${formulaToSmt(f)})`)].join('\n');
+  const out: Map<string, bigint>[] = [];
+  // The least parameters first: a tuple that does not fit with the others at their least values
+  // is not asked of the solver (most do not fit: the loops of a kernel grow with its sizes).
+  const least = (await smallParameters(ci, 1, null))[0];
+  if (least === undefined) return out;
+  for (const v of BOUNDARY_VALUES) {
+    for (const p of params) {
+      if (!fits(new Map([...least, [p, v]]))) continue;
+      const others = params.filter((q) => q !== p);
+      const sum = others.length === 0 ? '0' : others.length === 1 ? smtSymbol(others[0]!) : `(+ ${others.map(smtSymbol).join(' ')})`;
+      const bounds = others.map((q) => `(assert (and (<= 0 ${smtSymbol(q)}) (<= ${smtSymbol(q)} 4096)))`).join('\n');
+      const r = await checkSat(`${base}\n${bounds}\n(assert (= ${smtSymbol(p)} ${v}))\n(minimize ${sum})`, { timeoutMs: 5000, model: true, remember: true });
+      const m = r.status === 'sat' ? intValues(r.output, others) : null;
+      if (m === null) continue;
+      m.set(p, v);
+      if (fits(m)) out.push(m);
+    }
+  }
   return out;
 }
 

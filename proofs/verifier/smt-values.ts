@@ -516,6 +516,15 @@ export class ValueEncoder {
         return `(${this.uf(`${vt}.${fn}`, [vt], this.sort(vt))} ${this.value(arg0, env)})`;
       case 'pow':
         return `(${this.uf(`${vt}.pow`, [vt, vt], this.sort(vt))} ${this.value(arg0, env)} ${this.value(e.args[1]!, env)})`;
+      case 'reinterpret_f32':
+      case 'reinterpret_f64': {
+        // IEEE: the bit-vector read as an interchange-format float (exact); otherwise the float
+        // sort has no bits, and the reinterpretation is a function of the integer.
+        const a = this.value(arg0, env);
+        if (this.mode === 'ieee') return `((_ to_fp ${FP[vt as FloatType][0]} ${FP[vt as FloatType][1]}) ${a})`;
+        const from = (arg0.ty as { vt: ValueType }).vt;
+        return `(${this.uf(`${vt}.reinterpret.${from}`, [from], this.sort(vt))} ${a})`;
+      }
       default:
         throw new Error(`ValueEncoder: unsupported call ${fn}`);
     }

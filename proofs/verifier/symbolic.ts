@@ -11,6 +11,7 @@ import { substExpr, typedNeutral } from '../../core/language/reductions.ts';
 import { ghostLiteral, ghostName, holds, inReductionDomain, markerPrefix, type MarkerKind, type ReductionInfo, reductionInfos } from './reduction-heap.ts';
 import type { Formula, PRel, PSet, RelPiece, Term } from '../../core/presburger/types.ts';
 import { and, andAll, eqT, exists, FALSE, geT, iff, implies, ltT, neT, not, orAll, TRUE } from '../../core/presburger/formula.ts';
+import { entails } from '../../core/presburger/entail.ts';
 import { constant, variable } from '../../core/presburger/term.ts';
 import { fresh } from '../../core/presburger/names.ts';
 import { tupleVars } from '../../core/presburger/tuple.ts';
@@ -20,7 +21,7 @@ import { formulaToSmt, smtSymbol, termToSmt } from '../../core/presburger/smtlib
 import { printRel, printSet, printFormula, printTerm } from '../../core/presburger/print.ts';
 import { printExpr } from '../../core/language/printer.ts';
 import type { CheckedImpl } from '../../core/language/typecheck.ts';
-import { type AffineEnv, formulaOf, termOf } from './affine.ts';
+import { type AffineEnv, formulaOf, termOf } from '../../core/language/affine.ts';
 import {
   domainSet, EMPTY_HEAP, inDomain, iterUpdate, declaredHeap, norm, renameHeapVar,
   patternWrite, restrict, setWrite, singleWrite, substHeap, unionHeaps,
@@ -830,6 +831,9 @@ export class SymbolicEvaluator {
     const id = this.nextId();
     const annot = inlineLets(c.annot!);
     const description = what?.description ?? `the value written to ${this.source(c.array)}[…] at line ${c.pos.line} equals its annotation`;
+    // The reduction rules' value conditions (RED-INIT, RED-ELEMENT, RED-TRANSFER, RED-COMBINE) keep
+    // their rule's name: their refutations are not counterexamples by themselves (§7).
+    const rule = what?.rule ?? 'S-ASSIGN';
     const report = this.reportVars(g);
     const prepared = reads.map((r) => this.prepared(h, r.name, r.indices.map((i) => termOf(i, this.env))));
     const render = (mode: FloatMode, axioms: 'relevant' | 'all' = 'all'): Obligation => {
@@ -841,18 +845,18 @@ export class SymbolicEvaluator {
       lines.push(`(assert (! (not (= ${impl} ${spec})) :named goal))`);
       const ints = sortedVars(g.facts, [...this.params, ...g.vars, ...extraInts, ...freeIntVars(rhs), ...freeIntVars(annot)]);
       const script = this.valueScript(enc, ints, g.facts, lines, axioms === 'relevant' ? [annot] : null);
-      return { id, kind: 'value', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, script, float: mode, inexact: enc.inexactReason() };
+      return { id, kind: 'value', rule, line: c.pos.line, col: c.pos.col, description, script, float: mode, inexact: enc.inexactReason() };
     };
     const prepare = (feasible: Feasibility): Promise<void> => pruneReads(prepared, g.facts, feasible);
     const congruence = (mode: FloatMode): Obligation[] | null => {
-      const cg = new Congruence(this.ci.spec, mode !== 'real');
+      const cg = new Congruence(this.ci.spec, mode !== 'real', (claims) => entails(g.facts, andAll(claims)));
       const claims = cg.claim({ expr: rhs, env: this.env }, { expr: annot, env: this.env }, (r, spec) => {
         const k = reads.indexOf(r);
         return k < 0 ? null : this.leafClaim(cg, prepared[k]!, spec);
       });
-      return this.congruenceObligations(id, 'value', 'S-ASSIGN', c.pos, description, g.facts, claims);
+      return this.congruenceObligations(id, 'value', rule, c.pos, description, g.facts, claims);
     };
-    this.obligations.push({ id, kind: 'value', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render, context: g.facts, prepare, congruence });
+    this.obligations.push({ id, kind: 'value', rule, line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render, context: g.facts, prepare, congruence });
     return prepared;
   }
 
@@ -981,7 +985,7 @@ export class SymbolicEvaluator {
       };
       const prepare = (feasible: Feasibility): Promise<void> => pruneReads([read], g.facts, feasible);
       const congruence = (mode: FloatMode): Obligation[] | null => {
-        const claims = this.leafClaim(new Congruence(this.ci.spec, mode !== 'real'), read, { expr: value, env: ren });
+        const claims = this.leafClaim(new Congruence(this.ci.spec, mode !== 'real', (cl) => entails(g.facts, andAll(cl))), read, { expr: value, env: ren });
         return this.congruenceObligations(id, 'output-value', 'OUTPUT', pos.pos, description, g.facts, claims);
       };
       this.obligations.push({ id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, usesValues: true, report, render, context: g.facts, prepare, congruence });

@@ -11,7 +11,7 @@ import { type Expr, T_INDEX } from '../../core/language/ast.ts';
 import type { Term } from '../../core/presburger/types.ts';
 import { selectT, constant } from '../../core/presburger/term.ts';
 import { floatText } from '../../core/language/printer.ts';
-import { type AffineEnv, formulaOf, termOf } from './affine.ts';
+import { type AffineEnv, formulaOf, termOf } from '../../core/language/affine.ts';
 
 export const HOLE_PREFIX = '□';
 

@@ -14,9 +14,10 @@ def pipeline():
     kernel = hl.Func("kernel")
     kernel[x] = hl.exp(-x * x / (2 * SIGMA * SIGMA)) / (math.sqrt(2 * kPi) * SIGMA)
     # BoundaryConditions.repeat_edge(input), written out: its own inner Func (lambda_0) cannot be
-    # listed in 'funcs' from Python.
+    # listed in 'funcs' from Python. It clamps to the buffer's own bounds, [min, min + extent).
     input_bounded = hl.Func("repeat_edge")
-    input_bounded[x, y, c] = inp[hl.clamp(x, 0, inp.width() - 1), hl.clamp(y, 0, inp.height() - 1), hl.clamp(c, 0, inp.channels() - 1)]
+    input_bounded[x, y, c] = inp[hl.clamp(x, inp.dim(0).min(), inp.dim(0).max()), hl.clamp(y, inp.dim(1).min(), inp.dim(1).max()),
+                                 hl.clamp(c, inp.dim(2).min(), inp.dim(2).max())]
     gray = hl.Func("gray")
     gray[x, y] = 0.299 * input_bounded[x, y, 0] + 0.587 * input_bounded[x, y, 1] + 0.114 * input_bounded[x, y, 2]
     blur_y = hl.Func("blur_y")

@@ -92,7 +92,7 @@ export function bigStep(k: Compiled, pools: MemCase['pools'], opts: BigStepOptio
   const arrays = globalArrays(k, pools, space);
   for (const g of prog.globals) f[g.slot] = arrays.get(g.decl.name)!;
   const initial = memOf(arrays.values());
-  const r = execute(prog.big, f, space, { effects: true, maxSteps: 1_000_000, ...opts }, () => [...initial]);
+  const r = execute(prog.big, f, space, { effects: true, maxSteps: 1_000_000, ...opts }, () => new Map(initial));
   const final = memOf(arrays.values());
   if (!r.ok) return { ok: false, error: r.error, initial, final, dmu: new Map(), rho: new Set(), derivation: null };
   const dmu: Mem = new Map();
