@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MLIR_PACKAGES, mlirMissing } from '../compilers/mlir/tools.ts';
+import { replayFile } from '../corpus/mlir/replay.ts';
 import { verifyFile } from '../corpus/mlir/verify.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 
@@ -37,5 +38,21 @@ describe.skipIf(MISSING !== null)(`the MLIR corpus's expected verdicts (${MLIR_P
       // An output mismatch shows in the real execution; a race or an out-of-bounds read need not.
       if (r.expected.startsWith('invalid output-mismatch')) expect(r.confirmed, `${file} ${r.label}: confirmed by mlir-cpu-runner`).toBe(true);
     }
+  });
+});
+
+// The command line as a user runs it: `sched mlir … --json` in a fresh process, then the `replay:`
+// command exactly as printed, which must fail and show the verdict's class (corpus/mlir/replay.ts
+// runs the whole bug corpus so).
+describe.skipIf(MISSING !== null)(`sched mlir's printed replay commands (${MLIR_PACKAGES})`, () => {
+  it.each([
+    ['corpus/bugs/mlir/licm_zero_trip_store.mlir', 'licm', 'output-mismatch'],
+    ['corpus/bugs/mlir/data_copy_nonaffine_store.mlir', 'copy', 'uninitialized-read'],
+  ])('%s %s', (file, label, cls) => {
+    const [r] = replayFile(file, (l) => l === label);
+    expect(r!.seen).toBe(`invalid ${cls}`);
+    expect(r!.replay).toMatch(/^npx sched run /);
+    expect(r!.replayShows, r!.replayOutput).toBe(true);
+    expect(r!.confirmed).toBe(true);
   });
 });

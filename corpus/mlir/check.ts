@@ -97,15 +97,18 @@ function failure(e: unknown): string {
   throw e;
 }
 
+/** Say which MLIR package is missing, if one is (the corpus scripts then exit with 2). */
+export function reportMissingMlir(): boolean {
+  const missing = mlirMissing();
+  if (missing !== null) process.stderr.write(`${missing}\n`);
+  return missing !== null;
+}
+
 function main(argv: string[]): number {
   const json = argv.includes('--json');
   const verbose = argv.includes('--verbose');
   const paths = argv.filter((a) => !a.startsWith('--'));
-  const missing = mlirMissing();
-  if (missing !== null) {
-    process.stderr.write(`${missing}\n`);
-    return 2;
-  }
+  if (reportMissingMlir()) return 2;
   const all: PipelineCheck[] = [];
   let bad = 0;
   for (const f of mlirFiles(paths.length > 0 ? paths : ['corpus/bugs/mlir', 'corpus/mlir'])) {
