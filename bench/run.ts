@@ -12,11 +12,13 @@
 //   the hand translation's, measured side by side;
 // - how verification time grows with the stencil chain's length (table, least-squares seconds per
 //   stage, bench/scaling.svg) and with the tile count (blur with strips of 2…256 rows);
+// - the PolyBench table of MLIR 16 (bench/mlir-polybench.ts): every PolyBench kernel of
+//   corpus/mlir/polybench through `sched mlir` with each pipeline it expects valid;
 // - wall time of the whole corpus (`sched corpus --all`) and of the test suite (`npm test`), not in
 //   --quick runs.
 // Writes bench/results.json and the generated block of bench/RESULTS.md.
 //
-//   npm run bench [-- --quick] [--json] [--only verify|halide|semantics|presburger|scaling|tiles|suite]
+//   npm run bench [-- --quick] [--json] [--only verify|halide|mlir|semantics|presburger|scaling|tiles|suite]
 //                 [--kernels blur,sgemm1024,…]
 
 import { spawnSync } from 'node:child_process';
@@ -26,6 +28,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { median } from '../proofs/fuzz/stats.ts';
 import { benchHalide, halideMarkdown, type RealRow } from './halide-real.ts';
+import { benchMlir, type MlirKernelRow, mlirMarkdown } from './mlir-polybench.ts';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -337,6 +340,7 @@ function markdown(r: Results): string {
     out.push('');
   }
   if (r.halide) out.push('Real Halide 14: each Table 6.1 kernel through `sched halide` (bench/halide-real.ts).', '', halideMarkdown(r.halide, REPS), '');
+  if (r.mlir) out.push('MLIR 16 on PolyBench: each kernel through `sched mlir` (bench/mlir-polybench.ts).', '', mlirMarkdown(r.mlir, r.mlirReps ?? REPS), '');
   if (r.scaling) {
     out.push('Stencil chain: verification time against the number of stages (bench/scaling.svg).', '');
     out.push(`| stages | ${r.scaling.map((s) => s.stages).join(' | ')} |`, `| --- | ${r.scaling.map(() => '---:').join(' | ')} |`);
@@ -417,6 +421,9 @@ interface Results {
   verify: KernelRow[] | null;
   /** The real Halide 14 table (bench/halide-real.ts). */
   halide?: RealRow[] | null;
+  /** The PolyBench table of MLIR 16 (bench/mlir-polybench.ts), and its runs per pipeline. */
+  mlir?: MlirKernelRow[] | null;
+  mlirReps?: number;
   scaling: ScalingRow[] | null;
   tiles?: TileRow[] | null;
   semantics: unknown;
@@ -428,6 +435,12 @@ const previous = only && existsSync('bench/results.json') ? (JSON.parse(readFile
 const results: Results = previous ? { ...previous, machine: machine(), cores: CORES } : { machine: machine(), cores: CORES, quick, verify: null, scaling: null, tiles: null, semantics: null, presburger: null, suite: null };
 if (!only || only === 'verify') results.verify = benchVerify();
 if (!only || only === 'halide') results.halide = benchHalide({ reps: REPS, only: kernelsOnly, say });
+if (!only || only === 'mlir') {
+  // Once per pipeline, even in full runs: over a hundred pipelines of seconds to a minute each
+  // (the table says how many runs).
+  results.mlir = benchMlir({ reps: 1, only: kernelsOnly, say });
+  results.mlirReps = 1;
+}
 if (!only || only === 'scaling') results.scaling = await benchScaling();
 if (!only || only === 'tiles') results.tiles = benchTiles();
 if (!only || only === 'semantics') results.semantics = childJson('bench/semantics.ts');

@@ -7,7 +7,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { type Aff, caseSeed, genPipeline, genProgram, pipelineText, type Program, programText, Rng, shapes, shrinkPipeline, shrinkProgram, type Stmt, type Val } from '../proofs/fuzz/mlir-gen.ts';
-import { campaign, runCase, shrink } from '../proofs/fuzz/mlir-campaign.ts';
+import { campaign, knownSignature, runCase, shrink, signatureOf } from '../proofs/fuzz/mlir-campaign.ts';
 import { MLIR_PACKAGES, mlirMissing } from '../compilers/mlir/tools.ts';
 
 const MISSING = mlirMissing();
@@ -100,5 +100,12 @@ describe.skipIf(MISSING !== null)(`campaign under mlir-cpu-runner (${MLIR_PACKAG
     const s = shrink(program, pipeline, seed, 'differs', 6);
     expect(s.run.outcome.kind).toBe('differs');
     expect(programText(s.program).length).toBeLessThan(programText(program).length);
+    // A later finding with these passes among its own is another instance of the signature (not
+    // shrunk again) when it keeps its kind with those passes alone; another kind never is.
+    const sig = signatureOf('differs', s.pipeline);
+    expect(sig).toBe('differs:affine-loop-unroll');
+    const longer = [{ name: 'cse', options: [] }, ...pipeline];
+    expect(knownSignature(['crash:affine-loop-unroll', sig], program, longer, seed, 'differs')).toBe(sig);
+    expect(knownSignature(['crash:affine-loop-unroll'], program, longer, seed, 'differs')).toBeUndefined();
   });
 });

@@ -284,6 +284,26 @@ export interface Campaign extends CampaignOptions {
   readonly onCase?: (c: CaseLog) => void;
 }
 
+/** A finding's signature: its kind and the passes of its (shrunk) pipeline. */
+export function signatureOf(kind: Outcome['kind'], pipeline: Pipeline): string {
+  return `${kind}:${[...new Set(pipeline.map((p) => p.name))].sort().join('+')}`;
+}
+
+/**
+ * The signature already seen that a finding is another instance of: its passes are among the
+ * finding's, and the finding keeps its kind with those passes alone (one run). Undefined if none.
+ */
+export function knownSignature(signatures: Iterable<string>, program: Program, pipeline: Pipeline, seed: number, kind: Outcome['kind'], o: CampaignOptions = {}): string | undefined {
+  const passes = new Set(pipeline.map((p) => p.name));
+  for (const sig of signatures) {
+    const [k, names] = [sig.slice(0, sig.indexOf(':')), sig.slice(sig.indexOf(':') + 1).split('+')];
+    if (k !== kind || !names.every((n) => passes.has(n))) continue;
+    const only = pipeline.filter((p) => names.includes(p.name));
+    if (runCase(programText(program), only, program, seed, o).outcome.kind === kind) return sig;
+  }
+  return undefined;
+}
+
 /** Programs per batch: their sources run in one process, and under each pipeline their outputs in one more. */
 export const BATCH = 12;
 
@@ -326,24 +346,14 @@ export function campaign(c: Campaign): Summary {
         if (FINDINGS.has(outcome.kind) && c.out) {
           // A finding whose passes include those of a signature already seen is first tried with only
           // those passes (one run): if it keeps its kind it is logged as another instance, not shrunk.
-          const passes = new Set(pipeline.map((p) => p.name));
-          let repeat: string | undefined;
-          for (const sig of signatures.keys()) {
-            const [kind, names] = [sig.slice(0, sig.indexOf(':')), sig.slice(sig.indexOf(':') + 1).split('+')];
-            if (kind !== outcome.kind || !names.every((n) => passes.has(n))) continue;
-            const only = pipeline.filter((p) => names.includes(p.name));
-            if (runCase(programText(program), only, program, seed, c).outcome.kind === outcome.kind) {
-              repeat = sig;
-              break;
-            }
-          }
+          const repeat = knownSignature(signatures.keys(), program, pipeline, seed, outcome.kind, c);
           if (repeat) {
             signatures.set(repeat, signatures.get(repeat)! + 1);
             finding = `another instance of ${repeat}`;
           } else {
             // Shrink the pipeline first (cheap); the program only for the first findings of a signature.
             const quick = shrink(program, pipeline, seed, outcome.kind, 40, c);
-            const sig = `${outcome.kind}:${[...new Set(quick.pipeline.map((p) => p.name))].sort().join('+')}`;
+            const sig = signatureOf(outcome.kind, quick.pipeline);
             const seen = signatures.get(sig) ?? 0;
             signatures.set(sig, seen + 1);
             const shrunk = seen < (c.perSignature ?? 2) ? shrink(quick.program, quick.pipeline, seed, outcome.kind, c.shrinkBudget ?? 150, c) : quick;

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { SchedInputError } from '../../core/language/diagnostics.ts';
 import { seededInputs } from '../../semantics/model.ts';
 import { MlirRunError } from '../../compilers/mlir/runner.ts';
-import { caseFile, FINDINGS, report, runCase, shrink as shrinkByRunner } from './mlir-campaign.ts';
+import { caseFile, FINDINGS, knownSignature, report, runCase, shrink as shrinkByRunner, signatureOf } from './mlir-campaign.ts';
 import { caseSeed, countStmts, genPipeline, genProgram, type Pipeline, pipelineText, type Program, programText, Rng, shrinkPipeline, shrinkProgram } from './mlir-gen.ts';
 import { executionOracle, inputsOfRun, type OracleReport, validateMlir } from '../validate/mlir.ts';
 
@@ -193,6 +193,8 @@ export async function mlirFuzz(o: MlirFuzzOptions): Promise<MlirFuzzSummary> {
   const verdicts: Record<string, number> = {};
   const runner: Record<string, number> = {};
   const bundles: string[] = [];
+  /** Signatures of the runner's findings shrunk so far, with their cases (the first was shrunk). */
+  const signatures = new Map<string, number[]>();
   let n = 0;
   for (let i = o.start; i < o.start + o.iterations; i++) {
     if (o.shard && i % o.shard.n !== o.shard.k - 1) continue;
@@ -225,11 +227,18 @@ export async function mlirFuzz(o: MlirFuzzOptions): Promise<MlirFuzzSummary> {
           ...(s.judged.sched ? { 'translation.sched': s.judged.sched } : {}),
         });
       } else {
-        // MLIR's bug: shrunk by the runner alone when the runner shows it (cheap), as upstream reports it.
+        // MLIR's bug: shrunk by the runner alone when the runner shows it, as upstream reports it;
+        // only the first finding of a signature (kind and passes) in this run is shrunk, a later
+        // one that keeps its kind with those passes alone is another instance (as the campaign does).
         const kind = j.runner as Parameters<typeof shrinkByRunner>[3];
-        const s = o.shrink && FINDINGS.has(kind) ? shrinkByRunner(program, pipeline, seed, kind, 150, o.limitMs !== undefined ? { limitMs: o.limitMs } : {}) : null;
+        const ro = o.limitMs !== undefined ? { limitMs: o.limitMs } : {};
+        const repeat = o.shrink && FINDINGS.has(kind) ? knownSignature(signatures.keys(), program, pipeline, seed, kind, ro) : undefined;
+        const s = o.shrink && FINDINGS.has(kind) && repeat === undefined ? shrinkByRunner(program, pipeline, seed, kind, 150, ro) : null;
+        const sig = repeat ?? (s ? signatureOf(kind, s.pipeline) : null);
+        if (sig !== null) signatures.set(sig, [...(signatures.get(sig) ?? []), i]);
+        const note = repeat !== undefined ? `; another instance of ${repeat}, shrunk at case ${signatures.get(repeat)![0]}` : sig !== null ? `; signature ${sig}` : '';
         dir = bundle(d, {
-          'case.mlir': caseFile(s?.program ?? program, s?.pipeline ?? pipeline, seed, FINDINGS.has(kind) ? kind : 'differs', [`sched fuzz --compiler mlir (seed ${o.seed}, case ${i}): verdict ${j.verdict ?? 'not run'}; runner ${j.runner}`]),
+          'case.mlir': caseFile(s?.program ?? program, s?.pipeline ?? pipeline, seed, FINDINGS.has(kind) ? kind : 'differs', [`sched fuzz --compiler mlir (seed ${o.seed}, case ${i}): verdict ${j.verdict ?? 'not run'}; runner ${j.runner}${note}`]),
           'original.mlir': caseFile(program, pipeline, seed, FINDINGS.has(kind) ? kind : 'differs'),
           ...(s ? { 'report.md': report(s, seed) } : {}),
           ...(j.sched ? { 'translation.sched': j.sched } : {}),
