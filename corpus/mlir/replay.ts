@@ -4,7 +4,10 @@
 // command exactly as printed (`sh -c`, from the repository's root) and checks that it fails and
 // shows the verdict's class; it also reports whether mlir-cpu-runner confirmed the verdict.
 //
-//   npx tsx corpus/mlir/replay.ts [--json] FILE.mlir|DIR ...
+//   npx tsx corpus/mlir/replay.ts [--json] [--expect valid|invalid|unknown] FILE.mlir|DIR ...
+//
+// `--expect V` runs only the pipelines whose EXPECT line says V (the miscompilations of PolyBench:
+// `--expect invalid corpus/mlir/polybench`; bench/mlir-polybench.ts runs the valid ones).
 //
 // Exit 0 when every pipeline is as expected and every replay shows its class, 1 otherwise, 3 on
 // bad input, 2 when MLIR is missing. corpus/mlir/verify.ts checks the same EXPECT lines in one
@@ -82,12 +85,12 @@ export interface ReplayCheck extends CliValidation {
   readonly confirmed: boolean | null;
 }
 
-export function replayFile(file: string, only?: (label: string) => boolean): ReplayCheck[] {
+export function replayFile(file: string, only?: (label: string, expected: string) => boolean): ReplayCheck[] {
   const text = readFileSync(file, 'utf8');
   const h = readHeader(text, file);
   const out: ReplayCheck[] = [];
   for (const p of h.pipelines) {
-    if (p.expect === null || (only && !only(p.label))) continue;
+    if (p.expect === null || (only && !only(p.label, p.expect.verdict))) continue;
     const v = cliValidate(file, p, h.kernel, h.assumes);
     const e = p.expect;
     const expected = e.verdict === 'invalid' ? `invalid${e.cls ? ` ${e.cls}` : ''}` : e.verdict === 'unknown' ? `unknown${e.reason ? ` ${e.reason}` : ''}` : 'valid';
@@ -112,13 +115,15 @@ export function replayFile(file: string, only?: (label: string) => boolean): Rep
 
 function main(argv: string[]): number {
   const json = argv.includes('--json');
-  const paths = argv.filter((a) => !a.startsWith('--'));
+  const at = argv.indexOf('--expect');
+  const want = at >= 0 ? argv[at + 1] : undefined;
+  const paths = argv.filter((a, k) => !a.startsWith('--') && (at < 0 || k !== at + 1));
   if (reportMissingMlir()) return 2;
   const all: ReplayCheck[] = [];
   for (const f of mlirFiles(paths.length > 0 ? paths : ['corpus/bugs/mlir'])) {
     let rows: ReplayCheck[];
     try {
-      rows = replayFile(f);
+      rows = replayFile(f, want === undefined ? undefined : (label, e) => e === want);
     } catch (e) {
       if (e instanceof SchedInputError) {
         process.stderr.write(`${e.message}\n`);
