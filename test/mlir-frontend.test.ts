@@ -227,6 +227,24 @@ describe.skipIf(MISSING !== null)(`with MLIR 16 (${MLIR_PACKAGES})`, () => {
     expect(w.result?.reason).toMatch(/confirmed by mlir-cpu-runner/);
   });
 
+  it('validates a normalized repetition loop: its iteration t is the source iteration lb + step·t', async () => {
+    // The store does not use %j, so no access gives its source iteration; after
+    // affine-loop-normalize the loop runs t from 0 for j = 2 + 2t (found by sched fuzz: unknown before).
+    const src = `func.func @rep(%A: memref<4xi32>, %B: memref<i32>) {
+  affine.for %i = 0 to 4 {
+    affine.for %j = 2 to 7 step 2 {
+      %v = affine.load %A[%i] : memref<4xi32>
+      %b = affine.load %B[] : memref<i32>
+      %w = arith.addi %v, %b : i32
+      affine.store %w, %A[%i] : memref<4xi32>
+    }
+  }
+  return
+}`;
+    const v = await validateMlir({ source: src, passes: '--affine-loop-normalize', sourceFile: 'rep.mlir' });
+    expect(v.result?.verdict).toBe('valid');
+  });
+
   it('finds MLIR 16 tiling the time loop of the stencil across an anti-dependence (a real miscompilation)', async () => {
     const v = await validateMlir({ source: KERNELS.seidel!, passes: '--affine-loop-tile=tile-size=4', sourceFile: 'seidel.mlir' });
     expect([v.result?.verdict, v.result?.class]).toEqual(['invalid', 'output-mismatch']);

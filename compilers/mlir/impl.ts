@@ -41,6 +41,11 @@ interface Piece {
   readonly lit?: KVal;
 }
 
+/** A loop's lower bound when it is one constant. */
+function constLb(l: KLoop): bigint | null {
+  return l.lbs.length === 1 && l.lbs[0]!.parts.length === 0 ? l.lbs[0]!.c : null;
+}
+
 /** A load-free value with loop counters substituted. */
 function substVal(v: KVal, sub: ReadonlyMap<string, Term>): KVal {
   switch (v.k) {
@@ -251,7 +256,11 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
         const copies = tStores.filter((w) => locKey(w.loc) === locKey(t.loc) && w.part === t.part && w.site.loops.length === t.site.loops.length && w.site.loops.every((l, i) => l === t.site.loops[i])).sort((a, b) => a.site.seq - b.site.seq);
         const c = copies.indexOf(t);
         const offset = copies.length > 1 && pick.step === BigInt(copies.length) * sl.step ? BigInt(c) * sl.step : 0n;
-        loopEqs.push({ lhs: variable(xs[k]!), rhs: addConst(variable(pick.iv), offset) });
+        // affine-loop-normalize: a loop from 0 by 1 in place of the source's from a constant c ≠ 0
+        // by s (the location kept) runs t for the source iteration c + s·t.
+        const from = constLb(sl);
+        const normalized = copies.length <= 1 && constLb(pick) === 0n && pick.step === 1n && from !== null && from !== 0n;
+        loopEqs.push({ lhs: variable(xs[k]!), rhs: normalized ? addConst(scale(variable(pick.iv), sl.step), from) : addConst(variable(pick.iv), offset) });
       }
       const r2 = solveInstance(xs, [...eqs, ...loopEqs]);
       if (r2.ok || r2.free.length < r.free.length) r = r2;
