@@ -334,10 +334,16 @@ export function kernelImpl(inp: ImplInput): KernelImpl {
     if (cs.length === 1) return cs[0]!.trimStart();
     return `{\n${cs.join(';\n')}\n${ind(d)}}`;
   };
+  const braced = (nodes: readonly KNode[], d: number): string => {
+    const b = block(nodes, d);
+    return b.startsWith('{') ? b : `{ ${b} }`;
+  };
   const cmd = (n: KNode, d: number): string => {
     switch (n.kind) {
       case 'loop': return ind(d) + loopHead(n) + block(n.body, d);
-      case 'if': return `${ind(d)}if ${showExpr(condExpr(n.cond))} then ${block(n.then, d)}${n.else.length > 0 ? ` else ${block(n.else, d)}` : ''}`;
+      // With an else, the then branch is braced: unbraced, an `if` without else at its end
+      // (inside a loop) would take the else (sched fuzz, case 44 of seed 0).
+      case 'if': return `${ind(d)}if ${showExpr(condExpr(n.cond))} then ${n.else.length > 0 ? braced(n.then, d) : block(n.then, d)}${n.else.length > 0 ? ` else ${block(n.else, d)}` : ''}`;
       case 'alloc': {
         const a = tArrays.get(n.array)!;
         return `${ind(d)}allocate ${a.name}: ${a.elem}[${a.dims.map((x) => showExpr(termExpr(x))).join(', ')}] in ${block(n.body, d)}`;
