@@ -12,6 +12,8 @@ import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { median } from '../proofs/fuzz/stats.ts';
+// @ts-expect-error plain JavaScript module without declarations
+import { staleness } from '../cli/freshness.js';
 
 export interface RealKernel {
   /** Table 6.1's name. */
@@ -81,6 +83,8 @@ export interface RealRow {
   readonly assumptionChars: number | null;
   readonly assumptions: string | null;
   readonly note: string | null;
+  /** Whether the first run's verdict came with a replay command. */
+  readonly replayed: boolean;
   readonly load: string;
   readonly extra: boolean;
 }
@@ -92,6 +96,8 @@ interface RunOut {
   readonly lowerS?: number;
   readonly translateS?: number;
   readonly assumptions?: string | null;
+  /** The verdict came with a replay command (a concrete run that shows it). */
+  readonly replayed: boolean;
 }
 
 const load = (): string => loadavg().map((x) => x.toFixed(1)).join(' ');
@@ -102,7 +108,7 @@ function sched(args: readonly string[], timeoutS: number): RunOut | { error: str
   const r = spawnSync(process.execPath, ['cli/sched.js', ...args, '--json'], { encoding: 'utf8', timeout: timeoutS * 1000, maxBuffer: 1 << 28 });
   const wallS = (performance.now() - t0) / 1000;
   if (r.error) return { error: r.error.message };
-  let d: { results?: { verdict: string; class: string | null; ms: number; assumptions: string | null }[]; halide?: { ms: { lower: number; translate: number; simplify?: number } } };
+  let d: { results?: { verdict: string; class: string | null; ms: number; assumptions: string | null; replay: unknown }[]; halide?: { ms: { lower: number; translate: number; simplify?: number } } };
   try {
     // One JSON document (pretty-printed) on stdout.
     d = JSON.parse(r.stdout);
@@ -116,6 +122,7 @@ function sched(args: readonly string[], timeoutS: number): RunOut | { error: str
     wallS,
     verdict: `${v.verdict}${v.class ? ` ${v.class}` : ''}`,
     verifyS: v.ms / 1000,
+    replayed: v.replay !== null && v.replay !== undefined,
     ...(h ? { lowerS: h.lower / 1000, translateS: (h.translate + (h.simplify ?? 0)) / 1000, assumptions: v.assumptions } : {}),
   };
 }
@@ -127,8 +134,21 @@ export interface RealOptions {
   readonly timeoutS?: number;
 }
 
+/**
+ * dist/ compiled from the sources as they are: `sched` runs the sources through tsx otherwise,
+ * and every process would time TypeScript's compilation (1.3 s of CPU at each start).
+ */
+function fresh(say?: (s: string) => void): void {
+  const why = staleness(process.cwd()) as string | null;
+  if (why === null) return;
+  say?.(`halide: dist/ is stale (${why}): npm run build first`);
+  const r = spawnSync(process.execPath, ['cli/build.js'], { encoding: 'utf8' });
+  if (r.status !== 0 || staleness(process.cwd()) !== null) throw new Error(`npm run build failed: ${r.stderr}`);
+}
+
 /** The table's rows: `reps` runs of each command, the real and the hand translation taking turns. */
 export function benchHalide(opts: RealOptions): RealRow[] {
+  fresh(opts.say);
   const rows: RealRow[] = [];
   for (const k of REAL_KERNELS) {
     if (opts.only && !opts.only.has(k.name) && !opts.only.has(k.script)) continue;
@@ -174,6 +194,7 @@ export function benchHalide(opts: RealOptions): RealRow[] {
       assumptionChars: real[0]?.assumptions?.length ?? null,
       assumptions: real[0]?.assumptions ?? null,
       note,
+      replayed: real[0]?.replayed ?? false,
       load: `${l0} → ${load()}`,
       extra: k.extra === true,
     };
@@ -204,7 +225,7 @@ const WHOLE_LIMIT: Readonly<Record<string, number>> = { sc32: 120, sgemm: 120 };
 export function shortfalls(r: RealRow): string[] {
   const out: string[] = [];
   if (!/^(valid|invalid)\b/.test(r.verdict)) out.push(`no verdict (${r.verdict})`);
-  else if (!r.verdict.startsWith(r.expected)) out.push(`${r.verdict} where the thesis has ${r.expected}: read its replay`);
+  else if (!r.verdict.startsWith(r.expected)) out.push(`${r.verdict} where the thesis has ${r.thesis === null ? r.thesisText : r.expected}: ${r.replayed ? 'read its replay' : 'no replay shows it (the runs did not fit)'}`);
   const whole = WHOLE_LIMIT[r.kernel];
   if (whole !== undefined) {
     if (r.wholeS === null || r.wholeS > whole) out.push(`whole ${fmt(r.wholeS)} s > ${whole} s`);

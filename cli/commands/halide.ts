@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { checkSource } from '../../core/language/check.ts';
 import { SchedInputError, formatDiagnostic } from '../../core/language/diagnostics.ts';
-import { exampleParams, HalideError, halideCase, halideMissing, jitOracle, type HalideCase, type JitReport } from '../../compilers/halide/run.ts';
+import { exampleParams, HalideError, halideCase, HalideMissing, jitOracle, type HalideCase, type JitReport } from '../../compilers/halide/run.ts';
 import { fastMathReason } from '../../compilers/halide/fast-math.ts';
 import type { CheckedImpl } from '../../core/language/typecheck.ts';
 import { constant, variable } from '../../core/presburger/term.ts';
@@ -44,16 +44,15 @@ export const halideCommand: Command = {
     const format = formatOption(args);
     const text = format === 'text';
     const name = single(args, 'name') ?? basename(script).replace(/\.py$/, '').replace(/[^A-Za-z0-9_]/g, '_');
-    const missing = halideMissing();
     // What stops the front end is an input error of the script (cli/io.ts, the error document).
     const fail = (phase: 'setup' | 'unsupported' | 'compiler' | 'translation', message: string): never => {
       throw new CommandError([{ file: script, line: 1, col: 1, phase: phase === 'translation' ? 'compiler' : phase, message: phase === 'translation' ? `the translation is rejected: ${message}` : message, expected: null, found: null }]);
     };
-    if (missing !== null) return fail('setup', missing);
     let c: HalideCase;
     try {
       c = halideCase(script, name);
     } catch (e) {
+      if (e instanceof HalideMissing) return fail('setup', e.message);
       if (e instanceof Unsupported) return fail('unsupported', e.message);
       if (e instanceof HalideError) return fail('compiler', e.message);
       if (e instanceof SchedInputError) return fail('translation', e.diagnostics.map(formatDiagnostic).join('\n'));
