@@ -110,9 +110,10 @@ export interface VerifyOptions {
    * Step (1½): a few concrete runs before any value query (default true). False leaves the
    * symbolic rules to decide alone: the soundness properties of chapters 5 and 7 verify so, since
    * a run at small parameters would otherwise mask a wrong rule that a kernel too large to run
-   * depends on. 'small': only where a run at the least parameters takes at most EARLY_SMALL_STEPS
-   * steps by the static count (semantics/steps.ts; none without a count), and no runs at boundary
-   * sizes either (as false).
+   * depends on. 'small': only for a program with checked operations (whose undefined behaviour a
+   * run shows) and where a run at the least parameters takes at most EARLY_SMALL_STEPS steps by
+   * the static count (semantics/steps.ts; none without a count), and no runs at boundary sizes
+   * either (as false).
    */
   readonly runsFirst?: boolean | 'small';
 }
@@ -757,7 +758,10 @@ async function verifyPhases(ci: CheckedImpl, opts: VerifyOptions): Promise<Verif
   // first output obligation for wrong outputs. Step (3) still runs its whole search. Not under
   // `--float real`: its verdicts are about reals, which a run is not.
   const firstValue = slots.find((s) => s.p.usesValues);
-  if (firstValue && float !== 'real' && opts.runsFirst !== false) {
+  // Under 'small', only for a program with checked operations (a `defined` obligation), whose
+  // undefined behaviour a run shows where the solver may take minutes.
+  const runsFirst = opts.runsFirst === 'small' ? slots.some((s) => s.p.kind === 'defined') : opts.runsFirst !== false;
+  if (firstValue && float !== 'real' && runsFirst) {
     const early = await searchRuns(slots.find((s) => s.p.kind === 'output-value') ?? firstValue, '', new Set(), [], true);
     if (early !== null && early.class !== 'annotation-mismatch') return early;
     if (early !== null) {
