@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { decimalToF32 } from '../core/language/float-literal.ts';
 import { printExpr } from '../core/language/printer.ts';
 import { parseExpr } from '../core/language/parser.ts';
+import { parseGeneric } from '../compilers/mlir/parse.ts';
 
 /** The exact decimal expansion of a finite positive binary64. */
 function exactDecimal(d: number): { digits: bigint; scale: number } {
@@ -65,5 +66,15 @@ describe('decimal literals read as binary32', () => {
     }
     const plain = parseExpr('lit.sched', '0.1');
     expect(plain.kind === 'float' && plain.f32 === undefined).toBe(true);
+  });
+
+  it('is how the MLIR front end reads an f32 constant (APFloat rounds once)', () => {
+    const m = parseGeneric(`"builtin.module"() ({
+  %0 = "arith.constant"() {value = 1.00000017881393432617187499 : f32} : () -> f32
+  %1 = "arith.constant"() {value = 1.00000017881393432617187499 : f64} : () -> f64
+}) : () -> ()`);
+    const [c32, c64] = m.op.regions[0]!.blocks[0]!.ops.map((o) => o.attrs.get('value'));
+    expect(c32).toMatchObject({ kind: 'float', value: 1.0000001192092896 });
+    expect(c64).toMatchObject({ kind: 'float', value: 1.0000001788139343 });
   });
 });
