@@ -28,12 +28,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { median } from '../proofs/fuzz/stats.ts';
-<<<<<<< HEAD
-import { benchHalide, halideMarkdown, type RealRow } from './halide-real.ts';
-import { benchMlir, type MlirKernelRow, mlirMarkdown } from './mlir-polybench.ts';
-=======
 import { benchHalide, halideMarkdown, halideReadmeTable, mergeRows, shortfallSummary, writeReadmeBlock, type RealRow } from './halide-real.ts';
->>>>>>> main
+import { benchMlir, type MlirKernelRow, mlirMarkdown } from './mlir-polybench.ts';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -439,19 +435,15 @@ interface Results {
 const previous = only && existsSync('bench/results.json') ? (JSON.parse(readFileSync('bench/results.json', 'utf8')) as Results) : null;
 const results: Results = previous ? { ...previous, machine: machine(), cores: CORES } : { machine: machine(), cores: CORES, quick, verify: null, scaling: null, tiles: null, semantics: null, presburger: null, suite: null };
 if (!only || only === 'verify') results.verify = benchVerify();
-<<<<<<< HEAD
-if (!only || only === 'halide') results.halide = benchHalide({ reps: REPS, only: kernelsOnly, say });
+// A --kernels run replaces those kernels' rows and keeps the others of the last run.
+const halideRun = !only || only === 'halide';
+if (halideRun) results.halide = mergeRows(previous?.halide, benchHalide({ reps: REPS, only: kernelsOnly, say }));
 if (!only || only === 'mlir') {
   // Once per pipeline, even in full runs: over a hundred pipelines of seconds to a minute each
   // (the table says how many runs).
   results.mlir = benchMlir({ reps: 1, only: kernelsOnly, say });
   results.mlirReps = 1;
 }
-=======
-// A --kernels run replaces those kernels' rows and keeps the others of the last run.
-const halideRun = !only || only === 'halide';
-if (halideRun) results.halide = mergeRows(previous?.halide, benchHalide({ reps: REPS, only: kernelsOnly, say }));
->>>>>>> main
 if (!only || only === 'scaling') results.scaling = await benchScaling();
 if (!only || only === 'tiles') results.tiles = benchTiles();
 if (!only || only === 'semantics') results.semantics = childJson('bench/semantics.ts');
