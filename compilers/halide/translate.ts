@@ -1332,6 +1332,7 @@ class Translator {
 
   run(): Translation {
     if (!this.d.traced.pass21) throw new Unsupported('lowering', "Halide printed no IR after 'bounding small realizations'");
+    rejectIntrinsicNames(this.d);
     const stmt = parseHStmt(this.d.traced.pass21);
     const top = new Scope(null, '', { k: 'produce', count: { last: -1 } });
     if (this.d.traced.error) this.notes.push(`Halide failed after lowering (code generation of the traced pipeline): ${this.d.traced.error.split('\n').pop()}`);
@@ -1471,14 +1472,26 @@ function topoOrder(funcs: readonly DriverFunc[], inputs: ReadonlyMap<string, unk
   return out;
 }
 
-/** The intrinsics call() translates (a Func definition may call them). */
 /** The constant of a shift amount (`(uint32)23`), or null. */
 function shiftAmount(e: HExpr): bigint | null {
   if (e.k === 'cast' && /^u?int\d+$/.test(e.t)) return shiftAmount(e.a);
   return e.k === 'int' && e.v >= 0n ? e.v : null;
 }
 
+/**
+ * A Func, input or Param named like an intrinsic prints like a call of it (a 2-D Func `max` is
+ * `max(x, y)`, an input `select` is `select(x)`), and call() reads the intrinsic: refused, as the
+ * driver refuses names that print like float constants.
+ */
+function rejectIntrinsicNames(d: DriverOutput): void {
+  const named: [string, string][] = [...d.funcs.map((f) => ['Func', f.name] as [string, string]), ...d.inputs.map((i) => ['ImageParam', i.name] as [string, string]), ...d.params.map((p) => ['Param', p.name] as [string, string])];
+  for (const [what, n] of named) {
+    if (KNOWN_CALLS.has(n) || /^_?halide_/.test(n)) throw new Unsupported('name', `a ${what} named '${n}' prints like Halide's intrinsic ${n}(…) in its IR; rename it`);
+  }
+}
+
+/** The intrinsics call() translates (a Func definition may call them). */
 const KNOWN_CALLS = new Set([
   'strict_float', 'undef', 'min', 'max', 'select', 'mux', 'abs', 'absd', 'reinterpret', 'shift_left', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'bitwise_not', 'likely', 'likely_if_innermost',
-  'sqrt_f32', 'sqrt_f64', 'exp_f32', 'exp_f64', 'log_f32', 'log_f64', 'pow_f32', 'pow_f64', 'floor_f32', 'floor_f64', 'ceil_f32', 'ceil_f64', 'trunc_f32', 'trunc_f64', 'is_nan_f32', 'is_nan_f64',
+  'promise_clamped', 'unsafe_promise_clamped', 'return_second', 'sqrt_f32', 'sqrt_f64', 'exp_f32', 'exp_f64', 'log_f32', 'log_f64', 'pow_f32', 'pow_f64', 'floor_f32', 'floor_f64', 'ceil_f32', 'ceil_f64', 'trunc_f32', 'trunc_f64', 'is_nan_f32', 'is_nan_f64',
 ]);
