@@ -187,6 +187,11 @@ class Translator {
   metaAsserts = 0;
   /** Asserts inside loops or branches (not assumptions: they are checked where they run), by kind. */
   readonly nestedAsserts = new Map<string, number>();
+  /**
+   * The conditions of the affine `if`s around the statement being translated, when no loop
+   * encloses it (null under a loop): an assert there is assumed under them (assertUnder).
+   */
+  private ifPath: { readonly c: HExpr; readonly sc: Scope; readonly holds: boolean }[] | null = [];
   /** Non-integer Params read by the program or the spec (0-dimensional inputs). */
   readonly scalarInputs = new Set<string>();
 
@@ -808,27 +813,13 @@ class Translator {
       case 'pc':
         return this.block(s.body, s.produce ? sc.bind(s.name, { k: 'produce', count: { last: -1 } }) : sc, top);
       case 'for': {
-        // GPU blocks, threads and lanes run in parallel and may not communicate (as `par`).
-        const kind = { for: 'for', parallel: 'par', vectorized: 'par', unrolled: 'for', gpu_block: 'par', gpu_thread: 'par', gpu_lane: 'par' }[s.type.replace(/<.*>$/, '')];
-        if (kind === undefined) throw new Unsupported(`For(${s.type})`, `loop ${s.name} (line ${s.line})`);
-        const min = this.must(() => this.idx(s.min, sc), `the min of loop ${s.name}`);
-        let ext: string;
+        const path = this.ifPath;
+        this.ifPath = null;
         try {
-          ext = this.idx(s.extent, sc);
-        } catch (err) {
-          if (!(err instanceof NotIndex)) throw err;
-          const fused = this.fused(s, sc, kind, min);
-          if (fused === null) throw new Unsupported('non-affine index', `the extent of loop ${s.name}: ${err.message}`);
-          return fused;
+          return this.loop(s, sc);
+        } finally {
+          this.ifPath = path;
         }
-        const v = this.names.get(s.name);
-        if (min === '0') {
-          const body = this.block(s.body, sc.bind(s.name, { k: 'idx', sched: v, e: null, scope: null, used: false }), false);
-          return `${kind} ${v} < ${ext} do\n${indent(body)}`;
-        }
-        const iv = this.names.get(`${s.name}.i`);
-        const body = this.block(s.body, sc.bind(s.name, { k: 'idx', sched: v, e: null, scope: null, used: false }), false);
-        return `${kind} ${iv} < ${ext} do\n${indent(`let ${v} = ${iv} + ${min} in\n${body}`)}`;
       }
       case 'realize': {
         const f = this.funcs.get(s.name);
@@ -866,8 +857,17 @@ class Translator {
           if (!(err instanceof NotIndex)) throw err;
           return this.guarded(s, sc, err.message);
         }
-        const t = this.block(s.then, sc, false);
-        const e = s.else ? this.block(s.else, sc, false) : null;
+        const path = this.ifPath;
+        const branch = (ss: readonly HStmt[], holds: boolean): string => {
+          this.ifPath = path === null ? null : [...path, { c: s.cond, sc, holds }];
+          try {
+            return this.block(ss, sc, false);
+          } finally {
+            this.ifPath = path;
+          }
+        };
+        const t = branch(s.then, true);
+        const e = s.else ? branch(s.else, false) : null;
         return `if ${cond} then {\n${indent(t)}\n}${e !== null ? ` else {\n${indent(e)}\n}` : ''}`;
       }
       case 'provide':
@@ -882,6 +882,31 @@ class Translator {
       case 'unknown':
         throw new Unsupported(s.kind, `'${s.text.slice(0, 80)}' (line ${s.line})`);
     }
+  }
+
+  /** A For loop (`stmt`): asserts under it are not assumed (ifPath is null). */
+  loop(s: Extract<HStmt, { k: 'for' }>, sc: Scope): string {
+    // GPU blocks, threads and lanes run in parallel and may not communicate (as `par`).
+    const kind = { for: 'for', parallel: 'par', vectorized: 'par', unrolled: 'for', gpu_block: 'par', gpu_thread: 'par', gpu_lane: 'par' }[s.type.replace(/<.*>$/, '')];
+    if (kind === undefined) throw new Unsupported(`For(${s.type})`, `loop ${s.name} (line ${s.line})`);
+    const min = this.must(() => this.idx(s.min, sc), `the min of loop ${s.name}`);
+    let ext: string;
+    try {
+      ext = this.idx(s.extent, sc);
+    } catch (err) {
+      if (!(err instanceof NotIndex)) throw err;
+      const fused = this.fused(s, sc, kind, min);
+      if (fused === null) throw new Unsupported('non-affine index', `the extent of loop ${s.name}: ${err.message}`);
+      return fused;
+    }
+    const v = this.names.get(s.name);
+    if (min === '0') {
+      const body = this.block(s.body, sc.bind(s.name, { k: 'idx', sched: v, e: null, scope: null, used: false }), false);
+      return `${kind} ${v} < ${ext} do\n${indent(body)}`;
+    }
+    const iv = this.names.get(`${s.name}.i`);
+    const body = this.block(s.body, sc.bind(s.name, { k: 'idx', sched: v, e: null, scope: null, used: false }), false);
+    return `${kind} ${iv} < ${ext} do\n${indent(`let ${v} = ${iv} + ${min} in\n${body}`)}`;
   }
 
   /**
@@ -1006,6 +1031,22 @@ class Translator {
       // device state) that hold of the arrays SCHED models; not assuming them is conservative.
       this.metaAsserts++;
       return;
+    }
+    if (!top && this.ifPath !== null && this.ifPath.length > 0) {
+      // Under affine `if`s and no loop (`specialize_fail` is `if (c) {…} else {assert(false, …)}`):
+      // when the branch is taken and the assert fails, the pipeline fails and computes nothing,
+      // as with the asserts at the top. Assumed: the path implies the condition.
+      try {
+        const path = this.ifPath.map((p) => {
+          const c = this.cond(p.c, p.sc, { ...IDX, expand: true });
+          return p.holds ? `(${c})` : `!(${c})`;
+        });
+        const c = this.cond(s.cond, sc, { ...IDX, expand: true });
+        if (c !== 'true') this.assumes.push(`!(${path.join(' && ')}) || (${c})`);
+        return;
+      } catch (err) {
+        if (!(err instanceof NotIndex) && !(err instanceof Unsupported)) throw err;
+      }
     }
     if (!top) {
       this.nestedAsserts.set(kind, (this.nestedAsserts.get(kind) ?? 0) + 1);
