@@ -84,6 +84,7 @@ ROWS = [
     ("bool-logic", "defined", "i32", [1, 1, -1, -1, 0], "i32", [1, -1, 1, -1, 0],
      lambda a, b, x: hl.select(((a > 0) & (b > 0)) | ~(a < b), 1, 0) + hl.select((a > 0) ^ (b > 0), 10, 0)),
     ("hints", "defined", "i32", [3, -4, 0], None, [], lambda a, b, x: hl.select(hl.likely(a > 0), a, hl.likely_if_innermost(a * 2)) + hl.cast(hl.Int(32), hl.strict_float(hl.f32(0.5) * hl.cast(hl.Float(32), a)))),
+    ("float-neg-zero", "defined", "f32", [0.0, -0.0, 1.5, INF], None, [], lambda a, b, x: -a),
     ("mux-out-of-range", "defined", "i32", [-1, 0, 1, 2, 7], "i32", [5, 5, 5, 5, 5], lambda a, b, x: hl.mux(a, [b, b * 2, b * 3])),
 ]
 
