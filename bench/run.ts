@@ -14,7 +14,8 @@
 //   stage, bench/scaling.svg) and with the tile count (blur with strips of 2…256 rows);
 // - wall time of the whole corpus (`sched corpus --all`) and of the test suite (`npm test`), not in
 //   --quick runs.
-// Writes bench/results.json and the generated block of bench/RESULTS.md.
+// Writes bench/results.json and the generated block of bench/RESULTS.md, and with the Halide
+// table the README's (its `halide table` block), then says which kernels miss issue 36's limits.
 //
 //   npm run bench [-- --quick] [--json] [--only verify|halide|semantics|presburger|scaling|tiles|suite]
 //                 [--kernels blur,sgemm1024,…]
@@ -25,7 +26,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { median } from '../proofs/fuzz/stats.ts';
-import { benchHalide, halideMarkdown, type RealRow } from './halide-real.ts';
+import { benchHalide, halideMarkdown, halideReadmeTable, mergeRows, shortfallSummary, writeReadmeBlock, type RealRow } from './halide-real.ts';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -427,7 +428,9 @@ interface Results {
 const previous = only && existsSync('bench/results.json') ? (JSON.parse(readFileSync('bench/results.json', 'utf8')) as Results) : null;
 const results: Results = previous ? { ...previous, machine: machine(), cores: CORES } : { machine: machine(), cores: CORES, quick, verify: null, scaling: null, tiles: null, semantics: null, presburger: null, suite: null };
 if (!only || only === 'verify') results.verify = benchVerify();
-if (!only || only === 'halide') results.halide = benchHalide({ reps: REPS, only: kernelsOnly, say });
+// A --kernels run replaces those kernels' rows and keeps the others of the last run.
+const halideRun = !only || only === 'halide';
+if (halideRun) results.halide = mergeRows(previous?.halide, benchHalide({ reps: REPS, only: kernelsOnly, say }));
 if (!only || only === 'scaling') results.scaling = await benchScaling();
 if (!only || only === 'tiles') results.tiles = benchTiles();
 if (!only || only === 'semantics') results.semantics = childJson('bench/semantics.ts');
@@ -444,5 +447,7 @@ const start = '<!-- bench:start -->';
 const end = '<!-- bench:end -->';
 if (!page.includes(start) || !page.includes(end)) throw new Error(`bench/RESULTS.md has no ${start} … ${end} block to rewrite`);
 writeFileSync('bench/RESULTS.md', page.slice(0, page.indexOf(start) + start.length) + `\n${md}\n` + page.slice(page.indexOf(end)));
+// The README's Halide table: from the same rows as the bench table's.
+if (halideRun && results.halide) writeReadmeBlock('README.md', halideReadmeTable(results.halide, results.machine, REPS));
 if (json) process.stdout.write(JSON.stringify(results, null, 2) + '\n');
-else process.stdout.write(md + '\n');
+else process.stdout.write(md + '\n' + (halideRun && results.halide ? `\n${shortfallSummary(results.halide)}\n` : ''));

@@ -9,7 +9,7 @@
 
 import { type Expr, isFloatType, isValueTypeName, type ValueType } from '../core/language/ast.ts';
 import { add, fromBig, type Int, mul, neg, sub } from './int.ts';
-import { arith, type ArithOp, cast, literalValue, negate, type Value } from './values.ts';
+import { arith, type ArithOp, cast, literalOf, negate, type Value } from './values.ts';
 
 /** What a closed expression folds to: a value, an index (`Int`), or nothing (not closed, or not folded). */
 type Folded = { readonly value: Value } | { readonly index: Int } | null;
@@ -53,7 +53,7 @@ function compute(e: Expr): Folded {
   switch (e.kind) {
     case 'int':
     case 'float':
-      return { value: literalValue(e.value, vt) };
+      return { value: literalOf(e, vt) };
     case 'unary': {
       if (e.op !== '-') return null;
       const a = constantValue(e.arg);

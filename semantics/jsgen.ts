@@ -16,7 +16,7 @@
 import { type ArrayRead, type Expr, hasChecked, isCheckedFunction, isReinterpretFunction, type TensorRead, truncTarget, type ValueType } from '../core/language/ast.ts';
 import * as I from './int.ts';
 import type { Scope, Sites } from './scope.ts';
-import { arith, type ArithOp, builtin1, builtin2, cast, type CastSource, checkedArith, checkedTrunc, compare, type CmpOp, literalValue, negate, POISON, PoisonSignal, reinterpretBits, type Value } from './values.ts';
+import { arith, type ArithOp, builtin1, builtin2, cast, type CastSource, checkedArith, checkedTrunc, compare, type CmpOp, literalOf, negate, POISON, PoisonSignal, reinterpretBits, type Value } from './values.ts';
 
 /** How a translation reads variables, binds `let`s and reads arrays and tensors. */
 export interface Target {
@@ -226,7 +226,7 @@ export class Emitter {
       case 'int':
       case 'float':
       case 'bool':
-        return jsLiteral(literalValue(e.value, vt)); // LIT
+        return jsLiteral(literalOf(e, vt)); // LIT
       case 'array':
         return this.ARRAY(e, sc);
       case 'tensor':

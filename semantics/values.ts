@@ -18,7 +18,7 @@
 // Representation: f32, f64, i8…i32, u8…u32 are JS numbers (always in range, never -0 for
 // integers); i64 and u64 are bigints; bool is a JS boolean. ⊥ is `undefined` (type `Bot`).
 
-import type { FloatType, IntType, ValueType } from '../core/language/ast.ts';
+import type { BoolLit, FloatLit, FloatType, IntLit, IntType, ValueType } from '../core/language/ast.ts';
 import { isFloatType, isIntType } from '../core/language/ast.ts';
 import type { Int } from './int.ts';
 
@@ -276,8 +276,17 @@ export function checkedTrunc(to: IntType): (a: Value) => Value | typeof POISON {
 export function literalValue(v: number | bigint | boolean, t: ValueType): Value {
   if (t === 'bool') return Boolean(v);
   if (isIntType(t)) return wrapInt(t, typeof v === 'boolean' ? (v ? 1 : 0) : typeof v === 'bigint' ? v : BigInt(v));
-  const x = typeof v === 'boolean' ? (v ? 1 : 0) : Number(v);
+  // An integer is rounded once (past 2^53, through binary64 it would round twice).
+  if (typeof v === 'bigint') return t === 'f32' ? bigToF32(v) : Number(v);
+  const x = typeof v === 'boolean' ? (v ? 1 : 0) : v;
   return t === 'f32' ? Math.fround(x) : x;
+}
+
+/** The value of a literal expression at type t: an f32 literal is the binary32 nearest to the
+ * decimal written (FloatLit.f32, where that is not the binary64's rounding). */
+export function literalOf(e: IntLit | FloatLit | BoolLit, t: ValueType): Value {
+  if (e.kind === 'float' && t === 'f32' && e.f32 !== undefined) return e.f32.value;
+  return literalValue(e.value, t);
 }
 
 /** Round an exact integer to the nearest binary32 (ties to even), without double rounding. */

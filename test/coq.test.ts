@@ -16,6 +16,7 @@ import { EXPORT_HEADER, type ExportedRun, exportExecution, exportRun, NotExporta
 import { memCaseArb } from '../proofs/metatheory/gen/programs.ts';
 import { compileCase, globalArrays } from '../proofs/metatheory/properties/harness.ts';
 import { execute } from '../semantics/bigstep.ts';
+import { fromBig } from '../semantics/int.ts';
 import { Space } from '../semantics/memory.ts';
 import { implProgram } from '../semantics/run.ts';
 import { lineInputs, parseRunLines } from './corpus-lines.ts';
@@ -86,7 +87,7 @@ impl types_loop of types {
 /** The number of cells of an implementation's global arrays for these parameters. */
 function globalCells(ci: CheckedImpl, params: ReadonlyMap<string, bigint>): number {
   const prog = implProgram(ci);
-  const f = prog.frame(new Map([...params].map(([k, v]) => [k, Number(v)])), 'size');
+  const f = prog.frame(new Map([...params].map(([k, v]) => [k, fromBig(v)])), 'size');
   return prog.globals.reduce((n, g) => n + g.dims.reduce((p, d) => p * Math.max(0, Number(d(f))), 1), 0);
 }
 

@@ -58,4 +58,12 @@ describe.skipIf(MISSING !== null)('Table 6.1 through real Halide 14', () => {
       expect([r.verdict, r.class], `${k.name}: ${r.reason ?? ''}`).toEqual([k.expected, null]);
     }
   }, 600_000);
+
+  it("nl_means: fast_exp's conversion of an infinity to Int(32) is undefined, shown by a run before any value query (as sched halide verifies)", async () => {
+    const c = halideCase(app('nl_means'), 'nl_means');
+    const ci = (await checkSource('nl_means.sched', c.translation.text)).impls[0]!;
+    const r = await verifyImpl(ci, { float: 'ieee', runsFirst: 'small' });
+    expect([r.verdict, r.class], r.reason ?? '').toEqual(['invalid', 'undefined-behaviour']);
+    expect(r.replay?.shows).toMatch(/^undefined-behaviour: trunc_i32 of a value outside i32's range/);
+  }, 600_000);
 });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { checkSource } from '../../core/language/check.ts';
 import { SchedInputError, formatDiagnostic } from '../../core/language/diagnostics.ts';
-import { exampleParams, HalideError, halideCase, halideMissing, jitOracle, type HalideCase, type JitReport } from '../../compilers/halide/run.ts';
+import { exampleParams, HalideError, halideCase, HalideMissing, jitOracle, type HalideCase, type JitReport } from '../../compilers/halide/run.ts';
 import { fastMathReason } from '../../compilers/halide/fast-math.ts';
 import type { CheckedImpl } from '../../core/language/typecheck.ts';
 import { constant, variable } from '../../core/presburger/term.ts';
@@ -44,16 +44,15 @@ export const halideCommand: Command = {
     const format = formatOption(args);
     const text = format === 'text';
     const name = single(args, 'name') ?? basename(script).replace(/\.py$/, '').replace(/[^A-Za-z0-9_]/g, '_');
-    const missing = halideMissing();
     // What stops the front end is an input error of the script (cli/io.ts, the error document).
     const fail = (phase: 'setup' | 'unsupported' | 'compiler' | 'translation', message: string): never => {
       throw new CommandError([{ file: script, line: 1, col: 1, phase: phase === 'translation' ? 'compiler' : phase, message: phase === 'translation' ? `the translation is rejected: ${message}` : message, expected: null, found: null }]);
     };
-    if (missing !== null) return fail('setup', missing);
     let c: HalideCase;
     try {
       c = halideCase(script, name);
     } catch (e) {
+      if (e instanceof HalideMissing) return fail('setup', e.message);
       if (e instanceof Unsupported) return fail('unsupported', e.message);
       if (e instanceof HalideError) return fail('compiler', e.message);
       if (e instanceof SchedInputError) return fail('translation', e.diagnostics.map(formatDiagnostic).join('\n'));
@@ -123,15 +122,15 @@ export const halideCommand: Command = {
     // The verdict's assumptions in Halide's names (the .sched file's are the same, simplified).
     const named = c.assumptions.assumptions === null ? null : halideAssumptionText(c.assumptions.assumptions, c.translation.params, c.translation.inputs.map((i) => i.name));
     const fastMath = fastMathReason(c.driver);
-    // No concrete runs before the value queries (verify's step 1½, a shortcut to the verdict on
-    // wrong programs): the least sizes Halide's asserts allow make them cost seconds (sc1 at
-    // 512 × 512, sqsgemm's 27 s), and Halide's own execution is the JIT oracle's. Unproved
-    // obligations are still replayed (step 3).
+    // Concrete runs before the value queries (verify's step 1½, a shortcut to the verdict on
+    // wrong programs) only where they are small: the least sizes Halide's asserts allow make them
+    // cost seconds (sc1 at 512 × 512, sqsgemm's 27 s), and Halide's own execution is the JIT
+    // oracle's. Unproved obligations are still replayed (step 3).
     const v = await verifyFiles(args, [file], halide, async (r, ci) => {
       // A float value shown wrong or not proved: where Halide wrote it differently (fast-math).
       const g = fastMathPlace(notContradicted(await confirmGuarded(r, ci, c.translation.guardedStores), jit, script, fastMath), ci);
       return named === null || g.assumptions === null ? g : { ...g, assumptions: named };
-    }, { runsFirst: false });
+    }, { runsFirst: 'small' });
     return Math.max(v, code) === EXIT_INPUT ? EXIT_INPUT : v !== EXIT_OK ? v : code;
   },
 };

@@ -47,10 +47,19 @@ function byName(x: string, y: string): number {
   return nx < ny ? -1 : nx > ny ? 1 : 0;
 }
 
-/** `e` in Halide's names, a negated literal written as a negative one (`-2`, not `-(2)`). */
+/**
+ * `e` in Halide's names, a negated literal written as a negative one (`-2`, not `-(2)`), and a
+ * rounded-up quotient as one: `(s + 15) / 16` (a floor, as every `/` here) is `⌈s/16⌉`, an atom
+ * for the printer (a variable's name).
+ */
 function renamed(e: Expr, names: ReadonlyMap<string, string>): Expr {
   if (e.kind === 'var') return { ...e, name: names.get(e.name) ?? e.name };
   if (e.kind === 'unary' && e.op === '-' && e.arg.kind === 'int') return { ...e.arg, value: -e.arg.value };
+  if (e.kind === 'binary' && e.op === '/' && e.right.kind === 'int' && e.left.kind === 'binary' && e.left.op === '+' && e.left.right.kind === 'int' && e.left.right.value === e.right.value - 1n) {
+    const s = renamed(e.left.left, names);
+    const arg = printExpr(s);
+    return { kind: 'var', name: `⌈${s.kind === 'var' || s.kind === 'int' ? arg : `(${arg})`}/${e.right.value}⌉`, pos: e.pos };
+  }
   return mapChildren(e, (x) => renamed(x, names));
 }
 
@@ -149,7 +158,9 @@ export function halideAssumptionText(f: Formula, params: readonly ParamName[], i
     parts.push({ text: c.kind === 'or' ? `(${printExpr(e)})` : printExpr(e), key: `${vs.length === 1 ? 3 : 4}|${vs[0] ?? ''}` });
   }
   if (nonEmpty) parts.push({ text: 'inputs non-empty', key: '5|' });
-  return abbreviated(parts.sort((x, y) => byName(x.key, y.key)).map((p) => p.text).join(' && '), [...names.values()]);
+  // A constant factor of a rounded-up quotient written beside it: `16⌈P/16⌉`.
+  const text = parts.sort((x, y) => byName(x.key, y.key)).map((p) => p.text).join(' && ').replace(/(\d) \* ⌈/g, '$1⌈');
+  return abbreviated(text, [...names.values()]);
 }
 
 /** Short enough for a verdict line (the whole text stays in --json). */
@@ -157,7 +168,8 @@ const SHORT = 300;
 
 /**
  * `text` with the buffer fields it repeats most named by one letter, defined at the end
- * (`…, where P = pointwise_filter.extent.1`), while it is longer than SHORT and that shortens it.
+ * (`…, where P = pointwise_filter.extent.1`), while it is longer than SHORT and that shortens it;
+ * then, if it still is, the products of its boxes without spaces (`[0, Q)×[=0, 1)`).
  */
 function abbreviated(text: string, fields: readonly string[]): string {
   const defs: string[] = [];
@@ -175,7 +187,9 @@ function abbreviated(text: string, fields: readonly string[]): string {
     out = out.split(best.field).join(l);
     defs.push(`${l} = ${best.field}`);
   }
-  return defs.length === 0 ? out : `${out}, where ${defs.join(', ')}`;
+  const full = defs.length === 0 ? out : `${out}, where ${defs.join(', ')}`;
+  // Still long (dsc's four boxes of four dimensions): the boxes' products written tight.
+  return full.length > SHORT ? full.split(' × ').join('×') : full;
 }
 
 interface Side {

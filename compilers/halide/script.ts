@@ -9,7 +9,7 @@
 // the root unless scheduled otherwise (Halide would try to inline them). What Halide cannot say
 // the same way is refused with ScriptUnsupported: never a silently different schedule.
 
-import type { Expr, ValueType } from '../../core/language/ast.ts';
+import type { Expr, FloatLit, ValueType } from '../../core/language/ast.ts';
 import { type Algorithm, checkAlgorithm, type CheckedAlgorithm, tensorReads } from '../algorithm/algorithm.ts';
 import type { Directive, LoopRef, Schedule, Tail } from '../algorithm/schedule.ts';
 import { parseExpr } from '../../core/language/parser.ts';
@@ -129,7 +129,10 @@ function pyExpr(e: Expr, n: Names, t: ValueType | null): string {
         const a = e.args[0]!;
         // A literal: Halide's constant of the type (a cast folds it the same way: integers wrap).
         if (a.kind === 'float' || (a.kind === 'unary' && a.op === '-' && a.arg.kind === 'float')) {
-          const v = a.kind === 'float' ? a.value : -(a.arg as { value: number }).value;
+          // An f32 literal is its binary32 (FloatLit.f32 where rounding through binary64 differs).
+          const lit = (a.kind === 'float' ? a : a.arg) as FloatLit;
+          const abs = e.fn === 'f32' && lit.f32 !== undefined ? lit.f32.value : lit.value;
+          const v = a.kind === 'float' ? abs : -abs;
           if (e.fn === 'f32' || e.fn === 'f64') return `hl.${e.fn}(${JSON.stringify(v)})`;
           throw new ScriptUnsupported(`a float literal cast to ${e.fn}`);
         }

@@ -14,6 +14,7 @@
 // lets the compiler change the result: refused).
 
 import type { ValueType } from '../../core/language/ast.ts';
+import { decimalToF32 } from '../../core/language/float-literal.ts';
 import { add, addConst, and, andAll, ceil, constant, eqT, floor, FALSE, geT, gtT, leT, ltT, max, min, mod, neT, not, or, scale, select as selectT, sub, TRUE, type Formula, type Term } from '../../core/presburger/index.ts';
 import type { AffineExpr, AffineMap, Attr, IntegerSet, MType, Op } from './ir.ts';
 import { showType } from './ir.ts';
@@ -1130,9 +1131,9 @@ export const OPS: Readonly<Record<string, OpEntry>> = {
 function scalarLiteral(op: Op, t: ValueType, text: string): KVal {
   if (t === 'bool') return lit('bool', text === 'true' || text === '1');
   if (t === 'f32' || t === 'f64') {
-    const v = Number(text);
+    const v = t === 'f32' ? decimalToF32(text) : Number(text);
     if (Number.isNaN(v) && !/nan/i.test(text)) fail(op, `the constant ${text}`);
-    return lit(t, t === 'f32' ? Math.fround(v) : v);
+    return lit(t, v);
   }
   if (!/^-?\d+$/.test(text)) fail(op, `the constant ${text}`);
   return lit(t, BigInt(text));

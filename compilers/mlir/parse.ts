@@ -6,6 +6,7 @@
 // at line:col, saying what was expected and what was found.
 
 import type { AffineExpr, AffineMap, Attr, Block, BlockArg, IntegerSet, Loc, Module, MType, Op, Region, TextPos } from './ir.ts';
+import { decimalToF32 } from '../../core/language/float-literal.ts';
 
 export class MlirSyntaxError extends Error {
   constructor(readonly pos: TextPos, readonly expected: string, readonly found: string) {
@@ -543,7 +544,7 @@ class Reader {
     const isHex = /^-?0x/.test(text);
     if (type && type.kind === 'float') {
       if (isHex) return { kind: 'float', value: floatFromBits(BigInt(text), type.width), text, type };
-      return { kind: 'float', value: Number(text), text, type };
+      return { kind: 'float', value: type.width === 32 ? decimalToF32(text) : Number(text), text, type };
     }
     if (/[.eE]/.test(text) && !isHex) return { kind: 'float', value: Number(text), text, type };
     return { kind: 'int', value: text.startsWith('-') ? -BigInt(text.slice(1)) : BigInt(text), type };

@@ -110,7 +110,13 @@ export interface IntLit extends Node {
 }
 export interface FloatLit extends Node {
   readonly kind: 'float';
+  /** The binary64 nearest to the decimal written. */
   readonly value: number;
+  /**
+   * Only where reading the binary64 as binary32 rounds twice (float-literal.ts): the binary32
+   * nearest to the decimal written, and that text (printed back as written).
+   */
+  readonly f32?: { readonly value: number; readonly text: string };
 }
 export interface BoolLit extends Node {
   readonly kind: 'bool';

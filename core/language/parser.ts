@@ -25,6 +25,7 @@ import {
   RESERVED_PREFIX,
 } from './ast.ts';
 import { diag, SchedInputError } from './diagnostics.ts';
+import { decimalToF32 } from './float-literal.ts';
 import { describeToken, lex, type Token } from './lexer.ts';
 import { desugarReduction, operatorByKeyword, operatorOf, REDUCE_OPERATORS } from './reductions.ts';
 
@@ -571,7 +572,7 @@ class Parser {
       }
       if (lit.kind === 'float') {
         this.next();
-        return { kind: 'float', value: -this.floatValue(lit), pos: t.pos };
+        return { ...this.floatLit(lit, true), pos: t.pos };
       }
       return this.unaryOp('-', t);
     }
@@ -584,10 +585,13 @@ class Parser {
     this.leave();
     return this.node({ kind: 'unary', op, arg, pos: t.pos }, [arg]);
   }
-  private floatValue(t: Token): number {
+  private floatLit(t: Token, negative: boolean): { kind: 'float'; value: number; f32?: { value: number; text: string } } {
     const value = Number(t.text);
     if (!Number.isFinite(value)) this.fail(t, 'floating-point literal out of range', 'a finite number (at most about 1.8e308)');
-    return value;
+    const f32 = decimalToF32(t.text);
+    const sign = negative ? -1 : 1;
+    if (Object.is(f32, Math.fround(value))) return { kind: 'float', value: sign * value };
+    return { kind: 'float', value: sign * value, f32: { value: sign * f32, text: `${negative ? '-' : ''}${t.text}` } };
   }
   private primary(): Expr {
     const t = this.tok;
@@ -597,7 +601,7 @@ class Parser {
         return { kind: 'int', value: BigInt(t.text), pos: t.pos };
       case 'float':
         this.next();
-        return { kind: 'float', value: this.floatValue(t), pos: t.pos };
+        return { ...this.floatLit(t, false), pos: t.pos };
       case 'keyword':
         if (t.text === 'true' || t.text === 'false') {
           this.next();

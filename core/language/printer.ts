@@ -66,7 +66,7 @@ function printExprRaw(e: Expr): string {
     case 'int':
       return e.value.toString();
     case 'float':
-      return floatText(e.value);
+      return e.f32 !== undefined ? e.f32.text : floatText(e.value);
     case 'bool':
       return e.value ? 'true' : 'false';
     case 'var':

@@ -31,6 +31,7 @@ import {
   type ValueType,
 } from './ast.ts';
 import { type Diagnostic, diag, SchedInputError } from './diagnostics.ts';
+import { decimalToF32 } from './float-literal.ts';
 import { floatText } from './printer.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -318,7 +319,7 @@ class Checker {
           this.err(e.pos, 'an integer literal cannot be a bool value', 'bool', 'an integer literal');
           return null;
         }
-        if (isIntType(want) ? !fitsInt(e.value, want) : !fitsFloat(Number(e.value), want)) {
+        if (isIntType(want) ? !fitsInt(e.value, want) : !fitsFloat(want === 'f32' ? decimalToF32(e.value.toString()) : Number(e.value), want)) {
           this.err(e.pos, `integer literal ${e.value} does not fit in ${want}`, `a value of ${want}`, `${e.value}`);
           return null;
         }
@@ -329,7 +330,7 @@ class Checker {
           this.err(e.pos, `a floating-point literal cannot have type ${vt}`, vt, 'a floating-point literal');
           return null;
         }
-        if (!fitsFloat(e.value, vt)) {
+        if (!fitsFloat(vt === 'f32' && e.f32 !== undefined ? e.f32.value : e.value, vt)) {
           this.err(e.pos, `floating-point literal ${floatText(e.value)} does not fit in ${vt}`, `a finite value of ${vt}`, floatText(e.value));
           return null;
         }
@@ -770,7 +771,8 @@ function fitsInt(v: bigint, t: ValueType): boolean {
   return r !== undefined && v >= r[0] && v <= r[1];
 }
 
-/** A finite literal that rounds to a finite value of the float type (f32: below about 3.4e38). */
+/** A finite literal that rounds to a finite value of the float type (f32: below about 3.4e38; the
+ * binary32 value of an f32 literal is given rounded once, float-literal.ts). */
 function fitsFloat(v: number, t: ValueType): boolean {
   return Number.isFinite(t === 'f32' ? Math.fround(v) : v);
 }

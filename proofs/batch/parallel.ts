@@ -21,7 +21,7 @@ export interface ImplJob {
   readonly float?: FloatMode;
   readonly timeoutMs?: number;
   /** VerifyOptions.runsFirst. */
-  readonly runsFirst?: boolean;
+  readonly runsFirst?: boolean | 'small';
   /** Write the certificate bundle here (bundle's input name and directory). */
   readonly bundle?: { readonly dir: string; readonly input: string };
 }

@@ -19,7 +19,7 @@ import type { CheckedImpl } from '../../core/language/typecheck.ts';
 import type { BigStepResult } from '../../semantics/bigstep.ts';
 import { type ArrayRef, type Cells, getCell } from '../../semantics/memory.ts';
 import { type ParamValues, type RunImplOptions, type RunReport, runImpl } from '../../semantics/run.ts';
-import { literalValue, type Value } from '../../semantics/values.ts';
+import { literalOf, literalValue, type Value } from '../../semantics/values.ts';
 
 /** Why a run cannot be exported (an input error for the command: exit 3). */
 export class NotExportable extends Error {}
@@ -135,7 +135,7 @@ class Translator {
       case 'int':
         return k === 'index' ? `(EConst (VZ ${z(e.value)}))` : `(EConst ${coqValue(k as ValueType, literalValue(e.value, k as ValueType))})`;
       case 'float':
-        return `(EConst ${coqValue(k as ValueType, literalValue(e.value, k as ValueType))})`;
+        return `(EConst ${coqValue(k as ValueType, literalOf(e, k as ValueType))})`;
       case 'bool':
         return `(EConst (VBool ${e.value ? 'true' : 'false'}))`;
       case 'var':

@@ -211,6 +211,7 @@ function litValue(e: Expr, t: ValueType): RValue {
   const n = e.kind === 'int' ? e.value : null;
   if (t === 'bool') return n !== null ? n !== 0n : (e as { value: number }).value !== 0;
   if (isIntType(t)) return wrap(t, n ?? BigInt(Math.trunc((e as { value: number }).value)));
+  if (e.kind === 'float' && t === 'f32' && e.f32 !== undefined) return e.f32.value;
   return n !== null ? toFloat(t, n) : roundF(t, (e as { value: number }).value);
 }
 

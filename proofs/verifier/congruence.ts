@@ -220,7 +220,7 @@ export class Congruence {
       case 'int':
         return x.value === (y as typeof x).value;
       case 'float':
-        return Object.is(x.value, (y as typeof x).value);
+        return Object.is(x.value, (y as typeof x).value) && Object.is(x.f32?.value, (y as typeof x).f32?.value);
       case 'bool':
         return x.value === (y as typeof x).value;
       case 'call': {

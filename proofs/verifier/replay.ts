@@ -118,8 +118,9 @@ export async function smallParameters(ci: CheckedImpl, count: number, prefer: Ma
 
 /**
  * Parameter values where machine arithmetic changes behaviour: binary32 stops holding every
- * integer after 2^24, binary64 after 2^53, and 32- and 64-bit integers wrap at 2^31, 2^32, 2^63,
- * 2^64. A refutation that needs such a size (N = 16,777,218, where a float count stops growing;
+ * integer after 2^24, binary64 after 2^53 (and from 2^53 + 2^29 + 1 on, an integer rounded to
+ * binary64 and then to binary32 rounds twice: f32(f64(N)) is not f32(N)), and 32- and 64-bit
+ * integers wrap at 2^31, 2^32, 2^63, 2^64. A refutation that needs such a size (N = 16,777,218, where a float count stops growing;
  * N = 2^31, where a division follows a wrap) shows at none of the small parameters.
  */
 export const BOUNDARY_VALUES: readonly bigint[] = [
@@ -129,6 +130,7 @@ export const BOUNDARY_VALUES: readonly bigint[] = [
   1n << 31n,
   1n << 32n,
   (1n << 53n) + 1n,
+  (1n << 53n) + (1n << 29n) + 1n,
   1n << 63n,
   1n << 64n,
   ...[0n, 3n, -1n].map((d) => (1n << 24n) + d),

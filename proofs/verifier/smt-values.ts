@@ -22,6 +22,7 @@ import {
   type ValueType,
 } from '../../core/language/ast.ts';
 import { affineToSmt, smtSymbol } from '../../core/language/affine-smt.ts';
+import { literalOf, literalValue } from '../../semantics/values.ts';
 
 export type FloatMode = 'real' | 'ieee' | 'uf';
 export const FLOAT_MODES: readonly FloatMode[] = ['ieee', 'real', 'uf'];
@@ -94,7 +95,7 @@ function foldFloat(e: Expr, vt: FloatType): number | null {
   switch (e.kind) {
     case 'float':
     case 'int':
-      return r(Number(e.value));
+      return literalOf(e, vt) as number;
     case 'unary': {
       if (e.op !== '-') return null;
       const a = foldFloat(e.arg, vt);
@@ -171,7 +172,7 @@ export class ValueEncoder {
       return smtSymbol(name);
     }
     if (isIntType(vt)) return bvLit(BigInt(v as number | bigint), BITS[vt]);
-    const x = vt === 'f32' ? Math.fround(Number(v)) : Number(v);
+    const x = literalValue(v, vt) as number;
     if (this.mode === 'ieee') return fpLiteral(x, vt);
     if (this.mode === 'real') return realLiteral(x);
     // uf: one uninterpreted constant per distinct literal (no distinctness assumed).
@@ -208,7 +209,7 @@ export class ValueEncoder {
       case 'int':
         return this.literal(e.value, vt);
       case 'float':
-        return this.literal(e.value, vt);
+        return this.literal(literalOf(e, vt) as number, vt);
       case 'bool':
         return e.value ? 'true' : 'false';
       case 'array':

@@ -76,7 +76,7 @@ export function keyOf(e: Expr): string {
     case 'int':
       return `${e.value}:${vt}`;
     case 'float':
-      return `${floatText(e.value)}:${vt}`;
+      return `${e.f32 !== undefined ? e.f32.text : floatText(e.value)}:${vt}`;
     case 'bool':
       return `${e.value}:${vt}`;
     case 'var':

@@ -110,10 +110,21 @@ export interface VerifyOptions {
    * Step (1½): a few concrete runs before any value query (default true). False leaves the
    * symbolic rules to decide alone: the soundness properties of chapters 5 and 7 verify so, since
    * a run at small parameters would otherwise mask a wrong rule that a kernel too large to run
-   * depends on.
+   * depends on. 'small': only for a program with checked operations (whose undefined behaviour a
+   * run shows) and where a run at the least parameters takes at most EARLY_SMALL_STEPS steps by
+   * the static count (semantics/steps.ts; none without a count), and no runs at boundary sizes
+   * either (as false).
    */
-  readonly runsFirst?: boolean;
+  readonly runsFirst?: boolean | 'small';
 }
+
+/**
+ * Step (1½) under `runsFirst: 'small'` (sched halide): Halide's kernels at the least sizes their
+ * asserts allow cost seconds to run (sc1 at 512 × 512 took 14 s to show nothing), a small one
+ * milliseconds (nl_means at 16 × 8: the undefined conversion of fast_exp, which its value
+ * queries took minutes not to decide).
+ */
+const EARLY_SMALL_STEPS = 20_000;
 
 /** Whether a value of the program (the spec's or the implementation's) is a float. */
 function hasFloats(ci: CheckedImpl): boolean {
@@ -584,7 +595,13 @@ async function verifyPhases(ci: CheckedImpl, opts: VerifyOptions): Promise<Verif
     }
     const r0 = performance.now();
     // Before any value query (quick), a run known to be too large is not worth a second model.
-    const fits = quick ? (m: ReadonlyMap<string, bigint>): boolean => (stepCount(ci, m) ?? 0n) <= BigInt(SMALL_RUN.maxSteps) : undefined;
+    const small = opts.runsFirst === 'small';
+    const fits = quick
+      ? (m: ReadonlyMap<string, bigint>): boolean => {
+          const n = stepCount(ci, m);
+          return small ? n !== null && n <= BigInt(EARLY_SMALL_STEPS) : (n ?? 0n) <= BigInt(SMALL_RUN.maxSteps);
+        }
+      : undefined;
     const candidates = (await smallParameters(ci, quick ? 2 : 6, prefer.size === ci.spec.params.length ? prefer : null, context, !quick, fits)).filter((m) => {
       const key = ci.spec.params.map((p) => m.get(p)).join(',');
       if (tried.has(key)) return false;
@@ -626,7 +643,7 @@ async function verifyPhases(ci: CheckedImpl, opts: VerifyOptions): Promise<Verif
    * checked: that is most of a large run's time). The first wrong result is the verdict.
    */
   const boundarySearch = async (s: Slot): Promise<VerifyResult | null> => {
-    if (float === 'real' || opts.runsFirst === false) return null;
+    if (float === 'real' || opts.runsFirst === false || opts.runsFirst === 'small') return null;
     const r0 = performance.now();
     let left = BOUNDARY_COST;
     const fits = (m: ReadonlyMap<string, bigint>): boolean => (boundaryCost(ci, m) ?? BOUNDARY_COST + 1) <= BOUNDARY_COST;
@@ -741,7 +758,10 @@ async function verifyPhases(ci: CheckedImpl, opts: VerifyOptions): Promise<Verif
   // first output obligation for wrong outputs. Step (3) still runs its whole search. Not under
   // `--float real`: its verdicts are about reals, which a run is not.
   const firstValue = slots.find((s) => s.p.usesValues);
-  if (firstValue && float !== 'real' && opts.runsFirst !== false) {
+  // Under 'small', only for a program with checked operations (a `defined` obligation), whose
+  // undefined behaviour a run shows where the solver may take minutes.
+  const runsFirst = opts.runsFirst === 'small' ? slots.some((s) => s.p.kind === 'defined') : opts.runsFirst !== false;
+  if (firstValue && float !== 'real' && runsFirst) {
     const early = await searchRuns(slots.find((s) => s.p.kind === 'output-value') ?? firstValue, '', new Set(), [], true);
     if (early !== null && early.class !== 'annotation-mismatch') return early;
     if (early !== null) {
