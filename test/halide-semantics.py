@@ -76,6 +76,16 @@ ROWS = [
     ("uint64-constants", "defined", "u64", [0, 1], None, [], lambda a, b, x: a + hl.select(x == 0, hl.u64(2 ** 64 - 1), hl.u64(2 ** 63 + 7))),
     ("is-nan-trunc", "defined", "f32", [NAN, -2.5, 2.5, -0.25], None, [], lambda a, b, x: hl.select(hl.is_nan(a), hl.f32(100.0), hl.trunc(a))),
     ("reinterpret-int", "defined", "i32", [-1, I32_MIN, 5], None, [], lambda a, b, x: hl.reinterpret(hl.UInt(32), a)),
+    ("int8-neg-wrap", "defined", "i8", [-128, 5, 0, 127], None, [], lambda a, b, x: -a),
+    ("int32-neg-overflow", "undefined", "i32", [I32_MIN], None, [], lambda a, b, x: -a),
+    ("sqrt-floor-ceil", "defined", "f32", [2.0, -0.0, -2.5, 2.5, NAN, INF, -1.0], None, [], lambda a, b, x: hl.mux(x % 3, [hl.sqrt(a), hl.floor(a), hl.ceil(a)])),
+    ("sqrt-floor-ceil-f64", "defined", "f64", [2.0, -0.0, -2.5, 2.5, NAN, -INF, -1.0], None, [], lambda a, b, x: hl.mux(x % 3, [hl.sqrt(a), hl.floor(a), hl.ceil(a)])),
+    ("exp-log-pow", "defined", "f32", [0.0, 0.0, -INF, 2.0, 4.0, 1.0], "f32", [1.0, 2.0, 1.0, 3.0, 0.5, 2.0], lambda a, b, x: hl.mux(x % 3, [hl.exp(a), hl.log(b), hl.pow(a, b)])),
+    ("bool-logic", "defined", "i32", [1, 1, -1, -1, 0], "i32", [1, -1, 1, -1, 0],
+     lambda a, b, x: hl.select(((a > 0) & (b > 0)) | ~(a < b), 1, 0) + hl.select((a > 0) ^ (b > 0), 10, 0)),
+    ("hints", "defined", "i32", [3, -4, 0], None, [], lambda a, b, x: hl.select(hl.likely(a > 0), a, hl.likely_if_innermost(a * 2)) + hl.cast(hl.Int(32), hl.strict_float(hl.f32(0.5) * hl.cast(hl.Float(32), a)))),
+    ("float-neg-zero", "defined", "f32", [0.0, -0.0, 1.5, INF], None, [], lambda a, b, x: -a),
+    ("mux-out-of-range", "defined", "i32", [-1, 0, 1, 2, 7], "i32", [5, 5, 5, 5, 5], lambda a, b, x: hl.mux(a, [b, b * 2, b * 3])),
 ]
 
 

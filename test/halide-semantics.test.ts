@@ -30,7 +30,8 @@ const PROBES = [
   'cast-float-int-out-of-range', 'cast-float-int-nan', 'cast-float-int-inf', 'cast-float-uint', 'cast-float-uint-out-of-range',
   'cast-int-float', 'cast-int64-float', 'cast-f64-f32', 'cast-bool-int', 'cast-bool-float', 'saturating-cast-uint8',
   'saturating-cast-int32-float', 'abs-int-min', 'absd-int', 'min-max-nan-zero', 'select-discards-undefined', 'float-constants',
-  'double-constants', 'integer-constants', 'uint64-constants', 'is-nan-trunc', 'reinterpret-int',
+  'double-constants', 'integer-constants', 'uint64-constants', 'is-nan-trunc', 'reinterpret-int', 'int8-neg-wrap',
+  'int32-neg-overflow', 'sqrt-floor-ceil', 'sqrt-floor-ceil-f64', 'exp-log-pow', 'bool-logic', 'hints', 'float-neg-zero', 'mux-out-of-range',
 ];
 
 interface Row {

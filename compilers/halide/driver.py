@@ -139,6 +139,11 @@ def section(log, title):
     """The IR printed after the last pass named `title` (unchanged passes print nothing)."""
     out, cur, on = None, [], False
     for line in log.splitlines():
+        # Halide's simplifier prints some warnings without a newline ("Simplifier: unhandled
+        # PureExtern: sqrt_f64"), so a pass's header can follow one on the same line.
+        m = re.search(r"Lowering after [a-z ,'-]+:( \(unchanged\))?$", line)
+        if m and m.start() > 0 and re.fullmatch(r"(Simplifier: unhandled PureExtern: \w+)+", line[: m.start()]):
+            line = line[m.start():]
         if line.startswith("Lowering after "):
             if on:
                 out = "\n".join(cur)
@@ -342,8 +347,22 @@ def main():
         if missing:
             info["definitions"] = zygote.run("--definitions", "the lowering of the inlined Func definitions", soft=True, extra=missing)
     zygote.close()
-    info.update({"exactFloats": EXACT, "strictFloat": TARGET.has_feature(hl.TargetFeature.StrictFloat), "assume": ASSUME, "halide": "14", "target": str(TARGET), "example": example, "traced": traced, "plain": plain, "ms": {"traced": traced_ms, "plain": plain_ms}})
+    info.update({"exactFloats": EXACT, "strictFloat": TARGET.has_feature(hl.TargetFeature.StrictFloat), "assume": ASSUME, "halide": "14", "target": str(TARGET), "example": exact_ints(example), "traced": traced, "plain": plain, "ms": {"traced": traced_ms, "plain": plain_ms}})
     print(json.dumps(info))
+
+
+def exact_ints(v):
+    """The script's example with its integers as decimal text: a JSON number is read as a double
+    on the other side, and a UInt(64) Param of 2^64 - 1 would become 2^64."""
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, list):
+        return [exact_ints(x) for x in v]
+    if isinstance(v, dict):
+        return {k: exact_ints(x) for k, x in v.items()}
+    return v
 
 
 def run_mode(mod, mode, extra):

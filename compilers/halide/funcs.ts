@@ -18,6 +18,9 @@ export interface DriverFunc {
 }
 
 /** What compilers/halide/driver.py prints. */
+/** A value of pipeline()'s `example`: an integer as decimal text (exact at every width), a float as a number. */
+export type ExampleValue = string | number;
+
 export interface DriverOutput {
   readonly output: string;
   readonly outputType: string;
@@ -29,7 +32,7 @@ export interface DriverOutput {
   readonly plain: { readonly pass21: string | null; readonly final: string | null; readonly initial: string | null };
   readonly ms: { readonly traced: number; readonly plain: number };
   /** pipeline()'s `example` sizes; null: too large for the JIT oracle; 'choose': not given (sched chooses small sizes). */
-  readonly example?: Record<string, number | number[]> | null | 'choose';
+  readonly example?: Record<string, ExampleValue | ExampleValue[]> | null | 'choose';
   /** pipeline()'s `assume`: conditions over buffer fields and Params, in Halide's names. */
   readonly assume?: readonly string[];
   /**

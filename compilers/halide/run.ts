@@ -15,6 +15,7 @@ import { fastMathReason } from './fast-math.ts';
 import { compareStripped, HirParseError } from './hir.ts';
 import { type DriverOutput, translate, type TranslateOptions, type Translation } from './translate.ts';
 import { type Simplified, simplifyTranslation } from './simplify.ts';
+import type { ExampleValue } from './funcs.ts';
 
 /**
  * Relative tolerance of the JIT oracle's float comparisons for pipelines Halide compiles with
@@ -212,7 +213,7 @@ export function exampleParams(c: HalideCase): Map<string, bigint> {
   const out = new Map<string, bigint>();
   for (const { sched, halide } of c.translation.params) {
     const m = /^(.+)\.extent\.(\d+)$/.exec(halide);
-    let v: number | undefined;
+    let v: ExampleValue | undefined;
     const mm = /^(.+)\.min\.(\d+)$/.exec(halide);
     if (m) {
       const key = m[1] === c.driver.output ? 'output' : m[1]!;
@@ -220,12 +221,14 @@ export function exampleParams(c: HalideCase): Map<string, bigint> {
       v = Array.isArray(e) ? e[Number(m[2])] : undefined;
     } else if (mm) {
       const e = ex[`${mm[1]!}.min`];
-      v = Array.isArray(e) ? e[Number(mm[2])] : 0;
+      v = Array.isArray(e) ? e[Number(mm[2])] : '0';
     } else {
       const e = ex[halide];
-      v = typeof e === 'number' ? e : undefined;
+      v = Array.isArray(e) ? undefined : e;
     }
     if (v === undefined) throw new HalideError(`pipeline(): 'example' gives no value for ${halide} (the JIT oracle needs one)`);
+    // Integers come as decimal text (driver.py: exact_ints); a number here is a float.
+    if (typeof v === 'number' || !/^-?\d+$/.test(v)) throw new HalideError(`pipeline(): 'example' gives ${String(v)} for ${halide}, which is not an integer`);
     out.set(sched, BigInt(v));
   }
   return out;

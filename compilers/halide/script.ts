@@ -118,6 +118,9 @@ function pyExpr(e: Expr, n: Names, t: ValueType | null): string {
       }
     }
     case 'unary':
+      // Halide's float negation is `0.0f - x` (IROperator.cpp), which is +0.0 at x = +0.0; SCHED's
+      // flips the sign. A product by -1 flips it exactly at every value (strict_float keeps it).
+      if (e.op === '-' && (t === 'f32' || t === 'f64')) return `(${go(e.arg)} * hl.${t}(-1))`;
       if (e.op === '-') return `(-${go(e.arg)})`;
       throw new ScriptUnsupported(`operator '${e.op}'`);
     case 'call':

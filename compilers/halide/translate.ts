@@ -187,6 +187,11 @@ class Translator {
   metaAsserts = 0;
   /** Asserts inside loops or branches (not assumptions: they are checked where they run), by kind. */
   readonly nestedAsserts = new Map<string, number>();
+  /**
+   * The conditions of the affine `if`s around the statement being translated, when no loop
+   * encloses it (null under a loop): an assert there is assumed under them (assertUnder).
+   */
+  private ifPath: { readonly c: HExpr; readonly sc: Scope; readonly holds: boolean }[] | null = [];
   /** Non-integer Params read by the program or the spec (0-dimensional inputs). */
   readonly scalarInputs = new Set<string>();
 
@@ -808,27 +813,13 @@ class Translator {
       case 'pc':
         return this.block(s.body, s.produce ? sc.bind(s.name, { k: 'produce', count: { last: -1 } }) : sc, top);
       case 'for': {
-        // GPU blocks, threads and lanes run in parallel and may not communicate (as `par`).
-        const kind = { for: 'for', parallel: 'par', vectorized: 'par', unrolled: 'for', gpu_block: 'par', gpu_thread: 'par', gpu_lane: 'par' }[s.type.replace(/<.*>$/, '')];
-        if (kind === undefined) throw new Unsupported(`For(${s.type})`, `loop ${s.name} (line ${s.line})`);
-        const min = this.must(() => this.idx(s.min, sc), `the min of loop ${s.name}`);
-        let ext: string;
+        const path = this.ifPath;
+        this.ifPath = null;
         try {
-          ext = this.idx(s.extent, sc);
-        } catch (err) {
-          if (!(err instanceof NotIndex)) throw err;
-          const fused = this.fused(s, sc, kind, min);
-          if (fused === null) throw new Unsupported('non-affine index', `the extent of loop ${s.name}: ${err.message}`);
-          return fused;
+          return this.loop(s, sc);
+        } finally {
+          this.ifPath = path;
         }
-        const v = this.names.get(s.name);
-        if (min === '0') {
-          const body = this.block(s.body, sc.bind(s.name, { k: 'idx', sched: v, e: null, scope: null, used: false }), false);
-          return `${kind} ${v} < ${ext} do\n${indent(body)}`;
-        }
-        const iv = this.names.get(`${s.name}.i`);
-        const body = this.block(s.body, sc.bind(s.name, { k: 'idx', sched: v, e: null, scope: null, used: false }), false);
-        return `${kind} ${iv} < ${ext} do\n${indent(`let ${v} = ${iv} + ${min} in\n${body}`)}`;
       }
       case 'realize': {
         const f = this.funcs.get(s.name);
@@ -866,8 +857,17 @@ class Translator {
           if (!(err instanceof NotIndex)) throw err;
           return this.guarded(s, sc, err.message);
         }
-        const t = this.block(s.then, sc, false);
-        const e = s.else ? this.block(s.else, sc, false) : null;
+        const path = this.ifPath;
+        const branch = (ss: readonly HStmt[], holds: boolean): string => {
+          this.ifPath = path === null ? null : [...path, { c: s.cond, sc, holds }];
+          try {
+            return this.block(ss, sc, false);
+          } finally {
+            this.ifPath = path;
+          }
+        };
+        const t = branch(s.then, true);
+        const e = s.else ? branch(s.else, false) : null;
         return `if ${cond} then {\n${indent(t)}\n}${e !== null ? ` else {\n${indent(e)}\n}` : ''}`;
       }
       case 'provide':
@@ -882,6 +882,31 @@ class Translator {
       case 'unknown':
         throw new Unsupported(s.kind, `'${s.text.slice(0, 80)}' (line ${s.line})`);
     }
+  }
+
+  /** A For loop (`stmt`): asserts under it are not assumed (ifPath is null). */
+  loop(s: Extract<HStmt, { k: 'for' }>, sc: Scope): string {
+    // GPU blocks, threads and lanes run in parallel and may not communicate (as `par`).
+    const kind = { for: 'for', parallel: 'par', vectorized: 'par', unrolled: 'for', gpu_block: 'par', gpu_thread: 'par', gpu_lane: 'par' }[s.type.replace(/<.*>$/, '')];
+    if (kind === undefined) throw new Unsupported(`For(${s.type})`, `loop ${s.name} (line ${s.line})`);
+    const min = this.must(() => this.idx(s.min, sc), `the min of loop ${s.name}`);
+    let ext: string;
+    try {
+      ext = this.idx(s.extent, sc);
+    } catch (err) {
+      if (!(err instanceof NotIndex)) throw err;
+      const fused = this.fused(s, sc, kind, min);
+      if (fused === null) throw new Unsupported('non-affine index', `the extent of loop ${s.name}: ${err.message}`);
+      return fused;
+    }
+    const v = this.names.get(s.name);
+    if (min === '0') {
+      const body = this.block(s.body, sc.bind(s.name, { k: 'idx', sched: v, e: null, scope: null, used: false }), false);
+      return `${kind} ${v} < ${ext} do\n${indent(body)}`;
+    }
+    const iv = this.names.get(`${s.name}.i`);
+    const body = this.block(s.body, sc.bind(s.name, { k: 'idx', sched: v, e: null, scope: null, used: false }), false);
+    return `${kind} ${iv} < ${ext} do\n${indent(`let ${v} = ${iv} + ${min} in\n${body}`)}`;
   }
 
   /**
@@ -1006,6 +1031,22 @@ class Translator {
       // device state) that hold of the arrays SCHED models; not assuming them is conservative.
       this.metaAsserts++;
       return;
+    }
+    if (!top && this.ifPath !== null && this.ifPath.length > 0) {
+      // Under affine `if`s and no loop (`specialize_fail` is `if (c) {…} else {assert(false, …)}`):
+      // when the branch is taken and the assert fails, the pipeline fails and computes nothing,
+      // as with the asserts at the top. Assumed: the path implies the condition.
+      try {
+        const path = this.ifPath.map((p) => {
+          const c = this.cond(p.c, p.sc, { ...IDX, expand: true });
+          return p.holds ? `(${c})` : `!(${c})`;
+        });
+        const c = this.cond(s.cond, sc, { ...IDX, expand: true });
+        if (c !== 'true') this.assumes.push(`!(${path.join(' && ')}) || (${c})`);
+        return;
+      } catch (err) {
+        if (!(err instanceof NotIndex) && !(err instanceof Unsupported)) throw err;
+      }
     }
     if (!top) {
       this.nestedAsserts.set(kind, (this.nestedAsserts.get(kind) ?? 0) + 1);
@@ -1332,6 +1373,7 @@ class Translator {
 
   run(): Translation {
     if (!this.d.traced.pass21) throw new Unsupported('lowering', "Halide printed no IR after 'bounding small realizations'");
+    rejectIntrinsicNames(this.d);
     const stmt = parseHStmt(this.d.traced.pass21);
     const top = new Scope(null, '', { k: 'produce', count: { last: -1 } });
     if (this.d.traced.error) this.notes.push(`Halide failed after lowering (code generation of the traced pipeline): ${this.d.traced.error.split('\n').pop()}`);
@@ -1471,14 +1513,26 @@ function topoOrder(funcs: readonly DriverFunc[], inputs: ReadonlyMap<string, unk
   return out;
 }
 
-/** The intrinsics call() translates (a Func definition may call them). */
 /** The constant of a shift amount (`(uint32)23`), or null. */
 function shiftAmount(e: HExpr): bigint | null {
   if (e.k === 'cast' && /^u?int\d+$/.test(e.t)) return shiftAmount(e.a);
   return e.k === 'int' && e.v >= 0n ? e.v : null;
 }
 
+/**
+ * A Func, input or Param named like an intrinsic prints like a call of it (a 2-D Func `max` is
+ * `max(x, y)`, an input `select` is `select(x)`), and call() reads the intrinsic: refused, as the
+ * driver refuses names that print like float constants.
+ */
+function rejectIntrinsicNames(d: DriverOutput): void {
+  const named: [string, string][] = [...d.funcs.map((f) => ['Func', f.name] as [string, string]), ...d.inputs.map((i) => ['ImageParam', i.name] as [string, string]), ...d.params.map((p) => ['Param', p.name] as [string, string])];
+  for (const [what, n] of named) {
+    if (KNOWN_CALLS.has(n) || /^_?halide_/.test(n)) throw new Unsupported('name', `a ${what} named '${n}' prints like Halide's intrinsic ${n}(…) in its IR; rename it`);
+  }
+}
+
+/** The intrinsics call() translates (a Func definition may call them). */
 const KNOWN_CALLS = new Set([
   'strict_float', 'undef', 'min', 'max', 'select', 'mux', 'abs', 'absd', 'reinterpret', 'shift_left', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'bitwise_not', 'likely', 'likely_if_innermost',
-  'sqrt_f32', 'sqrt_f64', 'exp_f32', 'exp_f64', 'log_f32', 'log_f64', 'pow_f32', 'pow_f64', 'floor_f32', 'floor_f64', 'ceil_f32', 'ceil_f64', 'trunc_f32', 'trunc_f64', 'is_nan_f32', 'is_nan_f64',
+  'promise_clamped', 'unsafe_promise_clamped', 'return_second', 'sqrt_f32', 'sqrt_f64', 'exp_f32', 'exp_f64', 'log_f32', 'log_f64', 'pow_f32', 'pow_f64', 'floor_f32', 'floor_f64', 'ceil_f32', 'ceil_f64', 'trunc_f32', 'trunc_f64', 'is_nan_f32', 'is_nan_f64',
 ]);

@@ -64,6 +64,8 @@ def run(path):
         for i, v in enumerate(flat(vals)):
             buf[[i % ext[0], i // ext[0]] if len(ext) == 2 else [i]] = v
         a.set(buf)
+    for n, v in truth.get("params", {}).items():
+        args[n].set(v)
     out = p["output"]
     ext = truth["output"]
     t = out.output_types()[0]
@@ -81,7 +83,7 @@ def run(path):
             idx.append(rest % e)
             rest //= e
         got.append(res[idx])
-    want = flat(mod.reference(**truth["inputs"]))
+    want = flat(mod.reference(**truth["inputs"], **truth.get("params", {})))
     agree = all(w is None or same(g, w) for g, w in zip(got, want)) and len(got) == len(want)
     return {"name": name, "halide": [show(g) for g in got], "reference": [None if w is None else show(w) for w in want], "agree": agree}
 
