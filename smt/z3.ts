@@ -617,7 +617,7 @@ async function runSolver(script: string, timeoutMs: number, route: Route): Promi
   totalMs += r.ms;
   totalWork = addWork(totalWork, r.work);
   // Profiling aid: one line per query (time, size, scopes, first answer) on stderr.
-  if (TRACE) process.stderr.write(`z3: ${r.ms.toFixed(0)} ms, ${script.length} chars, ${script.split('(push 1)').length - 1} scopes, ${firstStatus(r.output) ?? '-'}${r.work ? `, ${r.work.native} native + ${r.work.wasm} wasm units` : ''}${netStops > 0 ? `, ${netStops} safety-net stops so far` : ''}${process.env.SCHED_Z3_TRACE_SCRIPTS ? `\n${script}\n` : ''}\n`);
+  if (TRACE) process.stderr.write(`z3: ${r.ms.toFixed(0)} ms, ${script.length} chars, ${script.split('(push 1)').length - 1} scopes, ${firstStatus(r.output) ?? '-'}${r.work ? `, ${r.work.native} native + ${r.work.wasm} wasm units` : ''}${r.limitReached ? `, resource limit of ${timeoutMs} ms reached` : ''}${netStops > 0 ? `, ${netStops} safety-net stops so far` : ''}${process.env.SCHED_Z3_TRACE_SCRIPTS ? `\n${script}\n` : ''}\n`);
   const { output, ms, timedOut } = r;
   if (r.crashed) return { status: 'unknown', output, ms, reason: r.crashed };
   const err = errorOf(output);

@@ -23,6 +23,7 @@ import { seededInputs } from '../../semantics/model.ts';
 import { MlirRunError } from '../../compilers/mlir/runner.ts';
 import { caseFile, FINDINGS, knownSignature, report, runCase, shrink as shrinkByRunner, signatureOf } from './mlir-campaign.ts';
 import { caseSeed, countStmts, genPipeline, genProgram, type Pipeline, pipelineText, type Program, programText, Rng, shrinkPipeline, shrinkProgram } from './mlir-gen.ts';
+import { FUZZ_PRUNE_MS } from './budgets.ts';
 import { executionOracle, inputsOfRun, type OracleReport, validateMlir } from '../validate/mlir.ts';
 
 export type MlirOutcome = 'ok' | 'bug' | 'disagreement' | 'unknown' | 'rejected';
@@ -41,6 +42,8 @@ export interface MlirCase {
   readonly detail: string | null;
   readonly bundle: string | null;
   readonly ms: number;
+  /** Where the case's wall-clock time went, in ms (a measurement for profiles, never part of a result). */
+  readonly phases?: Readonly<Record<string, number>>;
 }
 
 export interface MlirFuzzOptions {
@@ -74,6 +77,8 @@ interface Judged {
   readonly sched: string | null;
   /** For a bug the verifier found: the counterexample's parameters and what mlir-cpu-runner showed there. */
   readonly confirmation?: { readonly params: Readonly<Record<string, string>>; readonly replay: string; readonly shows: readonly string[] };
+  /** Wall-clock ms by phase (runner, mlir-opt, translate, verify of which smt, oracle): a measurement. */
+  readonly phases?: Readonly<Record<string, number>>;
 }
 
 function differs(a: OracleReport['source']): boolean {
@@ -87,8 +92,18 @@ function firstDiff(a: NonNullable<OracleReport['source']>): string {
 
 /** One program under one pipeline through every oracle. */
 export async function judgeCase(program: Program, pipeline: Pipeline, seed: number, o: Pick<MlirFuzzOptions, 'timeoutMs' | 'limitMs' | 'verify'>): Promise<Judged> {
+  const ph: Record<string, number> = {};
+  const j = await judgeTimed(program, pipeline, seed, o, ph);
+  return { ...j, phases: Object.fromEntries(Object.entries(ph).map(([k, v]) => [k, Math.round(v)])) };
+}
+
+async function judgeTimed(program: Program, pipeline: Pipeline, seed: number, o: Pick<MlirFuzzOptions, 'timeoutMs' | 'limitMs' | 'verify'>, ph: Record<string, number>): Promise<Judged> {
   const text = programText(program);
+  let t = performance.now();
   const run = runCase(text, pipeline, program, seed, { ...(o.limitMs !== undefined ? { limitMs: o.limitMs } : {}) });
+  ph.runner = performance.now() - t;
+  for (const e of [run.before, run.after]) if (e) for (const [k, v] of Object.entries(e.ms)) ph[`runner.${k}`] = (ph[`runner.${k}`] ?? 0) + v;
+  if (run.pass) ph['runner.passes'] = run.pass.ms;
   const kind = run.outcome.kind;
   const runnerDetail = 'detail' in run.outcome ? run.outcome.detail : null;
   if (kind === 'bad-source') return { outcome: 'rejected', runner: kind, verdict: null, disagreement: null, detail: `the generator's program: ${runnerDetail}`, sched: null };
@@ -97,11 +112,18 @@ export async function judgeCase(program: Program, pipeline: Pipeline, seed: numb
   if (!o.verify) return { outcome: FINDINGS.has(kind) ? 'bug' : 'ok', runner: kind, verdict: null, disagreement: null, detail: runnerDetail, sched: null };
   let v;
   try {
-    v = await validateMlir({ source: text, passes: pipelineText(pipeline), sourceFile: 'case.mlir', verify: { timeoutMs: o.timeoutMs }, ...(o.limitMs !== undefined ? { limitMs: o.limitMs } : {}), ...(program.param ? { params: new Map([[program.param.name, BigInt(program.param.value)]]) } : {}) });
+    v = await validateMlir({ source: text, passes: pipelineText(pipeline), sourceFile: 'case.mlir', verify: { timeoutMs: o.timeoutMs, pruneMs: FUZZ_PRUNE_MS }, ...(o.limitMs !== undefined ? { limitMs: o.limitMs } : {}), ...(program.param ? { params: new Map([[program.param.name, BigInt(program.param.value)]]) } : {}) });
   } catch (e) {
     if (e instanceof SchedInputError || e instanceof MlirRunError) return { outcome: 'rejected', runner: kind, verdict: null, disagreement: null, detail: e.message.split('\n')[0]!, sched: null };
     throw e;
   }
+  ph.validate = performance.now() - t - ph.runner;
+  if (v.prepared) Object.assign(ph, v.prepared.ms);
+  if (v.result) {
+    ph.verify = v.result.ms;
+    ph.smt = v.result.timings.smt;
+  }
+  t = performance.now();
   const bugByRunner = FINDINGS.has(kind);
   if (v.unsupported !== null) return { outcome: bugByRunner ? 'bug' : 'unknown', runner: kind, verdict: 'unknown unsupported', disagreement: null, detail: v.unsupported, sched: null };
   const r = v.result!;
@@ -113,6 +135,7 @@ export async function judgeCase(program: Program, pipeline: Pipeline, seed: numb
   const params = new Map(tr.source.params.map((p) => [p.name, BigInt(program.param && p.name === program.param.name ? program.param.value : 6)] as const));
   // On the very runs the runner oracle made (their inputs, their outputs): no second run.
   const rep = run.before && run.after ? executionOracle(tr, ci, v.prepared!.modules, params, inputsOfRun(tr, run.before), { source: run.before, target: run.after }) : executionOracle(tr, ci, v.prepared!.modules, params, seededInputs(seed));
+  ph.oracle = performance.now() - t;
   if (rep.skipped === null) {
     if (differs(rep.source)) return judged('disagreement', 'spec-vs-source-run', `the spec model and mlir-cpu-runner on the source differ: ${firstDiff(rep.source!)}`);
     const bigstepRan = rep.bigstep === 'match' || rep.bigstep === 'mismatch';
@@ -250,7 +273,7 @@ export async function mlirFuzz(o: MlirFuzzOptions): Promise<MlirFuzzSummary> {
     byOutcome[j.outcome]++;
     if (j.verdict !== null) verdicts[j.verdict] = (verdicts[j.verdict] ?? 0) + 1;
     runner[j.runner] = (runner[j.runner] ?? 0) + 1;
-    o.onCase?.({ index: i, seed, pipeline: pipelineText(pipeline), stmts: countStmts(program), outcome: j.outcome, runner: j.runner, verdict: j.verdict, disagreement: j.disagreement, detail: j.detail, bundle: dir, ms: Math.round(performance.now() - t) });
+    o.onCase?.({ index: i, seed, pipeline: pipelineText(pipeline), stmts: countStmts(program), outcome: j.outcome, runner: j.runner, verdict: j.verdict, disagreement: j.disagreement, detail: j.detail, bundle: dir, ms: Math.round(performance.now() - t), ...(j.phases ? { phases: j.phases } : {}) });
   }
   return { iterations: n, byOutcome, verdicts, runner, bundles, ms: performance.now() - t0 };
 }

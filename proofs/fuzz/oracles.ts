@@ -82,6 +82,8 @@ export interface OracleOptions {
   readonly verifyBudgetMs?: number;
   /** Verify in this process instead of a worker (no budget, no protection from a crash). */
   readonly verifyInProcess?: boolean;
+  /** Budget of the verifier's feasibility queries (VerifyOptions.pruneMs; proofs/fuzz/budgets.ts). */
+  readonly pruneMs?: number;
 }
 
 export const DEFAULT_ORACLES: OracleOptions = { timeoutMs: 5000, runs: 3, maxParam: 9, exploreStates: 20_000, seed: 0 };
@@ -259,9 +261,9 @@ export async function crossCheck(ci: CheckedImpl, text: string | null, opts: Ora
   if (!opts.noVerify) {
     let r: WorkerVerdict;
     if (opts.verifyInProcess || text === null) {
-      const v = await verifyImpl(ci, { timeoutMs: opts.timeoutMs });
+      const v = await verifyImpl(ci, { timeoutMs: opts.timeoutMs, ...(opts.pruneMs !== undefined ? { pruneMs: opts.pruneMs } : {}) });
       r = { verdict: v.verdict, class: v.class, reason: v.reason, values: v.counterexample?.values ?? null, ms: v.ms, workMs: null };
-    } else r = await verifyInWorker(text, opts.timeoutMs, { budgetMs: opts.verifyBudgetMs });
+    } else r = await verifyInWorker(text, opts.timeoutMs, { budgetMs: opts.verifyBudgetMs, ...(opts.pruneMs !== undefined ? { pruneMs: opts.pruneMs } : {}) });
     const params: Record<string, string> = {};
     for (const p of ci.spec.params) {
       const x = r.values?.[p];

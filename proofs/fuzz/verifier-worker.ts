@@ -17,7 +17,7 @@ function since(w0: Work): number {
   return workMs(workSince(w0));
 }
 
-process.on('message', async (m: { id: number; text: string; timeoutMs: number }) => {
+process.on('message', async (m: { id: number; text: string; timeoutMs: number; pruneMs?: number }) => {
   startFromScratch();
   forgetSolverAnswers();
   // Work is counted under resource limits only (smt/z3.ts): under time limits it is not reported.
@@ -32,7 +32,7 @@ process.on('message', async (m: { id: number; text: string; timeoutMs: number })
   try {
     const ci = (await checkSource('case.sched', m.text)).impls[0];
     if (ci === undefined) throw new Error('no implementation');
-    const r = await verifyImpl(ci, { timeoutMs: m.timeoutMs });
+    const r = await verifyImpl(ci, { timeoutMs: m.timeoutMs, ...(m.pruneMs !== undefined ? { pruneMs: m.pruneMs } : {}) });
     const result: WorkerVerdict = { verdict: r.verdict, class: r.class, reason: r.reason, values: r.counterexample?.values ?? null, ms: r.ms, workMs: counted ? since(w0) : null };
     process.send?.({ id: m.id, result });
   } catch (e) {

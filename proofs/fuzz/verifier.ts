@@ -29,6 +29,7 @@ interface Request {
   readonly id: number;
   readonly text: string;
   readonly timeoutMs: number;
+  readonly pruneMs?: number;
 }
 
 type Reply = { readonly id: number; readonly result: WorkerVerdict } | { readonly id: number; readonly error: string } | { readonly id: number; readonly work: number };
@@ -42,6 +43,8 @@ export interface VerifierOptions {
   readonly cpuBudgetMs?: number;
   /** Heap limit of the worker in MB (default 2048). */
   readonly heapMb?: number;
+  /** Budget of the verifier's feasibility queries (VerifyOptions.pruneMs). */
+  readonly pruneMs?: number;
 }
 
 // Compiled (dist/, see cli/thread.js) or the sources through tsx: the worker in the same form.
@@ -60,7 +63,10 @@ function start(heapMb: number): ChildProcess {
   const env = { ...process.env, SCHED_SOLVER_LIMIT: solverLimits() };
   const w = fork(WORKER, [], { execArgv: [...(COMPILED ? [] : ['--import', 'tsx']), `--max-old-space-size=${heapMb}`], stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env });
   stderrTail = '';
+  const trace = process.env.SCHED_Z3_TRACE === '1';
   w.stderr?.on('data', (d: Buffer) => {
+    // The solver's trace (smt/z3.ts) of the worker's queries goes on to ours: profiles need it.
+    if (trace) process.stderr.write(d);
     stderrTail = (stderrTail + d.toString()).slice(-2000);
   });
   return w;
@@ -125,7 +131,7 @@ export function verifyInWorker(text: string, timeoutMs: number, opts: VerifierOp
     }, 1000);
     w.on('message', onMessage);
     w.on('exit', onExit);
-    const req: Request = { id, text, timeoutMs };
+    const req: Request = { id, text, timeoutMs, ...(opts.pruneMs !== undefined ? { pruneMs: opts.pruneMs } : {}) };
     w.send(req);
   });
 }

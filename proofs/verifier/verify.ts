@@ -116,6 +116,13 @@ export interface VerifyOptions {
    * either (as false).
    */
   readonly runsFirst?: boolean | 'small';
+  /**
+   * Budget (ms of solver budget) of each feasibility query that prunes the alternatives of a heap
+   * read (default PRUNE_MS). Only a pruning: an undecided one keeps its alternative. The fuzzers
+   * give less (proofs/fuzz/budgets.ts): there, every decided one measured used a small fraction
+   * of it, and the undecided ones spent minutes each to stay undecided.
+   */
+  readonly pruneMs?: number;
 }
 
 /**
@@ -245,10 +252,13 @@ async function decidePresburger(pending: readonly PendingObligation[], timeoutMs
   return out;
 }
 
+/** The budget of a feasibility query (VerifyOptions.pruneMs): ms of solver budget. */
+export const PRUNE_MS = 2000;
+
 /** Presburger satisfiability of each condition with the facts, in one batch (unknown: keep). */
-const feasibility = (ask: Ask): Feasibility => async (facts, conds) => {
+const feasibility = (ask: Ask, budgetMs: number): Feasibility => async (facts, conds) => {
   const scripts = conds.map((c) => [declarations([...facts, c]), ...facts.map((f) => `(assert ${formulaToSmt(f)})`), `(assert ${formulaToSmt(c)})`].join('\n'));
-  const answers = await ask.batch(scripts, 2000);
+  const answers = await ask.batch(scripts, budgetMs);
   return answers.map((a) => a.status !== 'unsat');
 };
 
@@ -776,7 +786,7 @@ async function verifyPhases(ci: CheckedImpl, opts: VerifyOptions): Promise<Verif
   // obligations are independent: their queries go to the solver pool together, in waves that
   // keep everything else in a fixed order (proofs/verifier/waves.ts).
   await inWaves(slots.filter((s) => s.p.usesValues), async (s, ask) => {
-    if (s.p.prepare) await s.p.prepare(feasibility(ask));
+    if (s.p.prepare) await s.p.prepare(feasibility(ask, opts.pruneMs ?? PRUNE_MS));
     await dischargeValue(s, cheap, timeoutMs, ask);
   });
   // (3) Replay the first unproved value obligation concretely: at the small parameters of its
