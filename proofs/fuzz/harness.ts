@@ -60,6 +60,8 @@ export interface CaseRecord {
   /** Why the output was not cross-checked (compiler failure, undecided well-formedness check). */
   readonly compileError: string | null;
   readonly ms: number;
+  /** Wall-clock ms by phase (compile, runs, native, explore, verify): a measurement for profiles. */
+  readonly phases?: Readonly<Record<string, number>>;
   readonly bundle: string | null;
   /** Illegal draws replaced before this case (the run's `redraws` is their sum). */
   readonly redraws?: number;
@@ -148,11 +150,15 @@ export interface Evaluation {
   readonly artifacts?: Readonly<Record<string, string>>;
   readonly compileError: string | null;
   readonly report: CaseReport | null;
+  /** Wall-clock ms of compiling and checking the output (a measurement for profiles). */
+  readonly compileMs?: number;
 }
 
 /** Compile and cross-check one case. */
 export async function evaluate(c: FuzzCase, compiler: Compiler, oracles: OracleOptions): Promise<Evaluation> {
+  const t0 = performance.now();
   const r = await compiler.compile(c);
+  const compileMs = Math.round(performance.now() - t0);
   if (!r.ok) return { outcome: r.rejected ? 'rejected' : 'compile-failure', text: null, compileError: r.error, report: null };
   const artifacts = r.artifacts;
   let ci;
@@ -171,7 +177,7 @@ export async function evaluate(c: FuzzCase, compiler: Compiler, oracles: OracleO
     return { outcome: 'compile-failure', text: r.text, artifacts, compileError: `the output is not a valid .sched file: ${found}`, report: null };
   }
   const report = await crossCheck(ci, r.text, oracles, r.native);
-  return { outcome: report.judgement, text: r.text, artifacts, compileError: null, report };
+  return { outcome: report.judgement, text: r.text, artifacts, compileError: null, report, compileMs };
 }
 
 /** Work to the millisecond in the log (a fraction of a resource unit's worth says nothing). */
@@ -388,7 +394,7 @@ export async function fuzz(opts: FuzzOptions): Promise<FuzzSummary> {
     }
     sum.ms = Math.round(performance.now() - t0);
     sum.msPerCase = Math.round(sum.ms / sum.iterations);
-    opts.onCase?.({ index: i, seed, outcome: ev.outcome, detectedBy: det, disagreements: kinds, verdict: v ?? null, verifyClass: ev.report?.verify?.class ?? null, verifyReason: ev.report?.verify?.reason ?? null, verifyMs: ev.report?.verify?.ms ?? null, verifyWorkMs: workOf(ev.report?.verify?.workMs), native: nat ? { compared: nat.compared, agreed: nat.compared && nat.error === null && nat.beyondTolerance === 0, cells: nat.cells, differences: nat.differences, error: nat.error } : null, compileError: ev.compileError, ms: Math.round(performance.now() - ts), bundle, redraws }, sum);
+    opts.onCase?.({ index: i, seed, outcome: ev.outcome, detectedBy: det, disagreements: kinds, verdict: v ?? null, verifyClass: ev.report?.verify?.class ?? null, verifyReason: ev.report?.verify?.reason ?? null, verifyMs: ev.report?.verify?.ms ?? null, verifyWorkMs: workOf(ev.report?.verify?.workMs), native: nat ? { compared: nat.compared, agreed: nat.compared && nat.error === null && nat.beyondTolerance === 0, cells: nat.cells, differences: nat.differences, error: nat.error } : null, compileError: ev.compileError, ms: Math.round(performance.now() - ts), ...(ev.report?.phases ? { phases: { compile: ev.compileMs ?? 0, ...ev.report.phases } } : {}), bundle, redraws }, sum);
     if (opts.stopOnFirst && (det.length > 0 || kinds.length > 0)) break;
   }
   closeVerifier();

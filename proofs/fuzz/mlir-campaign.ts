@@ -39,10 +39,17 @@ export interface CaseRun {
   readonly pass: PassResult | null;
   readonly before: Execution | null;
   readonly after: Execution | null;
+  /** With CampaignOptions.locations: the source and the output printed with locations, as `sched mlir` reads them. */
+  readonly modules?: { readonly source: string; readonly target: string };
 }
 
 export interface CampaignOptions {
   readonly limitMs?: number;
+  /**
+   * Print the source and the pass output with locations naming this file (CaseRun.modules): the
+   * very modules prepareMlir makes for the verifier, so that a fuzz case runs mlir-opt on them once.
+   */
+  readonly locations?: string;
 }
 
 function failure(e: unknown, stage: 'pass' | 'source' | 'target'): Outcome {
@@ -63,28 +70,33 @@ function failure(e: unknown, stage: 'pass' | 'source' | 'target'): Outcome {
 /** Run PIPELINE on the program's text and both under mlir-cpu-runner (BEFORE: the source's run, if known). */
 export function runCase(text: string, pipeline: Pipeline, program: Program, seed: number, o: CampaignOptions = {}, known?: Execution): CaseRun {
   const specs = program.param ? [...programArgs(program)] : programArgs(program);
+  const printing = o.locations !== undefined ? { debugInfo: true, fileName: o.locations } : {};
   let before = known ?? null;
-  if (!before) {
+  let source: string | null = null;
+  if (!before || o.locations !== undefined) {
     try {
-      before = execute(text, KERNEL, specs, seed, { limitMs: o.limitMs });
+      // With locations, the module read once serves the run (in generic form) and the verifier.
+      if (o.locations !== undefined) source = runPasses(text, [], { limitMs: o.limitMs, ...printing }).output;
+      before ??= source !== null ? execute(source, KERNEL, specs, seed, { limitMs: o.limitMs, generic: true }) : execute(text, KERNEL, specs, seed, { limitMs: o.limitMs });
     } catch (e) {
       return { outcome: failure(e, 'source'), pass: null, before: null, after: null };
     }
   }
   let pass: PassResult;
   try {
-    pass = runPasses(text, pipelineText(pipeline), { limitMs: o.limitMs });
+    pass = runPasses(text, pipelineText(pipeline), { limitMs: o.limitMs, ...printing });
   } catch (e) {
     return { outcome: failure(e, 'pass'), pass: null, before, after: null };
   }
+  const modules = source !== null ? { modules: { source, target: pass.output } } : {};
   let after: Execution;
   try {
     after = executeLike(before, pass.output, specs, { limitMs: o.limitMs });
   } catch (e) {
-    return { outcome: failure(e, 'target'), pass, before, after: null };
+    return { outcome: failure(e, 'target'), pass, before, after: null, ...modules };
   }
   const comparison = compare(before, after);
-  return { outcome: comparison.equal ? { kind: 'agrees' } : { kind: 'differs', comparison }, pass, before, after };
+  return { outcome: comparison.equal ? { kind: 'agrees' } : { kind: 'differs', comparison }, pass, before, after, ...modules };
 }
 
 /**

@@ -81,6 +81,9 @@ interface Judged {
   readonly phases?: Readonly<Record<string, number>>;
 }
 
+/** The name a case's module goes by in locations and diagnostics. */
+const CASE_FILE = 'case.mlir';
+
 function differs(a: OracleReport['source']): boolean {
   return a !== null && a.differences > 0;
 }
@@ -100,7 +103,8 @@ export async function judgeCase(program: Program, pipeline: Pipeline, seed: numb
 async function judgeTimed(program: Program, pipeline: Pipeline, seed: number, o: Pick<MlirFuzzOptions, 'timeoutMs' | 'limitMs' | 'verify'>, ph: Record<string, number>): Promise<Judged> {
   const text = programText(program);
   let t = performance.now();
-  const run = runCase(text, pipeline, program, seed, { ...(o.limitMs !== undefined ? { limitMs: o.limitMs } : {}) });
+  // Printed with locations: the verifier translates the very modules that ran (no second mlir-opt).
+  const run = runCase(text, pipeline, program, seed, { locations: CASE_FILE, ...(o.limitMs !== undefined ? { limitMs: o.limitMs } : {}) });
   ph.runner = performance.now() - t;
   for (const e of [run.before, run.after]) if (e) for (const [k, v] of Object.entries(e.ms)) ph[`runner.${k}`] = (ph[`runner.${k}`] ?? 0) + v;
   if (run.pass) ph['runner.passes'] = run.pass.ms;
@@ -112,7 +116,7 @@ async function judgeTimed(program: Program, pipeline: Pipeline, seed: number, o:
   if (!o.verify) return { outcome: FINDINGS.has(kind) ? 'bug' : 'ok', runner: kind, verdict: null, disagreement: null, detail: runnerDetail, sched: null };
   let v;
   try {
-    v = await validateMlir({ source: text, passes: pipelineText(pipeline), sourceFile: 'case.mlir', verify: { timeoutMs: o.timeoutMs, pruneMs: FUZZ_PRUNE_MS }, ...(o.limitMs !== undefined ? { limitMs: o.limitMs } : {}), ...(program.param ? { params: new Map([[program.param.name, BigInt(program.param.value)]]) } : {}) });
+    v = await validateMlir({ source: text, passes: pipelineText(pipeline), ...(run.modules ? { modules: run.modules } : {}), sourceFile: CASE_FILE, verify: { timeoutMs: o.timeoutMs, pruneMs: FUZZ_PRUNE_MS }, ...(o.limitMs !== undefined ? { limitMs: o.limitMs } : {}), ...(program.param ? { params: new Map([[program.param.name, BigInt(program.param.value)]]) } : {}) });
   } catch (e) {
     if (e instanceof SchedInputError || e instanceof MlirRunError) return { outcome: 'rejected', runner: kind, verdict: null, disagreement: null, detail: e.message.split('\n')[0]!, sched: null };
     throw e;
@@ -122,6 +126,8 @@ async function judgeTimed(program: Program, pipeline: Pipeline, seed: number, o:
   if (v.result) {
     ph.verify = v.result.ms;
     ph.smt = v.result.timings.smt;
+    ph.symbolic = v.result.timings.symbolic;
+    ph.presburger = v.result.timings.presburger;
   }
   t = performance.now();
   const bugByRunner = FINDINGS.has(kind);

@@ -128,6 +128,8 @@ export interface CaseReport {
   readonly disagreements: readonly DisagreementKind[];
   readonly judgement: 'ok' | 'bug' | 'unknown' | 'disagreement';
   readonly ms: number;
+  /** Wall-clock ms of each oracle (runs, native, explore, verify): a measurement for profiles. */
+  readonly phases?: Readonly<Record<string, number>>;
 }
 
 const sum = (m: ReadonlyMap<string, bigint>): bigint => [...m.values()].reduce((a, b) => a + b, 0n);
@@ -243,11 +245,20 @@ export async function crossCheck(ci: CheckedImpl, text: string | null, opts: Ora
   const tiny = leastParams(ci, Math.max(opts.maxParam, 16), 1) ?? least;
   const sets = sampleParams(ci, next, opts.runs, opts.maxParam);
   for (const m of [tiny, least]) if (m && !sets.some((x) => [...x].every(([k, v]) => m.get(k) === v))) sets.unshift(m);
+  const ph: Record<string, number> = {};
+  let tp = performance.now();
+  const lap = (k: string): void => {
+    const now = performance.now();
+    ph[k] = Math.round(now - tp);
+    tp = now;
+  };
   const runs = await runOracle(ci, sets);
+  lap('runs');
   // The native run at the largest parameter set (most output cells and loop iterations).
   let nat: NativeReport | null = null;
   const big = [...sets].sort((a, b) => Number(sum(b) - sum(a)))[0];
   if (native && big) nat = await native(ci, big, opts.seed);
+  lap('native');
   let exp: ExploreReport | null = null;
   if (tiny) {
     try {
@@ -256,6 +267,7 @@ export async function crossCheck(ci: CheckedImpl, text: string | null, opts: Ora
       if (!(e instanceof SchedInputError)) throw e;
     }
   }
+  lap('explore');
   let verify: VerifyReport | null = null;
   let confirmation: ReplayFinding | null = null;
   if (!opts.noVerify) {
@@ -281,6 +293,7 @@ export async function crossCheck(ci: CheckedImpl, text: string | null, opts: Ora
       }
     }
   }
+  lap('verify');
   const runFails = runs.some((x) => x.finding !== null);
   const exploreFails = exp !== null && (exp.outcome === 'nondeterministic' || exp.outcome === 'stuck' || exp.agrees === false || exp.outputsMatch === false);
   const detectedBy: Oracle[] = [];
@@ -294,5 +307,5 @@ export async function crossCheck(ci: CheckedImpl, text: string | null, opts: Ora
   if (exp !== null && exp.bigStep === 'ok' && (exp.outcome === 'nondeterministic' || exp.outcome === 'stuck' || exp.agrees === false)) disagreements.push('bigstep-vs-smallstep');
   if (nat !== null && nat.compared && (nat.error !== null || nat.beyondTolerance > 0)) disagreements.push('jit-vs-bigstep');
   const judgement = disagreements.length > 0 ? 'disagreement' : detectedBy.length > 0 ? 'bug' : verify?.verdict === 'unknown' ? 'unknown' : 'ok';
-  return { verify, runs, explore: exp, ...(native ? { native: nat } : {}), confirmation, detectedBy, disagreements, judgement, ms: performance.now() - t0 };
+  return { verify, runs, explore: exp, ...(native ? { native: nat } : {}), confirmation, detectedBy, disagreements, judgement, ms: performance.now() - t0, phases: ph };
 }

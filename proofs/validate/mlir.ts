@@ -265,6 +265,8 @@ export interface PrepareOptions {
   readonly limitMs?: number;
   /** Conditions on the parameters the verdict is to hold under (`sched mlir --assume`). */
   readonly assumes?: readonly string[];
+  /** The source and target as mlir-opt printed them with locations already (the fuzzer's runs did). */
+  readonly modules?: { readonly source: string; readonly target: string };
 }
 
 export interface Prepared {
@@ -281,10 +283,11 @@ export interface Prepared {
  */
 export async function prepareMlir(o: PrepareOptions): Promise<Prepared> {
   const lim = { debugInfo: true, fileName: o.sourceFile, ...(o.limitMs !== undefined ? { limitMs: o.limitMs } : {}) };
-  const src = runPasses(o.source, [], lim);
+  const src = o.modules ? { output: o.modules.source, ms: 0 } : runPasses(o.source, [], lim);
   const ms: Record<string, number> = { readSource: Math.round(src.ms) };
   let tgt;
-  if (o.passes !== undefined) {
+  if (o.modules) tgt = { output: o.modules.target };
+  else if (o.passes !== undefined) {
     tgt = runPasses(o.source, o.passes, lim);
     ms.passes = Math.round(tgt.ms);
   } else {
