@@ -459,16 +459,8 @@ export function secondOpinionShare(): number {
   return secondShare;
 }
 
-/**
- * Never less than this (or the whole budget, if smaller): a WASM query's fixed cost (reading a
- * script of some 20 KB, a fresh context) counts no resource units, and with 25 ms of budget two
- * feasibility queries reached the CPU-time safety net (CPU_FACTOR times the budget) before their
- * resource limit: an answer that may differ on another machine.
- */
-const SECOND_OPINION_FLOOR_MS = 100;
-
 function secondOpinionMs(timeoutMs: number): number {
-  return Math.max(Math.min(timeoutMs, SECOND_OPINION_FLOOR_MS), Math.round(timeoutMs * secondShare));
+  return Math.max(1, Math.round(timeoutMs * secondShare));
 }
 
 /** Inside withSecondSolver: queries of the `auto` mode go to the WASM build directly. */
