@@ -385,7 +385,7 @@ class FallbackSolver {
     if (route === 'wasm') return this.wasm.ask(script, timeoutMs);
     const first = await this.native.ask(script, Math.max(1, Math.round(timeoutMs / 2)));
     if (decided(first, script)) return first;
-    const second = await this.wasm.ask(script, secondOpinionMs(timeoutMs));
+    const second = await this.wasm.ask(script, timeoutMs);
     return { ...second, ms: first.ms + second.ms, work: addWork(first.work ?? NO_WORK, second.work) };
   }
 
@@ -440,27 +440,6 @@ export function nativeSolverInstalled(): boolean {
 export function preferNativeSolver(): string {
   if (pool.length === 0 && process.env.SCHED_SOLVER !== 'wasm' && nativeSolverInstalled()) mode = 'z3';
   return solverName();
-}
-
-/**
- * The share of a query's budget that the WASM build gets as the second opinion on what Debian's z3
- * left undecided (default 1: the whole budget). The fuzzers of real compilers give it less
- * (proofs/fuzz/budgets.ts): on their hopeless queries it ran at 20–60 resource units per ms
- * instead of the 800 of RLIMIT_PER_MS, and decided none of those it was asked.
- */
-let secondShare = 1;
-
-export function setSecondOpinionShare(share: number): void {
-  if (!(share > 0 && share <= 1)) throw new RangeError(`the second opinion's share must be in (0, 1], got ${share}`);
-  secondShare = share;
-}
-
-export function secondOpinionShare(): number {
-  return secondShare;
-}
-
-function secondOpinionMs(timeoutMs: number): number {
-  return Math.max(1, Math.round(timeoutMs * secondShare));
 }
 
 /** Inside withSecondSolver: queries of the `auto` mode go to the WASM build directly. */
@@ -695,7 +674,7 @@ export async function checkSatBatch(scripts: readonly string[], opts: RunOptions
   const first = await batchOn(scripts, timeoutMs, 'native', remember);
   const open = first.flatMap((a, k) => (a.status === 'unknown' ? [k] : []));
   if (open.length === 0) return first;
-  const second = await batchOn(open.map((k) => scripts[k]!), secondOpinionMs(timeoutMs), 'wasm', remember);
+  const second = await batchOn(open.map((k) => scripts[k]!), timeoutMs, 'wasm', remember);
   return first.map((a, k) => {
     const j = open.indexOf(k);
     return j < 0 ? a : { ...second[j]!, ms: a.ms + second[j]!.ms };

@@ -7,7 +7,7 @@ import { appendFileSync } from 'node:fs';
 import { BUG_NAMES, BUGS, isBugName } from '../../compilers/reference/bugs.ts';
 import { type Compiler, externalCompiler, referenceCompiler } from '../../proofs/fuzz/compilers.ts';
 import { HALIDE_COMPILER, halideCompiler } from '../../proofs/fuzz/halide.ts';
-import { FUZZ_PRUNE_MS, FUZZ_SECOND_OPINION_SHARE, HALIDE_FUZZ_BUDGET_MS, MLIR_FUZZ_BUDGET_MS } from '../../proofs/fuzz/budgets.ts';
+import { FUZZ_PRUNE_MS, HALIDE_FUZZ_BUDGET_MS, MLIR_FUZZ_BUDGET_MS } from '../../proofs/fuzz/budgets.ts';
 import { HalideError } from '../../compilers/halide/run.ts';
 import { type CaseRecord, fuzz, type FuzzSummary, replayBundle, SHRINK_CANDIDATES } from '../../proofs/fuzz/harness.ts';
 import type { Profile } from '../../proofs/fuzz/gen.ts';
@@ -175,7 +175,7 @@ export const fuzzCommand: Command = {
         exploreStates: intOption(args, 'explore-states', DEFAULT_ORACLES.exploreStates, 1),
         noVerify: args.flags.has('no-verify'),
         verifyBudgetMs: intOption(args, 'verify-budget-ms', 180_000, 1),
-        ...(cmd === HALIDE_COMPILER ? { pruneMs: FUZZ_PRUNE_MS, secondShare: FUZZ_SECOND_OPINION_SHARE } : {}),
+        ...(cmd === HALIDE_COMPILER ? { pruneMs: FUZZ_PRUNE_MS } : {}),
       },
       reproDir: single(args, 'repro') ?? 'repro',
       shrink: !args.flags.has('no-shrink'),

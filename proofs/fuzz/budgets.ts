@@ -17,12 +17,5 @@ export const HALIDE_FUZZ_BUDGET_MS = 1000;
 /** Per-query budget of `--compiler mlir` (was 10,000). */
 export const MLIR_FUZZ_BUDGET_MS = 1000;
 
-/**
- * The share of a query's budget the WASM build gets as the second opinion on what Debian's z3 left
- * undecided (smt/z3.ts, setSecondOpinionShare). It decided none of the 19 it was asked in the
- * profile, at 20–60 units per ms: 800,000 units (a budget of 1000 ms) took 12–43 s each.
- */
-export const FUZZ_SECOND_OPINION_SHARE = 0.25;
-
 /** Budget of each feasibility query that prunes a heap read's alternatives (VerifyOptions.pruneMs; 2000 elsewhere). */
 export const FUZZ_PRUNE_MS = 100;

@@ -23,8 +23,7 @@ import { seededInputs } from '../../semantics/model.ts';
 import { MlirRunError } from '../../compilers/mlir/runner.ts';
 import { caseFile, FINDINGS, knownSignature, report, runCase, shrink as shrinkByRunner, signatureOf } from './mlir-campaign.ts';
 import { caseSeed, countStmts, genPipeline, genProgram, type Pipeline, pipelineText, type Program, programText, Rng, shrinkPipeline, shrinkProgram } from './mlir-gen.ts';
-import { FUZZ_PRUNE_MS, FUZZ_SECOND_OPINION_SHARE } from './budgets.ts';
-import { secondOpinionShare, setSecondOpinionShare } from '../../smt/z3.ts';
+import { FUZZ_PRUNE_MS } from './budgets.ts';
 import { executionOracle, inputsOfRun, type OracleReport, validateMlir } from '../validate/mlir.ts';
 
 export type MlirOutcome = 'ok' | 'bug' | 'disagreement' | 'unknown' | 'rejected';
@@ -218,16 +217,6 @@ function bundle(dir: string, files: Record<string, string>): string {
 }
 
 export async function mlirFuzz(o: MlirFuzzOptions): Promise<MlirFuzzSummary> {
-  const share = secondOpinionShare();
-  setSecondOpinionShare(FUZZ_SECOND_OPINION_SHARE);
-  try {
-    return await cases(o);
-  } finally {
-    setSecondOpinionShare(share);
-  }
-}
-
-async function cases(o: MlirFuzzOptions): Promise<MlirFuzzSummary> {
   const t0 = performance.now();
   const byOutcome: Record<MlirOutcome, number> = { ok: 0, bug: 0, disagreement: 0, unknown: 0, rejected: 0 };
   const verdicts: Record<string, number> = {};

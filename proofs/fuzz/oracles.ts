@@ -84,8 +84,6 @@ export interface OracleOptions {
   readonly verifyInProcess?: boolean;
   /** Budget of the verifier's feasibility queries (VerifyOptions.pruneMs; proofs/fuzz/budgets.ts). */
   readonly pruneMs?: number;
-  /** The WASM build's share of a query's budget as a second opinion (smt/z3.ts setSecondOpinionShare). */
-  readonly secondShare?: number;
 }
 
 export const DEFAULT_ORACLES: OracleOptions = { timeoutMs: 5000, runs: 3, maxParam: 9, exploreStates: 20_000, seed: 0 };
@@ -277,7 +275,7 @@ export async function crossCheck(ci: CheckedImpl, text: string | null, opts: Ora
     if (opts.verifyInProcess || text === null) {
       const v = await verifyImpl(ci, { timeoutMs: opts.timeoutMs, ...(opts.pruneMs !== undefined ? { pruneMs: opts.pruneMs } : {}) });
       r = { verdict: v.verdict, class: v.class, reason: v.reason, values: v.counterexample?.values ?? null, ms: v.ms, workMs: null };
-    } else r = await verifyInWorker(text, opts.timeoutMs, { budgetMs: opts.verifyBudgetMs, ...(opts.pruneMs !== undefined ? { pruneMs: opts.pruneMs } : {}), ...(opts.secondShare !== undefined ? { secondShare: opts.secondShare } : {}) });
+    } else r = await verifyInWorker(text, opts.timeoutMs, { budgetMs: opts.verifyBudgetMs, ...(opts.pruneMs !== undefined ? { pruneMs: opts.pruneMs } : {}) });
     const params: Record<string, string> = {};
     for (const p of ci.spec.params) {
       const x = r.values?.[p];

@@ -5,7 +5,7 @@
 
 import { checkSource } from '../../core/language/check.ts';
 import { solverLimits } from '../../smt/limits.ts';
-import { setSecondOpinionShare, type Work, workMs, workSince, z3Stats } from '../../smt/z3.ts';
+import { type Work, workMs, workSince, z3Stats } from '../../smt/z3.ts';
 import { forgetSolverAnswers, startFromScratch } from '../verifier/fresh-state.ts';
 import { verifyImpl } from '../verifier/verify.ts';
 import type { WorkerVerdict } from './verifier.ts';
@@ -17,9 +17,8 @@ function since(w0: Work): number {
   return workMs(workSince(w0));
 }
 
-process.on('message', async (m: { id: number; text: string; timeoutMs: number; pruneMs?: number; secondShare?: number }) => {
+process.on('message', async (m: { id: number; text: string; timeoutMs: number; pruneMs?: number }) => {
   startFromScratch();
-  setSecondOpinionShare(m.secondShare ?? 1);
   forgetSolverAnswers();
   // Work is counted under resource limits only (smt/z3.ts): under time limits it is not reported.
   const counted = solverLimits() === 'rlimit';

@@ -30,7 +30,6 @@ interface Request {
   readonly text: string;
   readonly timeoutMs: number;
   readonly pruneMs?: number;
-  readonly secondShare?: number;
 }
 
 type Reply = { readonly id: number; readonly result: WorkerVerdict } | { readonly id: number; readonly error: string } | { readonly id: number; readonly work: number };
@@ -46,8 +45,6 @@ export interface VerifierOptions {
   readonly heapMb?: number;
   /** Budget of the verifier's feasibility queries (VerifyOptions.pruneMs). */
   readonly pruneMs?: number;
-  /** The WASM build's share of a query's budget as a second opinion (smt/z3.ts). */
-  readonly secondShare?: number;
 }
 
 // Compiled (dist/, see cli/thread.js) or the sources through tsx: the worker in the same form.
@@ -134,7 +131,7 @@ export function verifyInWorker(text: string, timeoutMs: number, opts: VerifierOp
     }, 1000);
     w.on('message', onMessage);
     w.on('exit', onExit);
-    const req: Request = { id, text, timeoutMs, ...(opts.pruneMs !== undefined ? { pruneMs: opts.pruneMs } : {}), ...(opts.secondShare !== undefined ? { secondShare: opts.secondShare } : {}) };
+    const req: Request = { id, text, timeoutMs, ...(opts.pruneMs !== undefined ? { pruneMs: opts.pruneMs } : {}) };
     w.send(req);
   });
 }
