@@ -4,7 +4,6 @@
 import { readFileSync } from 'node:fs';
 import { mlirMissing } from '../../compilers/mlir/tools.ts';
 import { appendCase, type MlirCase, mlirFuzz, type MlirFuzzSummary, mergeMlirLogs } from '../../proofs/fuzz/mlir.ts';
-import { MLIR_FUZZ_BUDGET_MS } from '../../proofs/fuzz/budgets.ts';
 import { intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { EXIT_FOUND, EXIT_INPUT, EXIT_OK } from '../command.ts';
 import { toJson } from '../io.ts';
@@ -33,7 +32,7 @@ export async function fuzzMlir(args: ParsedArgs, shard: { k: number; n: number }
     start: intOption(args, 'start', 0, 0),
     iterations,
     ...(shard ? { shard } : {}),
-    timeoutMs: intOption(args, 'timeout-ms', MLIR_FUZZ_BUDGET_MS, 1),
+    timeoutMs: intOption(args, 'timeout-ms', 10_000, 1),
     verify: !args.flags.has('no-verify'),
     repro: single(args, 'repro') ?? 'repro',
     shrink: !args.flags.has('no-shrink'),

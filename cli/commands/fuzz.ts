@@ -7,7 +7,7 @@ import { appendFileSync } from 'node:fs';
 import { BUG_NAMES, BUGS, isBugName } from '../../compilers/reference/bugs.ts';
 import { type Compiler, externalCompiler, referenceCompiler } from '../../proofs/fuzz/compilers.ts';
 import { HALIDE_COMPILER, halideCompiler } from '../../proofs/fuzz/halide.ts';
-import { FUZZ_PRUNE_MS, HALIDE_FUZZ_BUDGET_MS, MLIR_FUZZ_BUDGET_MS } from '../../proofs/fuzz/budgets.ts';
+import { FUZZ_PRUNE_MS } from '../../proofs/fuzz/budgets.ts';
 import { HalideError } from '../../compilers/halide/run.ts';
 import { type CaseRecord, fuzz, type FuzzSummary, replayBundle, SHRINK_CANDIDATES } from '../../proofs/fuzz/harness.ts';
 import type { Profile } from '../../proofs/fuzz/gen.ts';
@@ -72,7 +72,7 @@ export const fuzzCommand: Command = {
     { name: 'compiler', value: true, metavar: 'CMD', help: 'the compiler under test: `halide` (real Halide 14 through its Python bindings, plus the jit oracle), `mlir` (MLIR 16\'s mlir-opt on random affine functions and pass pipelines, with mlir-cpu-runner as an oracle; docs/mlir.md), or an external command: `sh -c CMD`, JSON request on stdin, .sched on stdout (exit 2: unsupported)' },
     { name: 'inject', value: true, metavar: 'BUG', help: 'inject a known bug into the reference compiler (see --list-bugs)' },
     { name: 'profile', value: true, metavar: 'P', help: 'smoke (1-D, small), full (the default), or halide (every type, casts, Euclidean division, several updates; the default with --compiler halide)' },
-    ...budgetOptions(DEFAULT_ORACLES.timeoutMs, `per-query solver budget of the verifier (by default ${HALIDE_FUZZ_BUDGET_MS} with --compiler halide and ${MLIR_FUZZ_BUDGET_MS} with --compiler mlir: the budgets their verdicts need, proofs/fuzz/budgets.ts)`),
+    ...budgetOptions(DEFAULT_ORACLES.timeoutMs, "per-query solver budget of the verifier"),
     { name: 'limits', value: true, metavar: 'L', help: 'how the budget is enforced (the older spelling; --budget and --timeout-ms say it too): rlimit (default: as a count of Z3 steps, so that a query\'s answer does not depend on the load or the host; --verify-budget-ms then counts solver work in those steps) or time (wall clock); with --limits, --timeout-ms T is the budget enforced that way' },
     { name: 'runs', value: true, metavar: 'R', help: `random parameter sets for big-step runs (default ${DEFAULT_ORACLES.runs})` },
     { name: 'max-param', value: true, metavar: 'P', help: `parameters are drawn from [0, P] (default ${DEFAULT_ORACLES.maxParam})` },
@@ -121,15 +121,13 @@ export const fuzzCommand: Command = {
     // Before a bundle's replay too: it verifies the case again.
     const given = single(args, 'limits');
     if (given !== undefined && parseLimits(given) === null) throw new UsageError(`--limits must be rlimit or time, got '${given}'`);
-    // Real Halide's cases get the budgets their verdicts need (proofs/fuzz/budgets.ts).
-    const defaultBudget = cmd === HALIDE_COMPILER ? HALIDE_FUZZ_BUDGET_MS : DEFAULT_ORACLES.timeoutMs;
     let timeoutMs: number;
     if (given !== undefined) {
       // The older spelling: --limits says how, --timeout-ms (or --budget) how much.
       if (args.values.has('budget') && args.values.has('timeout-ms')) throw new UsageError('--budget and --timeout-ms are two ways to give one budget: give one');
       setSolverLimits(parseLimits(given)!);
-      timeoutMs = intOption(args, args.values.has('budget') ? 'budget' : 'timeout-ms', defaultBudget, 1);
-    } else timeoutMs = budgetOption(args, defaultBudget);
+      timeoutMs = intOption(args, args.values.has('budget') ? 'budget' : 'timeout-ms', DEFAULT_ORACLES.timeoutMs, 1);
+    } else timeoutMs = budgetOption(args, DEFAULT_ORACLES.timeoutMs);
     const limits = solverLimits();
     const replayDir = single(args, 'replay');
     if (replayDir !== undefined) {
