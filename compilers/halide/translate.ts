@@ -126,6 +126,13 @@ interface Ctx {
   readonly marks?: Binding[];
   /** Spec mode: the Func being defined (a 0-dimensional Func reads itself at its unit variable). */
   readonly self?: string;
+  /**
+   * Implementation mode, inside an operand of a `select`: a read of a Func's buffer (not an input)
+   * is a checked read `load(…)`. Halide's select evaluates both operands, and bounds inference
+   * computes a producer only where the select chooses it, so the other operand reads cells of the
+   * allocation that were never computed, and discards them (an undef load in LLVM, defined).
+   */
+  readonly discard?: boolean;
 }
 
 const IDX: Ctx = { expand: false, spec: false, traces: null };
@@ -695,7 +702,8 @@ class Translator {
             if (!(err instanceof NotIndex)) throw err;
             c = this.val(a[0]!, sc, cx);
           }
-          return `select(${c}, ${this.val(a[1]!, sc, cx)}, ${this.val(a[2]!, sc, cx)})`;
+          const ocx = cx.spec ? cx : { ...cx, discard: true };
+          return `select(${c}, ${this.val(a[1]!, sc, ocx)}, ${this.val(a[2]!, sc, ocx)})`;
         }
         break;
       case 'likely':
@@ -745,12 +753,13 @@ class Translator {
       throw new Unsupported(`Call ${e.name}`, 'not a Func of pipeline().funcs, an input or a known intrinsic');
     }
     const b = sc.find(e.name, 'buffer');
+    const load = (r: string): string => (cx.discard ? `load(${r})` : r);
     if (b?.k === 'buffer') {
       const is = wrap(ix);
-      return `${b.buf.array}[${is.map((x, k) => (b.buf.mins[k] === '0' ? x : `${x} - ${b.buf.mins[k]}`)).join(', ')}]`;
+      return load(`${b.buf.array}[${is.map((x, k) => (b.buf.mins[k] === '0' ? x : `${x} - ${b.buf.mins[k]}`)).join(', ')}]`);
     }
     if (this.inputs.has(e.name)) return `${this.inputArray(e.name)}[${wrap(ix).map((x, k) => `${x} - ${this.global(`${e.name}.min.${k}`)!}`).join(', ')}]`;
-    if (e.name === this.d.output) return `${this.outputArray()}[${wrap(ix).join(', ')}]`;
+    if (e.name === this.d.output) return load(`${this.outputArray()}[${wrap(ix).join(', ')}]`);
     if (this.funcs.has(e.name)) throw new Unsupported('read of an unrealized Func', e.name);
     throw new Unsupported(`Call ${e.name}`, 'an extern or intrinsic call this translator does not know');
   }
