@@ -31,7 +31,7 @@ import type { Int } from './int.ts';
 import { asCount, showInt } from './int.ts';
 import { Emitter, offsetCode, type Target } from './jsgen.ts';
 import { type ArrayRef, Cells, flagArray, getCell, recordArray, showAccess, type Space } from './memory.ts';
-import { type Bot, PoisonSignal, sameValue, showValue, type Value, valueToJson } from './values.ts';
+import { type Bot, literalValue, PoisonSignal, poisonRerun, sameValue, showValue, type Value, valueToJson } from './values.ts';
 
 export interface BigStepOptions {
   /** §4.2's write-set variant ω: all values written to a location by distinct iterations agree. */
@@ -180,7 +180,8 @@ export class BigStepMachine {
   }
 
   /** A checked read `load(a[ι])` of ⊥: POISON, an error only if no select discards it. */
-  botLoad(ref: ArrayRef, k: number, site: number): never {
+  botLoad(ref: ArrayRef, k: number, site: number): Value {
+    if (poisonRerun.depth > 0) return literalValue(0n, ref.elem);
     throw new PoisonSignal(site, `load of ${locText(ref, k)}, which holds ⊥ (never written)`, 'uninitialized', ref.showLoc(k));
   }
 
@@ -471,8 +472,8 @@ class BigStepTarget implements Target {
     // The cache test is inlined: an accumulator re-read by its own iteration costs no call.
     const track = this.g.readTracked(slot, e.name) ? `(M.cRead && M.cK === k && M.cRef === ${a} && M.cEpoch === M.epoch) || M.trackRead(${a}, k, ${site}), ` : '';
     const rec = this.g.recording ? `M.rec.read(${a}, k, ${val}), ` : '';
-    // A `load` of ⊥ is still a read (a race on it is a race), then POISON.
-    const bot = load ? `(${track}M.botLoad(${a}, k, ${site}))` : `M.botRead(${a}, k, ${site})`;
+    // A `load` of ⊥ is still a read (a race on it is a race; it is in ρ, reading ⊥), then POISON.
+    const bot = load ? `(${track}${this.g.recording ? `M.rec.read(${a}, k, undefined), ` : ''}M.botLoad(${a}, k, ${site}))` : `M.botRead(${a}, k, ${site})`;
     return `(k = ${slotOffset(slot, idx)}, k < 0 ? M.oobRead(${a}, [${idx.join(', ')}], ${site}) : d${slot}[k] === 0 ? ${bot} : (${track}${rec}nr++, ${val}))`;
   }
   tensorRead(): string {

@@ -16,7 +16,7 @@
 import { type ArrayRead, type Expr, hasPoison, isCheckedFunction, isLoad, isReinterpretFunction, type TensorRead, truncTarget, type ValueType } from '../core/language/ast.ts';
 import * as I from './int.ts';
 import type { Scope, Sites } from './scope.ts';
-import { arith, type ArithOp, builtin1, builtin2, cast, type CastSource, checkedArith, checkedTrunc, compare, type CmpOp, literalOf, negate, POISON, PoisonSignal, reinterpretBits, type Value } from './values.ts';
+import { arith, type ArithOp, builtin1, builtin2, cast, type CastSource, checkedArith, checkedTrunc, compare, type CmpOp, literalOf, literalValue, negate, POISON, PoisonSignal, poisonRerun, reinterpretBits, type Value } from './values.ts';
 
 /** How a translation reads variables, binds `let`s and reads arrays and tensors. */
 export interface Target {
@@ -55,8 +55,16 @@ export const HELPERS = {
       try {
         return { v: t() };
       } catch (x) {
-        if (x instanceof PoisonSignal) return { p: x };
-        throw x;
+        if (!(x instanceof PoisonSignal)) throw x;
+        // The poison stopped the operand part-way: evaluate it again whole, with stand-ins for
+        // poison, so that its other reads and errors are not skipped (values.ts, poisonRerun).
+        poisonRerun.depth++;
+        try {
+          t();
+        } finally {
+          poisonRerun.depth--;
+        }
+        return { p: x };
       }
     };
     const a = run(ta);
@@ -66,8 +74,11 @@ export const HELPERS = {
     return r.v;
   },
   /** A checked operation's result: its value, or undefined behaviour at `site`. */
-  $chk: (v: Value | typeof POISON, site: number, what: string): Value => {
-    if (v === POISON) throw new PoisonSignal(site, what);
+  $chk: (v: Value | typeof POISON, site: number, what: string, standIn: Value): Value => {
+    if (v === POISON) {
+      if (poisonRerun.depth > 0) return standIn;
+      throw new PoisonSignal(site, what);
+    }
     return v;
   },
   $and: (a: boolean, b: boolean): boolean => a && b,
@@ -308,7 +319,7 @@ export class Emitter {
       const to = truncTarget(fn);
       const f = to !== null ? checkedTrunc(to) : checkedArith(fn === 'add_nsw' ? '+' : fn === 'sub_nsw' ? '-' : '*', vt);
       const what = to !== null ? `${fn} of a value outside ${to}'s range (or NaN, ±∞)` : `${fn} overflows ${vt}`;
-      return `$chk(${this.constant(f)}(${e.args.map((a) => this.value(a, sc)).join(', ')}), ${site}, ${this.constant(what)})`;
+      return `$chk(${this.constant(f)}(${e.args.map((a) => this.value(a, sc)).join(', ')}), ${site}, ${this.constant(what)}, ${jsLiteral(literalValue(0n, to ?? vt))})`;
     }
     if (fn === 'load') {
       if (!isLoad(e)) throw new Error('internal: load of a non-array (not type-checked?)');

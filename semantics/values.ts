@@ -225,6 +225,14 @@ export function builtin2(fn: 'min' | 'max' | 'pow', t: ValueType): BinFn {
 // a `select` discards it (jsgen.ts, $chk and $selp). A checked read `load(a[ι])` of a cell that
 // holds ⊥ is POISON too; used, it is the error `uninitialized` (a read of ⊥), not undefined behaviour.
 
+/**
+ * Re-evaluation of a select operand found poison (jsgen.ts, $selp): while `depth` > 0, a `load` of
+ * ⊥ and a checked operation out of range give a stand-in value instead of stopping, so that every
+ * read of the operand happens (ρ, races) and every error in it counts, as SELECT's eager premises
+ * require; the operand's value is poison whatever the stand-in.
+ */
+export const poisonRerun = { depth: 0 };
+
 /** The result of a checked operation outside its range. */
 export const POISON: unique symbol = Symbol('poison');
 
