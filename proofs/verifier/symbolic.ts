@@ -32,7 +32,7 @@ import { HOLE_PREFIX, TemplateTable } from './template.ts';
 import type { Obligation, ObligationKind } from './obligation.ts';
 import { renameBinders } from './rename.ts';
 import { type FloatMode, ValueEncoder } from './smt-values.ts';
-import { relevantRecursive, specEncoding, tensorsMentioned } from './smt-spec.ts';
+import { axiomsSuffice, relevantRecursive, specEncoding, tensorsMentioned } from './smt-spec.ts';
 import { inlineLets } from './inline.ts';
 import { visit } from '../../core/language/walk.ts';
 import { type LoadGuard, loadGuards } from './load-guard.ts';
@@ -783,8 +783,9 @@ export class SymbolicEvaluator {
         return `(and ${formulaToSmt(both)} (not (= ${ev(p, py)} ${ev(q, qy)})))`;
       });
       const ints = sortedVars([...g.facts, ...pairs.map((pr) => pr.both)], [...this.params, ...pairs.flatMap((pr) => [...pr.py, ...pr.qy])]);
-      const script = this.valueScript(enc, ints, g.facts, [`(assert (! (or ${alts.join(' ')}) :named goal))`], axioms === 'relevant' ? seeds : null);
-      return { id, kind: 'ww-race', rule: 'S-PARLOOP', line: c.pos.line, col: c.pos.col, description, script, float: mode, inexact: enc.inexactReason() };
+      const lines = [`(assert (! (or ${alts.join(' ')}) :named goal))`];
+      const script = this.valueScript(enc, ints, g.facts, lines, axioms === 'relevant' ? seeds : null);
+      return { id, kind: 'ww-race', rule: 'S-PARLOOP', line: c.pos.line, col: c.pos.col, description, script, float: mode, inexact: enc.inexactReason(), ...(axioms === 'relevant' && this.satExtends(lines, seeds) ? { satExtends: true } : {}) };
     };
     return { id, kind: 'ww-race', rule: 'S-PARLOOP', line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render, context: [...g.facts, ...pairs.map((p) => p.both)] };
   }
@@ -854,7 +855,7 @@ export class SymbolicEvaluator {
       lines.push(`(assert (! (not (= ${impl} ${spec})) :named goal))`);
       const ints = sortedVars(g.facts, [...this.params, ...g.vars, ...extraInts, ...freeIntVars(rhs), ...freeIntVars(annot)]);
       const script = this.valueScript(enc, ints, g.facts, lines, axioms === 'relevant' ? [annot] : null);
-      return { id, kind: 'value', rule, line: c.pos.line, col: c.pos.col, description, script, float: mode, inexact: enc.inexactReason() };
+      return { id, kind: 'value', rule, line: c.pos.line, col: c.pos.col, description, script, float: mode, inexact: enc.inexactReason(), ...(axioms === 'relevant' && this.satExtends(lines, [annot]) ? { satExtends: true } : {}) };
     };
     const prepare = (feasible: Feasibility): Promise<void> => pruneReads(prepared, g.facts, feasible);
     const congruence = (mode: FloatMode): Obligation[] | null => {
@@ -949,6 +950,15 @@ export class SymbolicEvaluator {
   }
 
   /** A value obligation's script: declarations, the spec's encoding, context, then `lines`. */
+  /**
+   * Whether a model of the script with the axioms the seeds reach extends to one with all the
+   * spec's axioms (smt-spec.ts, axiomsSuffice): its `sat` is then the whole script's, which need
+   * not be asked (Z3 can spend its budget on recursive axioms nothing in the claim reads).
+   */
+  private satExtends(lines: readonly string[], seeds: readonly Expr[]): boolean {
+    return axiomsSuffice(this.ci.spec, relevantRecursive(this.ci.spec, seeds), tensorsMentioned(this.ci.spec, lines));
+  }
+
   private valueScript(enc: ValueEncoder, ints: readonly string[], facts: readonly Formula[], lines: readonly string[], seeds: readonly Expr[] | null): string {
     const only = seeds === null ? null : relevantRecursive(this.ci.spec, seeds);
     // Only the macros the claim can reach (before the preamble: they may need sorts and literals).
@@ -997,7 +1007,7 @@ export class SymbolicEvaluator {
         lines.push(`(assert (! (not (= val.out ${spec})) :named goal))`);
         const ints = sortedVars(g.facts, [...this.params, ...xs, ...extraInts]);
         const script = this.valueScript(enc, ints, g.facts, lines, axioms === 'relevant' ? [value] : null);
-        return { id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, script, float: mode, inexact: enc.inexactReason() };
+        return { id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, script, float: mode, inexact: enc.inexactReason(), ...(axioms === 'relevant' && this.satExtends(lines, [value]) ? { satExtends: true } : {}) };
       };
       const prepare = (feasible: Feasibility): Promise<void> => pruneReads([read], g.facts, feasible);
       const congruence = (mode: FloatMode): Obligation[] | null => {
