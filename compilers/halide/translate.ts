@@ -16,7 +16,7 @@
 import { checkAlgorithm, type Algorithm, type AlgFunc } from '../algorithm/algorithm.ts';
 import { algorithmToSpec } from '../algorithm/sare.ts';
 import { updateAsReduction, withUpdateReduction } from '../algorithm/update-reduction.ts';
-import { NO_POS, type ReduceOp, type ValueType } from '../../core/language/ast.ts';
+import { BUILTIN_FUNCTIONS, NO_POS, type ReduceOp, VALUE_TYPES, type ValueType } from '../../core/language/ast.ts';
 import { floatText, printExpr, printSpec } from '../../core/language/printer.ts';
 import { neutralElement, operatorOf } from '../../core/language/reductions.ts';
 import { KEYWORDS } from '../../core/language/lexer.ts';
@@ -45,7 +45,8 @@ function schedType(t: string): string {
 // ---------------------------------------------------------------------------------------------
 // Names
 
-const RESERVED = new Set<string>(KEYWORDS);
+// A Func named like a SCHED function (`load`, `exp`) or type would read as a call: renamed too.
+const RESERVED = new Set<string>([...KEYWORDS, ...BUILTIN_FUNCTIONS, ...VALUE_TYPES]);
 
 class Names {
   private readonly byHalide = new Map<string, string>();
