@@ -13,7 +13,7 @@
 
 import { isLoad, type ArrayRead, type Expr } from '../../core/language/ast.ts';
 import { type AffineEnv, formulaOf } from '../../core/language/affine.ts';
-import { andAll, not } from '../../core/presburger/formula.ts';
+import { andAll, not, orAll } from '../../core/presburger/formula.ts';
 import type { Formula } from '../../core/presburger/types.ts';
 import { children } from '../../core/language/walk.ts';
 
@@ -29,7 +29,10 @@ export function loadGuards(e: Expr, env: AffineEnv): Map<ArrayRead, LoadGuard> {
   const out = new Map<ArrayRead, LoadGuard>();
   const walk = (x: Expr, path: readonly Formula[], exact: boolean): void => {
     if (isLoad(x)) {
-      out.set(x.args[0], { guard: andAll(path), exact });
+      // A node met on two paths (a shared subtree) is used where either path uses it.
+      const seen = out.get(x.args[0]);
+      const guard = andAll(path);
+      out.set(x.args[0], seen === undefined ? { guard, exact } : { guard: orAll([seen.guard, guard]), exact: exact && seen.exact });
       return; // its indices are affine: no reads in them
     }
     if (x.kind === 'select') {
