@@ -35,6 +35,7 @@ import { type FloatMode, ValueEncoder } from './smt-values.ts';
 import { axiomsSuffice, relevantRecursive, specEncoding, tensorsMentioned } from './smt-spec.ts';
 import { inlineLets } from './inline.ts';
 import { visit } from '../../core/language/walk.ts';
+import { type LoadGuard, loadGuards } from './load-guard.ts';
 import { type Alternative, readAlternatives } from './lookup.ts';
 import { Congruence, type Side } from './congruence.ts';
 import { interfaceConditions } from './interface.ts';
@@ -213,13 +214,13 @@ export class SymbolicEvaluator {
   // -- obligations ------------------------------------------------------------------------------
 
   /** Γ ⊢ goal, as an obligation: Γ ∧ ¬goal must be unsat. */
-  private validity(kind: ObligationKind, rule: string, at: { pos: { line: number; col: number } }, description: string, g: Gamma, goal: Formula, body?: ReadonlySet<string>): void {
+  private validity(kind: ObligationKind, rule: string, at: { pos: { line: number; col: number } }, description: string, g: Gamma, goal: Formula, body?: ReadonlySet<string>, inexact: string | null = null): void {
     const { script, refutation } = this.validityScript(g.facts, goal);
     const id = this.nextId();
     this.obligations.push({
       id, kind, rule, line: at.pos.line, col: at.pos.col, description, usesValues: false, report: this.reportVars(g), context: g.facts,
       refutation, body,
-      render: () => ({ id, kind, rule, line: at.pos.line, col: at.pos.col, description, script, float: null }),
+      render: () => ({ id, kind, rule, line: at.pos.line, col: at.pos.col, description, script, float: null, inexact }),
     });
   }
 
@@ -801,20 +802,28 @@ export class SymbolicEvaluator {
     this.validity('write-bounds', 'S-ASSIGN', c, `the write to ${name}[…] at line ${c.pos.line} is inside the array`, g, inBox(loc, shape.dims));
     const rhs = inlineLets(c.rhs);
     const reads = collectReads(rhs);
+    const guards = loadGuards(rhs, this.env);
     let readSet = ReadSet.EMPTY;
     for (const r of reads) {
       const rs = g.arrays.get(r.name);
       if (!rs) throw new Error(`internal: array ${r.name} not in Γ`);
       const at = r.indices.map((i) => termOf(i, this.env));
+      // Bounds stay strict: a discarded `load` still reads its cell.
       this.validity('read-bounds', 'S-ASSIGN', r, `the read of ${this.source(r.name)}[…] at line ${r.pos.line} is inside the array`, g, inBox(at, rs.dims));
-      // Γ ⊢ reads(e) ⊆ dom(h)
-      this.validity('read-defined', 'S-ASSIGN', r, `the read of ${this.source(r.name)}[…] at line ${r.pos.line} finds a value (written earlier or an input)`, g, norm(inDomain(h, r.name, at)));
+      // Γ ⊢ reads(e) ⊆ dom(h); for a `load`, where its value is used (LOAD-DISCARD, load-guard.ts).
+      const lg = guards.get(r);
+      if (lg === undefined) this.validity('read-defined', 'S-ASSIGN', r, `the read of ${this.source(r.name)}[…] at line ${r.pos.line} finds a value (written earlier or an input)`, g, norm(inDomain(h, r.name, at)));
+      else {
+        const used: Gamma = { ...g, facts: [...g.facts, norm(lg.guard)] };
+        const inexact = lg.exact ? null : 'a select condition on values left out of where the load is used (a superset of it)';
+        this.validity('read-defined', 'LOAD-DISCARD', r, `the load of ${this.source(r.name)}[…] at line ${r.pos.line} finds a value wherever no select discards it`, used, norm(inDomain(h, r.name, at)), undefined, inexact);
+      }
       this.completionCheck(r.name, at, h, g, r, `the read of ${this.source(r.name)}[…] at line ${r.pos.line}`);
       readSet = readSet.union(ReadSet.read(r.name, at));
     }
     const dh = this.propheticOf(c, g);
-    const prepared = this.valueObligation(c, h, g, rhs, reads);
-    this.definedObligation(c, h, g, rhs, reads);
+    const prepared = this.valueObligation(c, h, g, rhs, reads, undefined, guards);
+    this.definedObligation(c, h, g, rhs, reads, guards);
     if (this.log) {
       // As Fig. 5.5: the value of each read in h, then the constraint C, Δh and R.
       reads.forEach((r, k) => {
@@ -828,7 +837,7 @@ export class SymbolicEvaluator {
   }
 
   /** ⟦e⟧_h = decompose(t) as an obligation (Fig. 5.4, Ĉ of S-ASSIGN). */
-  private valueObligation(c: Extract<Cmd, { kind: 'assign' }>, h: PRel, g: Gamma, rhs: Expr, reads: readonly ArrayRead[], what?: { rule: string; description: string }): PreparedRead[] {
+  private valueObligation(c: Extract<Cmd, { kind: 'assign' }>, h: PRel, g: Gamma, rhs: Expr, reads: readonly ArrayRead[], what?: { rule: string; description: string }, guards?: ReadonlyMap<ArrayRead, LoadGuard>): PreparedRead[] {
     const id = this.nextId();
     const annot = inlineLets(c.annot!);
     const description = what?.description ?? `the value written to ${this.source(c.array)}[…] at line ${c.pos.line} equals its annotation`;
@@ -839,7 +848,7 @@ export class SymbolicEvaluator {
     const prepared = reads.map((r) => this.prepared(h, r.name, r.indices.map((i) => termOf(i, this.env))));
     const render = (mode: FloatMode, axioms: 'relevant' | 'all' = 'all'): Obligation => {
       const enc = new ValueEncoder(mode);
-      const { lines, extraInts, readVal } = this.readValues(enc, reads, prepared, g);
+      const { lines, extraInts, readVal } = this.readValues(enc, reads, prepared, g, guards);
       const index = (e: Expr): string => (e.ty?.kind === 'cond' ? formulaToSmt(formulaOf(e, this.env)) : termToSmt(termOf(e, this.env)));
       const impl = enc.value(rhs, { intVar: (n) => smtSymbol(n), index, arrayRead: (e) => readVal.get(e)! });
       const spec = enc.value(annot, { intVar: (n) => smtSymbol(n), index });
@@ -867,7 +876,7 @@ export class SymbolicEvaluator {
    * exact encoding, it is undefined behaviour of the program (class `undefined-behaviour`); a run
    * at the model's inputs shows it.
    */
-  private definedObligation(c: Extract<Cmd, { kind: 'assign' }>, h: PRel, g: Gamma, rhs: Expr, reads: readonly ArrayRead[]): void {
+  private definedObligation(c: Extract<Cmd, { kind: 'assign' }>, h: PRel, g: Gamma, rhs: Expr, reads: readonly ArrayRead[], guards?: ReadonlyMap<ArrayRead, LoadGuard>): void {
     if (!hasChecked(rhs)) return;
     const id = this.nextId();
     const description = `every checked operation of the value written to ${this.source(c.array)}[…] at line ${c.pos.line} is in its range`;
@@ -876,7 +885,7 @@ export class SymbolicEvaluator {
     // The reads' values come from the spec (their templates): all of its axioms are kept.
     const render = (mode: FloatMode): Obligation => {
       const enc = new ValueEncoder(mode);
-      const { lines, extraInts, readVal } = this.readValues(enc, reads, prepared, g);
+      const { lines, extraInts, readVal } = this.readValues(enc, reads, prepared, g, guards);
       const index = (e: Expr): string => (e.ty?.kind === 'cond' ? formulaToSmt(formulaOf(e, this.env)) : termToSmt(termOf(e, this.env)));
       lines.push(`(assert (! (not ${enc.defined(rhs, { intVar: (n) => smtSymbol(n), index, arrayRead: (e) => readVal.get(e)! })}) :named goal))`);
       const ints = sortedVars(g.facts, [...this.params, ...g.vars, ...extraInts, ...freeIntVars(rhs)]);
@@ -887,8 +896,12 @@ export class SymbolicEvaluator {
     this.obligations.push({ id, kind: 'defined', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render, context: g.facts, prepare });
   }
 
-  /** Each read's value as a constant `val.k`, constrained by the heap alternatives that hold it. */
-  private readValues(enc: ValueEncoder, reads: readonly ArrayRead[], prepared: readonly PreparedRead[], g: Gamma): { lines: string[]; extraInts: string[]; readVal: Map<ArrayRead, string> } {
+  /**
+   * Each read's value as a constant `val.k`, constrained by the heap alternatives that hold it; a
+   * `load` only under its guard (where it is used, and proved defined), free elsewhere, where a
+   * select discards it (LOAD-DISCARD): no value is assumed for a cell that may hold ⊥.
+   */
+  private readValues(enc: ValueEncoder, reads: readonly ArrayRead[], prepared: readonly PreparedRead[], g: Gamma, guards?: ReadonlyMap<ArrayRead, LoadGuard>): { lines: string[]; extraInts: string[]; readVal: Map<ArrayRead, string> } {
     const lines: string[] = [];
     const extraInts: string[] = [];
     const readVal = new Map<ArrayRead, string>();
@@ -897,7 +910,10 @@ export class SymbolicEvaluator {
       readVal.set(r, v);
       const shape = this.ci.arrays.get(r.name)?.decl.elem ?? this.allocElem(r.name, g);
       lines.push(`(declare-const ${v} ${enc.sort(shape)})`);
-      lines.push(`(assert (! ${this.lookup(enc, prepared[k]!, v, extraInts)} :named read.${k}))`);
+      const lg = guards?.get(r);
+      const found = this.lookup(enc, prepared[k]!, v, extraInts);
+      if (lg !== undefined) extraInts.push(...formulaVars(lg.guard));
+      lines.push(`(assert (! ${lg === undefined || lg.guard.kind === 'true' ? found : `(or (not ${formulaToSmt(norm(lg.guard))}) ${found})`} :named read.${k}))`);
     });
     return { lines, extraInts, readVal };
   }
