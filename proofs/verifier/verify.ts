@@ -213,14 +213,19 @@ const PROVED_BY_SIMPLIFIER: SolverAnswer = { status: 'unsat', output: 'unsat', m
 async function decidePresburger(pending: readonly PendingObligation[], timeoutMs: number): Promise<Map<PendingObligation, SolverAnswer>> {
   const out = new Map<PendingObligation, SolverAnswer>();
   const todo: { p: PendingObligation; script: string }[] = [];
+  const inexact = new Set<PendingObligation>();
   for (const p of pending) {
     if (p.usesValues || p.refutation === undefined) continue;
     if (simplify(p.refutation).kind === 'false') {
       out.set(p, PROVED_BY_SIMPLIFIER);
       continue;
     }
-    todo.push({ p, script: p.render('ieee').script });
+    const o = p.render('ieee');
+    if (o.inexact) inexact.add(p);
+    todo.push({ p, script: o.script });
   }
+  // The refutation step (1) reports: the first exact one in order (an inexact one waits for a run).
+  const firstRefuted = (): number => pending.findIndex((p) => out.get(p)?.status === 'sat' && !p.fallback && !inexact.has(p));
   // Quantified scripts (a "not overwritten" guard left quantified) are the ones Z3 may spend its
   // whole budget on without an answer; they are asked after the others, and only where their
   // answer can matter: before the first refutation among the others (verifyImpl's step (1)
@@ -230,7 +235,7 @@ async function decidePresburger(pending: readonly PendingObligation[], timeoutMs
   const quantified = (t: (typeof todo)[number]): boolean => /\((?:forall|exists) /.test(t.script);
   const plain = todo.filter((t) => !quantified(t));
   await askInBatches(plain, out, timeoutMs);
-  const firstPlain = pending.findIndex((p) => out.get(p)?.status === 'sat' && !p.fallback);
+  const firstPlain = firstRefuted();
   const matters = (p: PendingObligation): boolean => firstPlain < 0 || pending.indexOf(p) < firstPlain || p.kind === 'rw-race';
   const later = todo.filter((t) => quantified(t) && matters(t.p));
   await askInBatches(later, out, timeoutMs);
@@ -240,7 +245,7 @@ async function decidePresburger(pending: readonly PendingObligation[], timeoutMs
   // Scopes put Z3 in incremental mode, which skips the preprocessing that quantified formulas
   // need: those answered unknown are asked again alone. Not those after the first refutation
   // (as above).
-  const first = pending.findIndex((p) => out.get(p)?.status === 'sat' && !p.fallback);
+  const first = firstRefuted();
   const after = new Set(first < 0 ? [] : pending.slice(first + 1));
   await Promise.all([...plain, ...later].map(async (t) => {
     if (out.get(t.p)!.status !== 'unknown' || (after.has(t.p) && t.p.kind !== 'rw-race')) return;
