@@ -31,7 +31,7 @@ import type { Int } from './int.ts';
 import { asCount, showInt } from './int.ts';
 import { Emitter, offsetCode, type Target } from './jsgen.ts';
 import { type ArrayRef, Cells, flagArray, getCell, recordArray, showAccess, type Space } from './memory.ts';
-import { type Bot, PoisonSignal, sameValue, showValue, type Value, valueToJson } from './values.ts';
+import { type Bot, literalValue, PoisonSignal, poisonRerun, sameValue, showValue, type Value, valueToJson } from './values.ts';
 
 export interface BigStepOptions {
   /** §4.2's write-set variant ω: all values written to a location by distinct iterations agree. */
@@ -157,9 +157,9 @@ export class BigStepMachine {
   /** Called by the generated code when a failure leaves it: attach the variables in scope. */
   withEnv(e: unknown, slots: readonly unknown[]): unknown {
     if (e instanceof PoisonSignal) {
-      // A checked operation out of range whose result was used (no select discarded it).
+      // A checked operation out of range, or a `load` of ⊥, whose result was used (no select discarded it).
       const pos = this.sites.info[e.site]!.pos;
-      e = new SiteStuck(e.site, (({ env: _env, ...p }) => p)(runError('undefined-behaviour', 'U-ASSIGN', pos, null, `${e.what}: the operation has no value there, and the value is used`)));
+      e = new SiteStuck(e.site, (({ env: _env, ...p }) => p)(runError(e.kind, 'U-ASSIGN', pos, e.location, e.usedMessage())));
     }
     if (!(e instanceof SiteStuck)) return e;
     const env: Record<string, string> = {};
@@ -177,6 +177,12 @@ export class BigStepMachine {
   /** Array rule, ⊥: the cell was never written, so ⟦e⟧ = ⊥ and U-ASSIGN fails (writing ⊥). */
   botRead(ref: ArrayRef, k: number, site: number): never {
     this.fail(site, 'uninitialized', 'U-ASSIGN', ref.showLoc(k), `read of ${locText(ref, k)}, which holds ⊥ (never written): the right-hand side has no value`);
+  }
+
+  /** A checked read `load(a[ι])` of ⊥: POISON, an error only if no select discards it. */
+  botLoad(ref: ArrayRef, k: number, site: number): Value {
+    if (poisonRerun.depth > 0) return literalValue(0n, ref.elem);
+    throw new PoisonSignal(site, `load of ${locText(ref, k)}, which holds ⊥ (never written)`, 'uninitialized', ref.showLoc(k));
   }
 
   /** U-ASSIGN's premise ℓ ∈ dom(μ) fails. */
@@ -459,14 +465,16 @@ class BigStepTarget implements Target {
   bindLet(s: number, value: string, body: string): string {
     return `(v${s} = ${value}, ${body})`;
   }
-  arrayRead(e: ArrayRead, slot: number, idx: readonly string[], site: number): string {
+  arrayRead(e: ArrayRead, slot: number, idx: readonly string[], site: number, _sc: unknown, load = false): string {
     const a = `a${slot}`;
     const elem = this.g.elemOf(slot);
     const val = elem === 'bool' ? `c${slot}[k] !== 0` : `c${slot}[k]`;
     // The cache test is inlined: an accumulator re-read by its own iteration costs no call.
     const track = this.g.readTracked(slot, e.name) ? `(M.cRead && M.cK === k && M.cRef === ${a} && M.cEpoch === M.epoch) || M.trackRead(${a}, k, ${site}), ` : '';
     const rec = this.g.recording ? `M.rec.read(${a}, k, ${val}), ` : '';
-    return `(k = ${slotOffset(slot, idx)}, k < 0 ? M.oobRead(${a}, [${idx.join(', ')}], ${site}) : d${slot}[k] === 0 ? M.botRead(${a}, k, ${site}) : (${track}${rec}nr++, ${val}))`;
+    // A `load` of ⊥ is still a read (a race on it is a race; it is in ρ, reading ⊥), then POISON.
+    const bot = load ? `(${track}${this.g.recording ? `M.rec.read(${a}, k, undefined), ` : ''}M.botLoad(${a}, k, ${site}))` : `M.botRead(${a}, k, ${site})`;
+    return `(k = ${slotOffset(slot, idx)}, k < 0 ? M.oobRead(${a}, [${idx.join(', ')}], ${site}) : d${slot}[k] === 0 ? ${bot} : (${track}${rec}nr++, ${val}))`;
   }
   tensorRead(): string {
     throw new Error('internal: tensor read in implementation code (not type-checked?)');

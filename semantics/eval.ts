@@ -18,7 +18,7 @@ import type { Int } from './int.ts';
 import { Emitter, offsetCode, type Target } from './jsgen.ts';
 import { type BoolFn, type Frame, type IntFn, Layout, Scope, Sites, type Slot, type ValFn } from './scope.ts';
 import { ArrayRef, type Cells, getCell } from './memory.ts';
-import { type Bot, PoisonSignal, type Value } from './values.ts';
+import { type Bot, literalValue, PoisonSignal, poisonRerun, type Value } from './values.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Ports
@@ -43,6 +43,17 @@ export class BotSignal extends Error {
 // ---------------------------------------------------------------------------------------------
 // Compiling single expressions (over a frame, reads through a port)
 
+/** A checked read `load(a[ι])` through a port: a cell holding ⊥ is POISON (PoisonSignal). */
+function loadCell(port: Port, ref: ArrayRef, k: number, site: number): Value {
+  try {
+    return port.readArray(ref, k, site);
+  } catch (x) {
+    if (!(x instanceof BotSignal) || x.what !== 'uninitialized') throw x;
+    if (poisonRerun.depth > 0) return literalValue(0n, ref.elem);
+    throw new PoisonSignal(site, `load of ${x.where}, which holds ⊥ (never written)`, 'uninitialized', x.where);
+  }
+}
+
 /** Frame target: variables are frame slots, reads go through the port `P`. */
 class FrameTarget implements Target {
   constructor(private readonly em: () => Emitter) {}
@@ -52,11 +63,12 @@ class FrameTarget implements Target {
   bindLet(s: number, value: string, body: string): string {
     return `(f[${s}] = ${value}, ${body})`;
   }
-  arrayRead(_e: ArrayRead, slot: number, idx: readonly string[], site: number): string {
+  arrayRead(_e: ArrayRead, slot: number, idx: readonly string[], site: number, _sc: unknown, load = false): string {
     const ref = `f[${slot}]`;
     // One temporary k suffices: a read completes before the next one starts (indices are affine
     // and contain no reads).
-    return `(k = ${offsetCode(ref, idx)}, k < 0 ? P.outOfBounds(${ref}, [${idx.join(', ')}], ${site}) : P.readArray(${ref}, k, ${site}))`;
+    const read = load ? `${this.em().constant(loadCell)}(P, ${ref}, k, ${site})` : `P.readArray(${ref}, k, ${site})`;
+    return `(k = ${offsetCode(ref, idx)}, k < 0 ? P.outOfBounds(${ref}, [${idx.join(', ')}], ${site}) : ${read})`;
   }
   tensorRead(e: TensorRead, idx: readonly string[], site: number): string {
     return `P.readTensor(${this.em().constant(e.name)}, [${idx.join(', ')}], ${site})`;

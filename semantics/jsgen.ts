@@ -13,10 +13,10 @@
 // Generated code contains only generated identifiers, numeric literals and references to
 // registered constants: no text from the source file ever reaches `new Function`.
 
-import { type ArrayRead, type Expr, hasChecked, isCheckedFunction, isReinterpretFunction, type TensorRead, truncTarget, type ValueType } from '../core/language/ast.ts';
+import { type ArrayRead, type Expr, hasPoison, isCheckedFunction, isLoad, isReinterpretFunction, type TensorRead, truncTarget, type ValueType } from '../core/language/ast.ts';
 import * as I from './int.ts';
 import type { Scope, Sites } from './scope.ts';
-import { arith, type ArithOp, builtin1, builtin2, cast, type CastSource, checkedArith, checkedTrunc, compare, type CmpOp, literalOf, negate, POISON, PoisonSignal, reinterpretBits, type Value } from './values.ts';
+import { arith, type ArithOp, builtin1, builtin2, cast, type CastSource, checkedArith, checkedTrunc, compare, type CmpOp, literalOf, literalValue, negate, POISON, PoisonSignal, poisonRerun, reinterpretBits, type Value } from './values.ts';
 
 /** How a translation reads variables, binds `let`s and reads arrays and tensors. */
 export interface Target {
@@ -24,8 +24,11 @@ export interface Target {
   slot(s: number): string;
   /** JS expression evaluating `body` with slot s bound to `value`. */
   bindLet(s: number, value: string, body: string): string;
-  /** JS expression reading array `e` (slot of its instance, index expressions, site). */
-  arrayRead(e: ArrayRead, arraySlot: number, idx: readonly string[], site: number, sc: Scope): string;
+  /**
+   * JS expression reading array `e` (slot of its instance, index expressions, site). With `load`
+   * (a checked read), a cell holding ⊥ throws PoisonSignal (kind `uninitialized`) instead of failing.
+   */
+  arrayRead(e: ArrayRead, arraySlot: number, idx: readonly string[], site: number, sc: Scope, load?: boolean): string;
   /** JS expression reading tensor `e`. */
   tensorRead(e: TensorRead, idx: readonly string[], site: number, sc: Scope): string;
 }
@@ -43,16 +46,25 @@ export const HELPERS = {
   /** SELECT-TRUE / SELECT-FALSE: arguments are evaluated by the call (eagerly), then chosen. */
   $sel: <T>(c: boolean, a: T, b: T): T => (c ? a : b),
   /**
-   * The same when an operand holds a checked operation: both operands are still evaluated (a ⊥ or
-   * out-of-bounds read in either is an error), but a POISON operand is an error only if chosen.
+   * The same when an operand holds a checked operation or a `load`: both operands are still
+   * evaluated (a ⊥ plain read or an out-of-bounds read in either is an error), but a POISON operand
+   * is an error only if chosen.
    */
   $selp: <T>(c: boolean, ta: () => T, tb: () => T): T => {
     const run = (t: () => T): { v: T } | { p: PoisonSignal } => {
       try {
         return { v: t() };
       } catch (x) {
-        if (x instanceof PoisonSignal) return { p: x };
-        throw x;
+        if (!(x instanceof PoisonSignal)) throw x;
+        // The poison stopped the operand part-way: evaluate it again whole, with stand-ins for
+        // poison, so that its other reads and errors are not skipped (values.ts, poisonRerun).
+        poisonRerun.depth++;
+        try {
+          t();
+        } finally {
+          poisonRerun.depth--;
+        }
+        return { p: x };
       }
     };
     const a = run(ta);
@@ -62,8 +74,11 @@ export const HELPERS = {
     return r.v;
   },
   /** A checked operation's result: its value, or undefined behaviour at `site`. */
-  $chk: (v: Value | typeof POISON, site: number, what: string): Value => {
-    if (v === POISON) throw new PoisonSignal(site, what);
+  $chk: (v: Value | typeof POISON, site: number, what: string, standIn: Value): Value => {
+    if (v === POISON) {
+      if (poisonRerun.depth > 0) return standIn;
+      throw new PoisonSignal(site, what);
+    }
     return v;
   },
   $and: (a: boolean, b: boolean): boolean => a && b,
@@ -239,7 +254,7 @@ export class Emitter {
       case 'binary':
         return this.binary(e, vt, sc);
       case 'select':
-        if (hasChecked(e.then) || hasChecked(e.else)) return `$selp(${this.boolish(e.cond, sc)}, () => ${this.value(e.then, sc)}, () => ${this.value(e.else, sc)})`;
+        if (hasPoison(e.then) || hasPoison(e.else)) return `$selp(${this.boolish(e.cond, sc)}, () => ${this.value(e.then, sc)}, () => ${this.value(e.else, sc)})`;
         return this.SELECT(this.boolish(e.cond, sc), this.value(e.then, sc), this.value(e.else, sc));
       case 'let':
         return this.LET(e, sc, (s) => this.value(e.body, s));
@@ -304,7 +319,11 @@ export class Emitter {
       const to = truncTarget(fn);
       const f = to !== null ? checkedTrunc(to) : checkedArith(fn === 'add_nsw' ? '+' : fn === 'sub_nsw' ? '-' : '*', vt);
       const what = to !== null ? `${fn} of a value outside ${to}'s range (or NaN, ±∞)` : `${fn} overflows ${vt}`;
-      return `$chk(${this.constant(f)}(${e.args.map((a) => this.value(a, sc)).join(', ')}), ${site}, ${this.constant(what)})`;
+      return `$chk(${this.constant(f)}(${e.args.map((a) => this.value(a, sc)).join(', ')}), ${site}, ${this.constant(what)}, ${jsLiteral(literalValue(0n, to ?? vt))})`;
+    }
+    if (fn === 'load') {
+      if (!isLoad(e)) throw new Error('internal: load of a non-array (not type-checked?)');
+      return this.ARRAY(e.args[0], sc, true); // the checked read (ast.ts, LOAD)
     }
     const arg = e.args[0]!;
     const at = tyOf(arg);
@@ -314,11 +333,11 @@ export class Emitter {
   }
 
   /** Array rule: ⟦ι_i⟧ = n_i ∈ ℕ and a[n̄] ↦ v ∈ μ give v (the target emits the checks). */
-  private ARRAY(e: ArrayRead, sc: Scope): string {
+  private ARRAY(e: ArrayRead, sc: Scope, load = false): string {
     const slot = sc.arraySlot(e.name);
     const idx = e.indices.map((i) => this.index(i, sc));
     const site = this.sites.add(e, e.pos, sc);
-    return this.target.arrayRead(e, slot, idx, site, sc);
+    return this.target.arrayRead(e, slot, idx, site, sc, load);
   }
 
   /** Tensor rule (§4.2): ⟦A(ι̅)⟧_{E;M} = ⟦A⟧_M(n̄). */

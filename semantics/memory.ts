@@ -68,8 +68,11 @@ export class Cells {
  * Arrays of at least this many cells are sparse in a run that asks for it (Space's `sparseFrom`):
  * a slice (semantics/slice.ts) of a kernel whose sizes are too large to hold runs one iteration,
  * which touches a few cells of arrays of millions or billions (a counterexample at N = 2^31).
+ * Below it an array is dense while the space's cap allows: a sparse cell costs a proxy trap with
+ * a string key and a map lookup per access (about 5 µs), and a slice of sgemm1024 that runs 504
+ * iterations of its reduction over 1024 × 1024 arrays spent 17 s there.
  */
-export const SPARSE_CELLS = 1 << 16;
+export const SPARSE_CELLS = 1 << 22;
 
 /** The largest extent of one dimension of a sparse array (offsets stay safe integers). */
 export const SPARSE_MAX_EXTENT = 2 ** 46;
@@ -261,9 +264,12 @@ export class Space {
     readonly sparseFrom: number | null = null,
   ) {}
 
-  /** Whether an array of `size` cells is sparse in this space. */
+  /**
+   * Whether an array of `size` cells is sparse in this space: from `sparseFrom` cells on, or when
+   * the dense cells already allocated leave no room for it (a sparse space never runs out).
+   */
   isSparse(size: number): boolean {
-    return this.sparseFrom !== null && size >= this.sparseFrom;
+    return this.sparseFrom !== null && (size >= this.sparseFrom || this.cells + size > this.maxCells);
   }
 
   /** The largest extent of a dimension this space allocates. */

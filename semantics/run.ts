@@ -256,7 +256,7 @@ export function initialMemory(ci: CheckedImpl, params: ReadonlyMap<string, Int>,
   let total = 0;
   for (const [k, g] of prog.globals.entries()) {
     const size = shapes[k]!.reduce((a, b) => a * b, 1);
-    if (space.isSparse(size)) continue;
+    if (space.sparseFrom !== null) break; // over the cap, an array is sparse there
     total += size;
     if (!Number.isSafeInteger(total) || total > space.maxCells) throw overCap(g, shapes[k]!);
   }

@@ -541,7 +541,7 @@ export class SmallStep {
     try {
       v = ci.rhs!(env);
     } catch (e) {
-      if (e instanceof PoisonSignal) return r.blocked(runError('undefined-behaviour', 'ASSIGN', cmd.pos, null, `${e.what}: the operation has no value there, and the value is used`, { env: envRecord(this.prog, cmd, env) }));
+      if (e instanceof PoisonSignal) return r.blocked(runError(e.kind, 'ASSIGN', cmd.pos, e.location, e.usedMessage(), { env: envRecord(this.prog, cmd, env) }));
       if (!(e instanceof BotSignal)) throw e;
       const kind = e.what === 'out-of-bounds' ? 'out-of-bounds' : 'uninitialized';
       return r.blocked(runError(kind, 'ASSIGN', cmd.pos, e.where, `the right-hand side is ⊥: read of ${e.where} (${e.what === 'out-of-bounds' ? 'not in dom(μ)' : 'never written'})`, { env: envRecord(this.prog, cmd, env) }));

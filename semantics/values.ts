@@ -222,7 +222,16 @@ export function builtin2(fn: 'min' | 'max' | 'pow', t: ValueType): BinFn {
 // ---------------------------------------------------------------------------------------------
 // Checked operations (docs/language.md §4): a value where the exact result is in range, POISON
 // (no value) elsewhere. The evaluators turn POISON into undefined behaviour (a run error) unless
-// a `select` discards it (jsgen.ts, $chk and $selp).
+// a `select` discards it (jsgen.ts, $chk and $selp). A checked read `load(a[ι])` of a cell that
+// holds ⊥ is POISON too; used, it is the error `uninitialized` (a read of ⊥), not undefined behaviour.
+
+/**
+ * Re-evaluation of a select operand found poison (jsgen.ts, $selp): while `depth` > 0, a `load` of
+ * ⊥ and a checked operation out of range give a stand-in value instead of stopping, so that every
+ * read of the operand happens (ρ, races) and every error in it counts, as SELECT's eager premises
+ * require; the operand's value is poison whatever the stand-in.
+ */
+export const poisonRerun = { depth: 0 };
 
 /** The result of a checked operation outside its range. */
 export const POISON: unique symbol = Symbol('poison');
@@ -232,8 +241,19 @@ export const POISON: unique symbol = Symbol('poison');
  * out of the evaluation unless a `select` that does not choose it discards it.
  */
 export class PoisonSignal extends Error {
-  constructor(readonly site: number, readonly what: string) {
-    super(`undefined behaviour: ${what}`);
+  constructor(
+    readonly site: number,
+    readonly what: string,
+    /** What using it is: a checked operation's undefined behaviour, or a `load` of ⊥. */
+    readonly kind: 'undefined-behaviour' | 'uninitialized' = 'undefined-behaviour',
+    /** The cell a `load` found ⊥ in (`a[3]`). */
+    readonly location: string | null = null,
+  ) {
+    super(`${kind === 'uninitialized' ? 'uninitialized read' : 'undefined behaviour'}: ${what}`);
+  }
+  /** The run error's message where the poison is used. */
+  usedMessage(): string {
+    return this.kind === 'uninitialized' ? `${this.what}, and the value is used (no select discarded it)` : `${this.what}: the operation has no value there, and the value is used`;
   }
 }
 export type Checked = (a: Value, b: Value) => Value | typeof POISON;

@@ -16,7 +16,7 @@
 import { checkAlgorithm, type Algorithm, type AlgFunc } from '../algorithm/algorithm.ts';
 import { algorithmToSpec } from '../algorithm/sare.ts';
 import { updateAsReduction, withUpdateReduction } from '../algorithm/update-reduction.ts';
-import { NO_POS, type ReduceOp, type ValueType } from '../../core/language/ast.ts';
+import { BUILTIN_FUNCTIONS, NO_POS, type ReduceOp, VALUE_TYPES, type ValueType } from '../../core/language/ast.ts';
 import { floatText, printExpr, printSpec } from '../../core/language/printer.ts';
 import { neutralElement, operatorOf } from '../../core/language/reductions.ts';
 import { KEYWORDS } from '../../core/language/lexer.ts';
@@ -45,7 +45,8 @@ function schedType(t: string): string {
 // ---------------------------------------------------------------------------------------------
 // Names
 
-const RESERVED = new Set<string>(KEYWORDS);
+// A Func named like a SCHED function (`load`, `exp`) or type would read as a call: renamed too.
+const RESERVED = new Set<string>([...KEYWORDS, ...BUILTIN_FUNCTIONS, ...VALUE_TYPES]);
 
 class Names {
   private readonly byHalide = new Map<string, string>();
@@ -126,6 +127,13 @@ interface Ctx {
   readonly marks?: Binding[];
   /** Spec mode: the Func being defined (a 0-dimensional Func reads itself at its unit variable). */
   readonly self?: string;
+  /**
+   * Implementation mode, inside an operand of a `select`: a read of a Func's buffer (not an input)
+   * is a checked read `load(…)`. Halide's select evaluates both operands, and bounds inference
+   * computes a producer only where the select chooses it, so the other operand reads cells of the
+   * allocation that were never computed, and discards them (an undef load in LLVM, defined).
+   */
+  readonly discard?: boolean;
 }
 
 const IDX: Ctx = { expand: false, spec: false, traces: null };
@@ -695,7 +703,8 @@ class Translator {
             if (!(err instanceof NotIndex)) throw err;
             c = this.val(a[0]!, sc, cx);
           }
-          return `select(${c}, ${this.val(a[1]!, sc, cx)}, ${this.val(a[2]!, sc, cx)})`;
+          const ocx = cx.spec ? cx : { ...cx, discard: true };
+          return `select(${c}, ${this.val(a[1]!, sc, ocx)}, ${this.val(a[2]!, sc, ocx)})`;
         }
         break;
       case 'likely':
@@ -745,12 +754,13 @@ class Translator {
       throw new Unsupported(`Call ${e.name}`, 'not a Func of pipeline().funcs, an input or a known intrinsic');
     }
     const b = sc.find(e.name, 'buffer');
+    const load = (r: string): string => (cx.discard ? `load(${r})` : r);
     if (b?.k === 'buffer') {
       const is = wrap(ix);
-      return `${b.buf.array}[${is.map((x, k) => (b.buf.mins[k] === '0' ? x : `${x} - ${b.buf.mins[k]}`)).join(', ')}]`;
+      return load(`${b.buf.array}[${is.map((x, k) => (b.buf.mins[k] === '0' ? x : `${x} - ${b.buf.mins[k]}`)).join(', ')}]`);
     }
     if (this.inputs.has(e.name)) return `${this.inputArray(e.name)}[${wrap(ix).map((x, k) => `${x} - ${this.global(`${e.name}.min.${k}`)!}`).join(', ')}]`;
-    if (e.name === this.d.output) return `${this.outputArray()}[${wrap(ix).join(', ')}]`;
+    if (e.name === this.d.output) return load(`${this.outputArray()}[${wrap(ix).join(', ')}]`);
     if (this.funcs.has(e.name)) throw new Unsupported('read of an unrealized Func', e.name);
     throw new Unsupported(`Call ${e.name}`, 'an extern or intrinsic call this translator does not know');
   }

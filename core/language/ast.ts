@@ -74,8 +74,22 @@ export function isReinterpretFunction(s: string): s is ReinterpretFunction {
   return (REINTERPRET_FUNCTIONS as readonly string[]).includes(s);
 }
 
+/**
+ * `load(a[ι])`, the checked read (docs/language.md §4): the cell's value where it holds one, and
+ * *poison* where it holds ⊥, which a select may discard and any other use makes the error
+ * `uninitialized-read`. Its indices are still checked (out of bounds is an error). It carries the
+ * meaning of a compiler's load from an allocation that the program then discards (Halide reads a
+ * never-computed cell in the unchosen operand of a `select`); implementations only. A plain read
+ * `a[ι]` keeps the thesis's eager rule: ⊥ in either operand of a select is an error.
+ */
+export const LOAD = 'load';
+/** Whether e is a checked read `load(a[ι])`. */
+export function isLoad(e: Expr): e is Extract<Expr, { kind: 'call' }> & { readonly args: readonly [ArrayRead] } {
+  return e.kind === 'call' && e.fn === LOAD && e.args.length === 1 && e.args[0]!.kind === 'array';
+}
+
 /** Pure functions callable in value expressions (min/max also in index expressions). */
-export const BUILTIN_FUNCTIONS = ['min', 'max', 'abs', 'sqrt', 'exp', 'log', 'pow', 'floor', 'ceil', ...REINTERPRET_FUNCTIONS, ...CHECKED_FUNCTIONS] as const;
+export const BUILTIN_FUNCTIONS = ['min', 'max', 'abs', 'sqrt', 'exp', 'log', 'pow', 'floor', 'ceil', ...REINTERPRET_FUNCTIONS, ...CHECKED_FUNCTIONS, LOAD] as const;
 export type BuiltinFunction = (typeof BUILTIN_FUNCTIONS)[number];
 export function isBuiltinFunction(s: string): s is BuiltinFunction {
   return (BUILTIN_FUNCTIONS as readonly string[]).includes(s);
@@ -382,6 +396,24 @@ export function hasChecked(e: Expr): boolean {
       return hasChecked(e.cond) || hasChecked(e.then) || hasChecked(e.else);
     case 'let':
       return hasChecked(e.body);
+    default:
+      return false;
+  }
+}
+
+/** Whether a value expression may evaluate to POISON: it holds a checked operation or a `load`. */
+export function hasPoison(e: Expr): boolean {
+  switch (e.kind) {
+    case 'call':
+      return isCheckedFunction(e.fn) || e.fn === LOAD || e.args.some(hasPoison);
+    case 'unary':
+      return hasPoison(e.arg);
+    case 'binary':
+      return hasPoison(e.left) || hasPoison(e.right);
+    case 'select':
+      return hasPoison(e.cond) || hasPoison(e.then) || hasPoison(e.else);
+    case 'let':
+      return hasPoison(e.body);
     default:
       return false;
   }

@@ -548,7 +548,8 @@ class Checker {
    */
   private implOnly(e: Extract<Expr, { kind: 'call' }>, mode: 'semantic' | 'prophetic'): boolean {
     if (mode === 'semantic') return true;
-    this.err(e.pos, `'${e.fn}' is a checked operation, allowed in an implementation's right-hand sides only`, 'an operation with a value everywhere (+, -, *, a cast)', e.fn);
+    if (e.fn === 'load') this.err(e.pos, "'load' is a checked read, allowed in an implementation's right-hand sides only", 'a value everywhere', e.fn);
+    else this.err(e.pos, `'${e.fn}' is a checked operation, allowed in an implementation's right-hand sides only`, 'an operation with a value everywhere (+, -, *, a cast)', e.fn);
     return false;
   }
 
@@ -611,6 +612,19 @@ class Checker {
           this.err(e.pos, `'${e.fn}' needs signed integers`, 'i8, i16, i32 or i64', t === 'cond' ? 'bool' : t);
           return null;
         }
+        return ok(t);
+      }
+      case 'load': {
+        // The checked read: an array cell, or poison where it holds ⊥ (ast.ts, LOAD).
+        if (!arity(1) || !this.implOnly(e, mode)) return null;
+        const a = e.args[0]!;
+        if (a.kind !== 'array') {
+          this.err(a.pos, "'load' reads one array cell", "an array read 'a[…]'", a.kind === 'tensor' ? `a tensor read '${a.name}(…)'` : 'another expression');
+          return null;
+        }
+        const t = this.value(a, env, mode, want);
+        if (t === null) return null;
+        if (t === 'cond') return null;
         return ok(t);
       }
       default: {

@@ -176,7 +176,13 @@ class Translator {
         }
         const b = BUILTIN[e.fn];
         if (b !== undefined) return `(ECall ${b} ${list(args)})`;
-        return `(ECall (FCast ${VTY[e.fn as ValueType]}) ${list(args)})`;
+        const to = VTY[e.fn as ValueType] as string | undefined;
+        if (to === undefined) {
+          // Checked operations, `load` and reinterpretations have no counterpart in Syntax.v/Ops.v
+          // (its semantics has no poison): such a run is not exported rather than exported wrong.
+          throw new NotExportable(`${e.fn}(…) at ${e.pos.line}:${e.pos.col}: the Coq semantics (Ops.v) has no ${e.fn === 'load' ? 'checked read (poison)' : e.fn.startsWith('reinterpret') ? 'reinterpretation' : 'checked operation (poison)'}, so Coq cannot compute a run that uses it`);
+        }
+        return `(ECall (FCast ${to}) ${list(args)})`;
       }
     }
   }

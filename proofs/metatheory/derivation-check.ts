@@ -326,6 +326,11 @@ class Checker {
       seen.add(loc);
       const c = mem.get(loc);
       const inst = this.instanceOfLoc(loc, path);
+      // null: a `load` read ⊥ there, and a select discarded it (evaluate() gave the value).
+      if (j === null) {
+        if (c !== undefined && c.kind !== 'bot') throw new Reject(path, `read of ${loc} records ⊥, μ holds a value`);
+        continue;
+      }
       const v = valueOfJson(j, inst.elem);
       if (c === undefined || c.kind !== 'value' || v === null || valueText(c.v) !== valueText(v)) throw new Reject(path, `read of ${loc} records ${JSON.stringify(j)}, μ holds another value`);
     }

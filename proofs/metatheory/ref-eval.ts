@@ -22,7 +22,12 @@ export type Affine = bigint | boolean;
  * Why an evaluation has no value (no rule of Fig. 4.3 applies): a read of ⊥ or outside dom(μ),
  * or a checked operation out of its range whose result a select did not discard.
  */
-export type Bottom = { readonly bot: 'uninitialized' | 'out-of-bounds' | 'undefined-behaviour'; readonly loc: string };
+export type Bottom = {
+  readonly bot: 'uninitialized' | 'out-of-bounds' | 'undefined-behaviour';
+  readonly loc: string;
+  /** Poison (a select may discard it): a checked operation out of range, or a `load` of ⊥. */
+  readonly poison?: true;
+};
 
 export type Cell = { readonly kind: 'value'; readonly v: RValue } | { readonly kind: 'bot' };
 
@@ -230,8 +235,19 @@ export function evaluate(e: Expr, env: Env, mem: RefMemory): { ok: true; v: RVal
   const reads: string[] = [];
   let first: Bottom | null = null;
   const bottom = (b: Bottom): Bot => {
-    if (b.bot !== 'undefined-behaviour') first ??= b;
+    if (!b.poison) first ??= b;
     return new Bot(b);
+  };
+  // The array rule; with `load`, a cell holding ⊥ is poison (a select may discard it).
+  const readArray = (x: Extract<Expr, { kind: 'array' }>, E: Env, load: boolean): RValue | Bot => {
+    const idx = x.indices.map((i) => go(i, E));
+    if (idx.some((i) => i instanceof Bot)) return idx.find((i) => i instanceof Bot) as Bot;
+    const ns = idx as bigint[];
+    const c = mem.cell(x.name, ns);
+    if (c === null) return bottom({ bot: 'out-of-bounds', loc: `${x.name}[${ns.join(', ')}]` });
+    reads.push(c.loc);
+    if (c.cell.kind === 'bot') return bottom(load ? { bot: 'uninitialized', loc: c.loc, poison: true } : { bot: 'uninitialized', loc: c.loc });
+    return c.cell.v;
   };
   // Returns a value or a Bot marker (⊥); evaluation continues past ⊥ (eagerness).
   const go = (x: Expr, E: Env): RValue | Bot => {
@@ -248,16 +264,8 @@ export function evaluate(e: Expr, env: Env, mem: RefMemory): { ok: true; v: RVal
         if (v === undefined) throw new Error(`ref-eval: unbound variable ${x.name}`);
         return v;
       }
-      case 'array': {
-        const idx = x.indices.map((i) => go(i, E));
-        if (idx.some((i) => i instanceof Bot)) return idx.find((i) => i instanceof Bot) as Bot;
-        const ns = idx as bigint[];
-        const c = mem.cell(x.name, ns);
-        if (c === null) return bottom({ bot: 'out-of-bounds', loc: `${x.name}[${ns.join(', ')}]` });
-        reads.push(c.loc);
-        if (c.cell.kind === 'bot') return bottom({ bot: 'uninitialized', loc: c.loc });
-        return c.cell.v;
-      }
+      case 'array':
+        return readArray(x, E, false);
       case 'tensor':
         throw new Error('ref-eval: tensor read in implementation code');
       case 'let': {
@@ -309,12 +317,14 @@ export function evaluate(e: Expr, env: Env, mem: RefMemory): { ok: true; v: RVal
         const a = go(x.then, E);
         const b = go(x.else, E);
         if (c instanceof Bot) return c;
-        const ub = (v: RValue | Bot): boolean => v instanceof Bot && v.b.bot === 'undefined-behaviour';
+        const ub = (v: RValue | Bot): boolean => v instanceof Bot && v.b.poison === true;
         if (a instanceof Bot && !ub(a)) return a;
         if (b instanceof Bot && !ub(b)) return b;
         return c ? a : b;
       }
       case 'call': {
+        // The checked read: the cell, or poison where it holds ⊥ (out of bounds is still ⊥).
+        if (x.fn === 'load' && x.args[0]?.kind === 'array') return readArray(x.args[0], E, true);
         const args = x.args.map((y) => go(y, E));
         const bad = args.find((y) => y instanceof Bot);
         if (bad) return bad;
@@ -330,7 +340,7 @@ export function evaluate(e: Expr, env: Env, mem: RefMemory): { ok: true; v: RVal
           case 'mul_nsw': {
             const [p, q] = vs as bigint[];
             const exact = fn === 'add_nsw' ? p! + q! : fn === 'sub_nsw' ? p! - q! : p! * q!;
-            return wrap(vt, exact) === exact ? exact : bottom({ bot: 'undefined-behaviour', loc: `${fn} overflows ${vt}` });
+            return wrap(vt, exact) === exact ? exact : bottom({ bot: 'undefined-behaviour', poison: true, loc: `${fn} overflows ${vt}` });
           }
           case 'abs':
             if (isFloatType(vt)) return Math.abs(vs[0] as number);
@@ -357,7 +367,7 @@ export function evaluate(e: Expr, env: Env, mem: RefMemory): { ok: true; v: RVal
               // trunc_T: the float truncated toward zero, if it is a number and fits T.
               const f = vs[0] as number;
               const exact = Number.isFinite(f) ? BigInt(Math.trunc(f)) : null;
-              return exact !== null && wrap(vt, exact) === exact ? exact : bottom({ bot: 'undefined-behaviour', loc: `${fn} of ${f}` });
+              return exact !== null && wrap(vt, exact) === exact ? exact : bottom({ bot: 'undefined-behaviour', poison: true, loc: `${fn} of ${f}` });
             }
             return castTo(fn as ValueType, vs[0]!);
           }

@@ -14,7 +14,7 @@
 // by asking `decide` (a quick sufficient test of the claims under the obligation's context,
 // core/presburger/entail.ts); the claims themselves are then obligations like any other.
 
-import { type ArrayRead, type Expr, type IntType, isCheckedFunction, isFloatType, isIntType, isValueTypeName, plainOf, type TensorRead, type ValueType } from '../../core/language/ast.ts';
+import { type ArrayRead, type Expr, type IntType, isCheckedFunction, isLoad, isFloatType, isIntType, isValueTypeName, plainOf, type TensorRead, type ValueType } from '../../core/language/ast.ts';
 import { printExpr } from '../../core/language/printer.ts';
 import { constantValue } from '../../semantics/constant.ts';
 import { sameValue } from '../../semantics/values.ts';
@@ -146,6 +146,10 @@ export class Congruence {
     // plain operation's.
     if (x.kind === 'call' && isCheckedFunction(x.fn)) return this.match({ expr: plainOf(x), env: a.env }, b, leaf, st);
     if (y.kind === 'call' && isCheckedFunction(y.fn)) return this.match(a, { expr: plainOf(y), env: b.env }, leaf, st);
+    // A `load` is its cell where it is used; where a select discards it, the select's condition
+    // claimed alike on both sides makes its value irrelevant (load-guard.ts proves it defined where used).
+    if (isLoad(x)) return this.match({ expr: x.args[0], env: a.env }, b, leaf, st);
+    if (isLoad(y)) return this.match(a, { expr: y.args[0], env: b.env }, leaf, st);
     // A cast to the type its argument already has is the identity in every encoding (Halide's
     // printer writes `f32(f32(e))` around most float terms).
     const bare = identityCastArg(x) ?? identityCastArg(y);

@@ -52,6 +52,11 @@ export interface Obligation {
    * inexact encoding is only a candidate: it counts once a concrete run confirms it.
    */
   readonly inexact?: string | null;
+  /**
+   * A script with only some of the spec's axioms whose models extend to models of all of them
+   * (smt-spec.ts, axiomsSuffice): its `sat` is the whole script's.
+   */
+  readonly satExtends?: boolean;
 }
 
 /** The verdict class an obligation's failure establishes. */

@@ -122,6 +122,22 @@ export function relevantRecursive(cs: CheckedSpec, seeds: readonly Expr[]): Set<
   return out;
 }
 
+/**
+ * Whether the axioms of `only` are all a script needs for its models to extend to models of all
+ * the spec's axioms: every recursive tensor that the script's other lines (`mentioned`) or those
+ * axioms reach is in `only`. The axioms left out then define tensors nothing in the script reads,
+ * and each has a solution whatever the script's model says (W5: the spec's recursion is
+ * well-founded, its equations disjoint), so the script with all axioms is satisfiable when this
+ * one is.
+ */
+export function axiomsSuffice(cs: CheckedSpec, only: ReadonlySet<string>, mentioned: ReadonlySet<string>): boolean {
+  const rec = recursiveTensors(cs);
+  const byTensor = new Map<string, NormEquation[]>();
+  for (const eq of cs.equations) byTensor.set(eq.tensor, [...(byTensor.get(eq.tensor) ?? []), eq]);
+  for (const t of reachable(byTensor, [...only, ...mentioned])) if (rec.has(t) && !only.has(t)) return false;
+  return true;
+}
+
 /** The tensors whose SMT symbol occurs in `texts` (SMT-LIB lines), read token by token. */
 export function tensorsMentioned(cs: CheckedSpec, texts: readonly string[]): Set<string> {
   const bySymbol = new Map([...cs.tensors.keys()].map((t) => [tensorFunctionName(t), t] as const));

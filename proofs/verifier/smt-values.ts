@@ -13,6 +13,7 @@ import {
   hasChecked,
   type IntType,
   isCheckedFunction,
+  isLoad,
   isFloatType,
   isIntType,
   isValueTypeName,
@@ -235,8 +236,10 @@ export class ValueEncoder {
       case 'binary':
         return uf && e.op !== '&&' && e.op !== '||' ? this.ufOperation(e, vt, env) : this.binary(e, vt, env);
       case 'call':
-        // A checked operation's value, where it has one, is its plain operation's.
+        // A checked operation's value, where it has one, is its plain operation's; a `load`'s is its
+        // cell's (where it is used, proved defined: proofs/verifier/load-guard.ts).
         if (isCheckedFunction(e.fn)) return this.value(plainOf(e), env);
+        if (isLoad(e)) return go(e.args[0]);
         return uf ? this.ufOperation(e, vt, env) : this.call(e, vt, env);
     }
   }

@@ -32,9 +32,10 @@ import { HOLE_PREFIX, TemplateTable } from './template.ts';
 import type { Obligation, ObligationKind } from './obligation.ts';
 import { renameBinders } from './rename.ts';
 import { type FloatMode, ValueEncoder } from './smt-values.ts';
-import { relevantRecursive, specEncoding, tensorsMentioned } from './smt-spec.ts';
+import { axiomsSuffice, relevantRecursive, specEncoding, tensorsMentioned } from './smt-spec.ts';
 import { inlineLets } from './inline.ts';
 import { visit } from '../../core/language/walk.ts';
+import { type LoadGuard, loadGuards } from './load-guard.ts';
 import { type Alternative, readAlternatives } from './lookup.ts';
 import { Congruence, type Side } from './congruence.ts';
 import { interfaceConditions } from './interface.ts';
@@ -213,13 +214,13 @@ export class SymbolicEvaluator {
   // -- obligations ------------------------------------------------------------------------------
 
   /** Γ ⊢ goal, as an obligation: Γ ∧ ¬goal must be unsat. */
-  private validity(kind: ObligationKind, rule: string, at: { pos: { line: number; col: number } }, description: string, g: Gamma, goal: Formula, body?: ReadonlySet<string>): void {
+  private validity(kind: ObligationKind, rule: string, at: { pos: { line: number; col: number } }, description: string, g: Gamma, goal: Formula, body?: ReadonlySet<string>, inexact: string | null = null): void {
     const { script, refutation } = this.validityScript(g.facts, goal);
     const id = this.nextId();
     this.obligations.push({
       id, kind, rule, line: at.pos.line, col: at.pos.col, description, usesValues: false, report: this.reportVars(g), context: g.facts,
       refutation, body,
-      render: () => ({ id, kind, rule, line: at.pos.line, col: at.pos.col, description, script, float: null }),
+      render: () => ({ id, kind, rule, line: at.pos.line, col: at.pos.col, description, script, float: null, inexact }),
     });
   }
 
@@ -782,8 +783,9 @@ export class SymbolicEvaluator {
         return `(and ${formulaToSmt(both)} (not (= ${ev(p, py)} ${ev(q, qy)})))`;
       });
       const ints = sortedVars([...g.facts, ...pairs.map((pr) => pr.both)], [...this.params, ...pairs.flatMap((pr) => [...pr.py, ...pr.qy])]);
-      const script = this.valueScript(enc, ints, g.facts, [`(assert (! (or ${alts.join(' ')}) :named goal))`], axioms === 'relevant' ? seeds : null);
-      return { id, kind: 'ww-race', rule: 'S-PARLOOP', line: c.pos.line, col: c.pos.col, description, script, float: mode, inexact: enc.inexactReason() };
+      const lines = [`(assert (! (or ${alts.join(' ')}) :named goal))`];
+      const script = this.valueScript(enc, ints, g.facts, lines, axioms === 'relevant' ? seeds : null);
+      return { id, kind: 'ww-race', rule: 'S-PARLOOP', line: c.pos.line, col: c.pos.col, description, script, float: mode, inexact: enc.inexactReason(), ...(axioms === 'relevant' && this.satExtends(lines, seeds) ? { satExtends: true } : {}) };
     };
     return { id, kind: 'ww-race', rule: 'S-PARLOOP', line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render, context: [...g.facts, ...pairs.map((p) => p.both)] };
   }
@@ -800,20 +802,28 @@ export class SymbolicEvaluator {
     this.validity('write-bounds', 'S-ASSIGN', c, `the write to ${name}[…] at line ${c.pos.line} is inside the array`, g, inBox(loc, shape.dims));
     const rhs = inlineLets(c.rhs);
     const reads = collectReads(rhs);
+    const guards = loadGuards(rhs, this.env);
     let readSet = ReadSet.EMPTY;
     for (const r of reads) {
       const rs = g.arrays.get(r.name);
       if (!rs) throw new Error(`internal: array ${r.name} not in Γ`);
       const at = r.indices.map((i) => termOf(i, this.env));
+      // Bounds stay strict: a discarded `load` still reads its cell.
       this.validity('read-bounds', 'S-ASSIGN', r, `the read of ${this.source(r.name)}[…] at line ${r.pos.line} is inside the array`, g, inBox(at, rs.dims));
-      // Γ ⊢ reads(e) ⊆ dom(h)
-      this.validity('read-defined', 'S-ASSIGN', r, `the read of ${this.source(r.name)}[…] at line ${r.pos.line} finds a value (written earlier or an input)`, g, norm(inDomain(h, r.name, at)));
+      // Γ ⊢ reads(e) ⊆ dom(h); for a `load`, where its value is used (LOAD-DISCARD, load-guard.ts).
+      const lg = guards.get(r);
+      if (lg === undefined) this.validity('read-defined', 'S-ASSIGN', r, `the read of ${this.source(r.name)}[…] at line ${r.pos.line} finds a value (written earlier or an input)`, g, norm(inDomain(h, r.name, at)));
+      else {
+        const used: Gamma = { ...g, facts: [...g.facts, norm(lg.guard)] };
+        const inexact = lg.exact ? null : 'a select condition on values left out of where the load is used (a superset of it)';
+        this.validity('read-defined', 'LOAD-DISCARD', r, `the load of ${this.source(r.name)}[…] at line ${r.pos.line} finds a value wherever no select discards it`, used, norm(inDomain(h, r.name, at)), undefined, inexact);
+      }
       this.completionCheck(r.name, at, h, g, r, `the read of ${this.source(r.name)}[…] at line ${r.pos.line}`);
       readSet = readSet.union(ReadSet.read(r.name, at));
     }
     const dh = this.propheticOf(c, g);
-    const prepared = this.valueObligation(c, h, g, rhs, reads);
-    this.definedObligation(c, h, g, rhs, reads);
+    const prepared = this.valueObligation(c, h, g, rhs, reads, undefined, guards);
+    this.definedObligation(c, h, g, rhs, reads, guards);
     if (this.log) {
       // As Fig. 5.5: the value of each read in h, then the constraint C, Δh and R.
       reads.forEach((r, k) => {
@@ -827,7 +837,7 @@ export class SymbolicEvaluator {
   }
 
   /** ⟦e⟧_h = decompose(t) as an obligation (Fig. 5.4, Ĉ of S-ASSIGN). */
-  private valueObligation(c: Extract<Cmd, { kind: 'assign' }>, h: PRel, g: Gamma, rhs: Expr, reads: readonly ArrayRead[], what?: { rule: string; description: string }): PreparedRead[] {
+  private valueObligation(c: Extract<Cmd, { kind: 'assign' }>, h: PRel, g: Gamma, rhs: Expr, reads: readonly ArrayRead[], what?: { rule: string; description: string }, guards?: ReadonlyMap<ArrayRead, LoadGuard>): PreparedRead[] {
     const id = this.nextId();
     const annot = inlineLets(c.annot!);
     const description = what?.description ?? `the value written to ${this.source(c.array)}[…] at line ${c.pos.line} equals its annotation`;
@@ -838,14 +848,14 @@ export class SymbolicEvaluator {
     const prepared = reads.map((r) => this.prepared(h, r.name, r.indices.map((i) => termOf(i, this.env))));
     const render = (mode: FloatMode, axioms: 'relevant' | 'all' = 'all'): Obligation => {
       const enc = new ValueEncoder(mode);
-      const { lines, extraInts, readVal } = this.readValues(enc, reads, prepared, g);
+      const { lines, extraInts, readVal } = this.readValues(enc, reads, prepared, g, guards);
       const index = (e: Expr): string => (e.ty?.kind === 'cond' ? formulaToSmt(formulaOf(e, this.env)) : termToSmt(termOf(e, this.env)));
       const impl = enc.value(rhs, { intVar: (n) => smtSymbol(n), index, arrayRead: (e) => readVal.get(e)! });
       const spec = enc.value(annot, { intVar: (n) => smtSymbol(n), index });
       lines.push(`(assert (! (not (= ${impl} ${spec})) :named goal))`);
       const ints = sortedVars(g.facts, [...this.params, ...g.vars, ...extraInts, ...freeIntVars(rhs), ...freeIntVars(annot)]);
       const script = this.valueScript(enc, ints, g.facts, lines, axioms === 'relevant' ? [annot] : null);
-      return { id, kind: 'value', rule, line: c.pos.line, col: c.pos.col, description, script, float: mode, inexact: enc.inexactReason() };
+      return { id, kind: 'value', rule, line: c.pos.line, col: c.pos.col, description, script, float: mode, inexact: enc.inexactReason(), ...(axioms === 'relevant' && this.satExtends(lines, [annot]) ? { satExtends: true } : {}) };
     };
     const prepare = (feasible: Feasibility): Promise<void> => pruneReads(prepared, g.facts, feasible);
     const congruence = (mode: FloatMode): Obligation[] | null => {
@@ -866,7 +876,7 @@ export class SymbolicEvaluator {
    * exact encoding, it is undefined behaviour of the program (class `undefined-behaviour`); a run
    * at the model's inputs shows it.
    */
-  private definedObligation(c: Extract<Cmd, { kind: 'assign' }>, h: PRel, g: Gamma, rhs: Expr, reads: readonly ArrayRead[]): void {
+  private definedObligation(c: Extract<Cmd, { kind: 'assign' }>, h: PRel, g: Gamma, rhs: Expr, reads: readonly ArrayRead[], guards?: ReadonlyMap<ArrayRead, LoadGuard>): void {
     if (!hasChecked(rhs)) return;
     const id = this.nextId();
     const description = `every checked operation of the value written to ${this.source(c.array)}[…] at line ${c.pos.line} is in its range`;
@@ -875,7 +885,7 @@ export class SymbolicEvaluator {
     // The reads' values come from the spec (their templates): all of its axioms are kept.
     const render = (mode: FloatMode): Obligation => {
       const enc = new ValueEncoder(mode);
-      const { lines, extraInts, readVal } = this.readValues(enc, reads, prepared, g);
+      const { lines, extraInts, readVal } = this.readValues(enc, reads, prepared, g, guards);
       const index = (e: Expr): string => (e.ty?.kind === 'cond' ? formulaToSmt(formulaOf(e, this.env)) : termToSmt(termOf(e, this.env)));
       lines.push(`(assert (! (not ${enc.defined(rhs, { intVar: (n) => smtSymbol(n), index, arrayRead: (e) => readVal.get(e)! })}) :named goal))`);
       const ints = sortedVars(g.facts, [...this.params, ...g.vars, ...extraInts, ...freeIntVars(rhs)]);
@@ -886,8 +896,12 @@ export class SymbolicEvaluator {
     this.obligations.push({ id, kind: 'defined', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render, context: g.facts, prepare });
   }
 
-  /** Each read's value as a constant `val.k`, constrained by the heap alternatives that hold it. */
-  private readValues(enc: ValueEncoder, reads: readonly ArrayRead[], prepared: readonly PreparedRead[], g: Gamma): { lines: string[]; extraInts: string[]; readVal: Map<ArrayRead, string> } {
+  /**
+   * Each read's value as a constant `val.k`, constrained by the heap alternatives that hold it; a
+   * `load` only under its guard (where it is used, and proved defined), free elsewhere, where a
+   * select discards it (LOAD-DISCARD): no value is assumed for a cell that may hold ⊥.
+   */
+  private readValues(enc: ValueEncoder, reads: readonly ArrayRead[], prepared: readonly PreparedRead[], g: Gamma, guards?: ReadonlyMap<ArrayRead, LoadGuard>): { lines: string[]; extraInts: string[]; readVal: Map<ArrayRead, string> } {
     const lines: string[] = [];
     const extraInts: string[] = [];
     const readVal = new Map<ArrayRead, string>();
@@ -896,7 +910,10 @@ export class SymbolicEvaluator {
       readVal.set(r, v);
       const shape = this.ci.arrays.get(r.name)?.decl.elem ?? this.allocElem(r.name, g);
       lines.push(`(declare-const ${v} ${enc.sort(shape)})`);
-      lines.push(`(assert (! ${this.lookup(enc, prepared[k]!, v, extraInts)} :named read.${k}))`);
+      const lg = guards?.get(r);
+      const found = this.lookup(enc, prepared[k]!, v, extraInts);
+      if (lg !== undefined) extraInts.push(...formulaVars(lg.guard));
+      lines.push(`(assert (! ${lg === undefined || lg.guard.kind === 'true' ? found : `(or (not ${formulaToSmt(norm(lg.guard))}) ${found})`} :named read.${k}))`);
     });
     return { lines, extraInts, readVal };
   }
@@ -933,6 +950,15 @@ export class SymbolicEvaluator {
   }
 
   /** A value obligation's script: declarations, the spec's encoding, context, then `lines`. */
+  /**
+   * Whether a model of the script with the axioms the seeds reach extends to one with all the
+   * spec's axioms (smt-spec.ts, axiomsSuffice): its `sat` is then the whole script's, which need
+   * not be asked (Z3 can spend its budget on recursive axioms nothing in the claim reads).
+   */
+  private satExtends(lines: readonly string[], seeds: readonly Expr[]): boolean {
+    return axiomsSuffice(this.ci.spec, relevantRecursive(this.ci.spec, seeds), tensorsMentioned(this.ci.spec, lines));
+  }
+
   private valueScript(enc: ValueEncoder, ints: readonly string[], facts: readonly Formula[], lines: readonly string[], seeds: readonly Expr[] | null): string {
     const only = seeds === null ? null : relevantRecursive(this.ci.spec, seeds);
     // Only the macros the claim can reach (before the preamble: they may need sorts and literals).
@@ -981,7 +1007,7 @@ export class SymbolicEvaluator {
         lines.push(`(assert (! (not (= val.out ${spec})) :named goal))`);
         const ints = sortedVars(g.facts, [...this.params, ...xs, ...extraInts]);
         const script = this.valueScript(enc, ints, g.facts, lines, axioms === 'relevant' ? [value] : null);
-        return { id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, script, float: mode, inexact: enc.inexactReason() };
+        return { id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, script, float: mode, inexact: enc.inexactReason(), ...(axioms === 'relevant' && this.satExtends(lines, [value]) ? { satExtends: true } : {}) };
       };
       const prepare = (feasible: Feasibility): Promise<void> => pruneReads([read], g.facts, feasible);
       const congruence = (mode: FloatMode): Obligation[] | null => {

@@ -220,36 +220,58 @@ const PROVED_BY_SIMPLIFIER: SolverAnswer = { status: 'unsat', output: 'unsat', m
 async function decidePresburger(pending: readonly PendingObligation[], timeoutMs: number): Promise<Map<PendingObligation, SolverAnswer>> {
   const out = new Map<PendingObligation, SolverAnswer>();
   const todo: { p: PendingObligation; script: string }[] = [];
+  const inexact = new Set<PendingObligation>();
   for (const p of pending) {
     if (p.usesValues || p.refutation === undefined) continue;
     if (simplify(p.refutation).kind === 'false') {
       out.set(p, PROVED_BY_SIMPLIFIER);
       continue;
     }
-    todo.push({ p, script: p.render('ieee').script });
+    const o = p.render('ieee');
+    if (o.inexact) inexact.add(p);
+    todo.push({ p, script: o.script });
   }
-  // Batches of a fixed size (what a batch holds never depends on the solver pool, nor on what was
-  // verified before), decided concurrently by the pool.
-  const chunks: (typeof todo)[] = [];
-  for (let i = 0; i < todo.length; i += 64) chunks.push(todo.slice(i, i + 64));
-  // In a batch each script gets a quarter of the budget: most are answered in milliseconds, and
-  // one that is not is asked again alone with the whole budget anyway.
-  const answers = (await Promise.all(chunks.map((chunk) => checkSatBatch(chunk.map((t) => t.script), { timeoutMs: Math.ceil(timeoutMs / 4), remember: true })))).flat();
-  todo.forEach((t, k) => out.set(t.p, answers[k]!));
-  // Scopes put Z3 in incremental mode, which skips the preprocessing that quantified formulas (a
-  // "not overwritten" guard left quantified) need: those answered unknown are asked again alone.
-  // Not those after the first refutation: verifyImpl's step (1) reports that one whatever they
-  // are, or a race refuted beside a read it makes undefined (races are asked again). A racy
-  // parallel accumulation of red-soundness spent 8 s of its 9 s on a later obligation that
-  // neither Z3 decides: 4 s in its batch and 4 s alone.
-  const first = pending.findIndex((p) => out.get(p)?.status === 'sat' && !p.fallback);
+  // The refutation step (1) reports: the first exact one in order (an inexact one waits for a run).
+  const firstRefuted = (): number => pending.findIndex((p) => out.get(p)?.status === 'sat' && !p.fallback && !inexact.has(p));
+  // Quantified scripts (a "not overwritten" guard left quantified) are the ones Z3 may spend its
+  // whole budget on without an answer; they are asked after the others, and only where their
+  // answer can matter: before the first refutation among the others (verifyImpl's step (1)
+  // reports the first refutation in order, whatever follows it), or races (a race refuted beside
+  // a read it makes undefined is the one reported). A racy parallel accumulation of
+  // red-soundness spent 22 s of its 25 s on two quantified scripts after its refuted race.
+  const quantified = (t: (typeof todo)[number]): boolean => /\((?:forall|exists) /.test(t.script);
+  const plain = todo.filter((t) => !quantified(t));
+  await askInBatches(plain, out, timeoutMs);
+  const firstPlain = firstRefuted();
+  const matters = (p: PendingObligation): boolean => firstPlain < 0 || pending.indexOf(p) < firstPlain || p.kind === 'rw-race';
+  const later = todo.filter((t) => quantified(t) && matters(t.p));
+  await askInBatches(later, out, timeoutMs);
+  for (const t of todo) {
+    if (!out.has(t.p)) out.set(t.p, { status: 'unknown', output: '', ms: 0, reason: 'not asked: an obligation before it is refuted' });
+  }
+  // Scopes put Z3 in incremental mode, which skips the preprocessing that quantified formulas
+  // need: those answered unknown are asked again alone. Not those after the first refutation
+  // (as above).
+  const first = firstRefuted();
   const after = new Set(first < 0 ? [] : pending.slice(first + 1));
-  await Promise.all(todo.map(async (t, k) => {
-    if (answers[k]!.status !== 'unknown' || (after.has(t.p) && t.p.kind !== 'rw-race')) return;
-    answers[k] = await checkSat(t.script, { timeoutMs, remember: true });
-    out.set(t.p, answers[k]!);
+  await Promise.all([...plain, ...later].map(async (t) => {
+    if (out.get(t.p)!.status !== 'unknown' || (after.has(t.p) && t.p.kind !== 'rw-race')) return;
+    out.set(t.p, await checkSat(t.script, { timeoutMs, remember: true }));
   }));
   return out;
+}
+
+/**
+ * Scripts in batches of a fixed size (what a batch holds never depends on the solver pool, nor on
+ * what was verified before), decided concurrently by the pool. In a batch each script gets a
+ * quarter of the budget: most are answered in milliseconds, and one that is not is asked again
+ * alone with the whole budget anyway.
+ */
+async function askInBatches(todo: readonly { p: PendingObligation; script: string }[], out: Map<PendingObligation, SolverAnswer>, timeoutMs: number): Promise<void> {
+  const chunks: (typeof todo)[] = [];
+  for (let i = 0; i < todo.length; i += 64) chunks.push(todo.slice(i, i + 64));
+  const answers = (await Promise.all(chunks.map((chunk) => checkSatBatch(chunk.map((t) => t.script), { timeoutMs: Math.ceil(timeoutMs / 4), remember: true })))).flat();
+  todo.forEach((t, k) => out.set(t.p, answers[k]!));
 }
 
 /** The budget of a feasibility query (VerifyOptions.pruneMs): ms of solver budget. */
@@ -305,7 +327,7 @@ async function dischargeValue(s: Slot, mode: FloatMode, timeoutMs: number, ask: 
   const few = s.p.render(mode, 'relevant');
   s.o = few;
   s.answer = await ask(() => discharge(few, timeoutMs));
-  if (s.answer.status === 'unsat') return;
+  if (s.answer.status === 'unsat' || (s.answer.status === 'sat' && few.satExtends === true)) return;
   const all = s.p.render(mode, 'all');
   if (all.script === few.script) return;
   s.o = all;
@@ -751,8 +773,9 @@ async function verifyPhases(ci: CheckedImpl, opts: VerifyOptions): Promise<Verif
       slots.push({ p: f, o: f.render(cheap), answer: { status: 'unknown', output: '', ms: 0, reason: 'not yet decided' } });
     } else slots.push({ p, o: p.render('ieee'), answer: pre });
   }
-  // (1) Presburger refutations are exact.
-  const firstRefuted = slots.find((s) => !s.p.usesValues && s.answer.status === 'sat');
+  // (1) Presburger refutations are exact (but for a `load` whose guard left out a condition on
+  // values: that one waits for a run, load-guard.ts).
+  const firstRefuted = slots.find((s) => !s.p.usesValues && s.answer.status === 'sat' && !s.o.inexact);
   if (firstRefuted) {
     // A read that finds no value because another iteration of an enclosing `par` writes it is a
     // race (U-PARLOOP's side condition, what the big-step semantics reports), and the race is
