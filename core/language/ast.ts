@@ -385,35 +385,27 @@ export function declValue(d: ArrayDecl): Expr | null {
 
 /** Whether a value expression holds a checked operation (its evaluation may be POISON). */
 export function hasChecked(e: Expr): boolean {
-  switch (e.kind) {
-    case 'call':
-      return isCheckedFunction(e.fn) || e.args.some(hasChecked);
-    case 'unary':
-      return hasChecked(e.arg);
-    case 'binary':
-      return hasChecked(e.left) || hasChecked(e.right);
-    case 'select':
-      return hasChecked(e.cond) || hasChecked(e.then) || hasChecked(e.else);
-    case 'let':
-      return hasChecked(e.body);
-    default:
-      return false;
-  }
+  return holdsCall(e, isCheckedFunction);
 }
 
 /** Whether a value expression may evaluate to POISON: it holds a checked operation or a `load`. */
 export function hasPoison(e: Expr): boolean {
+  return holdsCall(e, (fn) => isCheckedFunction(fn) || fn === LOAD);
+}
+
+/** Whether a value expression calls a function that `fn` accepts (indices and let values are affine). */
+function holdsCall(e: Expr, fn: (name: string) => boolean): boolean {
   switch (e.kind) {
     case 'call':
-      return isCheckedFunction(e.fn) || e.fn === LOAD || e.args.some(hasPoison);
+      return fn(e.fn) || e.args.some((a) => holdsCall(a, fn));
     case 'unary':
-      return hasPoison(e.arg);
+      return holdsCall(e.arg, fn);
     case 'binary':
-      return hasPoison(e.left) || hasPoison(e.right);
+      return holdsCall(e.left, fn) || holdsCall(e.right, fn);
     case 'select':
-      return hasPoison(e.cond) || hasPoison(e.then) || hasPoison(e.else);
+      return holdsCall(e.cond, fn) || holdsCall(e.then, fn) || holdsCall(e.else, fn);
     case 'let':
-      return hasPoison(e.body);
+      return holdsCall(e.body, fn);
     default:
       return false;
   }

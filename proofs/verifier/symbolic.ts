@@ -784,8 +784,8 @@ export class SymbolicEvaluator {
       });
       const ints = sortedVars([...g.facts, ...pairs.map((pr) => pr.both)], [...this.params, ...pairs.flatMap((pr) => [...pr.py, ...pr.qy])]);
       const lines = [`(assert (! (or ${alts.join(' ')}) :named goal))`];
-      const script = this.valueScript(enc, ints, g.facts, lines, axioms === 'relevant' ? seeds : null);
-      return { id, kind: 'ww-race', rule: 'S-PARLOOP', line: c.pos.line, col: c.pos.col, description, script, float: mode, inexact: enc.inexactReason(), ...(axioms === 'relevant' && this.satExtends(lines, seeds) ? { satExtends: true } : {}) };
+      const { script, satExtends } = this.valueScript(enc, ints, g.facts, lines, axioms === 'relevant' ? seeds : null);
+      return { id, kind: 'ww-race', rule: 'S-PARLOOP', line: c.pos.line, col: c.pos.col, description, script, float: mode, inexact: enc.inexactReason(), ...(satExtends ? { satExtends } : {}) };
     };
     return { id, kind: 'ww-race', rule: 'S-PARLOOP', line: c.pos.line, col: c.pos.col, description, usesValues: true, report, render, context: [...g.facts, ...pairs.map((p) => p.both)] };
   }
@@ -854,8 +854,8 @@ export class SymbolicEvaluator {
       const spec = enc.value(annot, { intVar: (n) => smtSymbol(n), index });
       lines.push(`(assert (! (not (= ${impl} ${spec})) :named goal))`);
       const ints = sortedVars(g.facts, [...this.params, ...g.vars, ...extraInts, ...freeIntVars(rhs), ...freeIntVars(annot)]);
-      const script = this.valueScript(enc, ints, g.facts, lines, axioms === 'relevant' ? [annot] : null);
-      return { id, kind: 'value', rule, line: c.pos.line, col: c.pos.col, description, script, float: mode, inexact: enc.inexactReason(), ...(axioms === 'relevant' && this.satExtends(lines, [annot]) ? { satExtends: true } : {}) };
+      const { script, satExtends } = this.valueScript(enc, ints, g.facts, lines, axioms === 'relevant' ? [annot] : null);
+      return { id, kind: 'value', rule, line: c.pos.line, col: c.pos.col, description, script, float: mode, inexact: enc.inexactReason(), ...(satExtends ? { satExtends } : {}) };
     };
     const prepare = (feasible: Feasibility): Promise<void> => pruneReads(prepared, g.facts, feasible);
     const congruence = (mode: FloatMode): Obligation[] | null => {
@@ -889,7 +889,7 @@ export class SymbolicEvaluator {
       const index = (e: Expr): string => (e.ty?.kind === 'cond' ? formulaToSmt(formulaOf(e, this.env)) : termToSmt(termOf(e, this.env)));
       lines.push(`(assert (! (not ${enc.defined(rhs, { intVar: (n) => smtSymbol(n), index, arrayRead: (e) => readVal.get(e)! })}) :named goal))`);
       const ints = sortedVars(g.facts, [...this.params, ...g.vars, ...extraInts, ...freeIntVars(rhs)]);
-      const script = this.valueScript(enc, ints, g.facts, lines, null);
+      const { script } = this.valueScript(enc, ints, g.facts, lines, null);
       return { id, kind: 'defined', rule: 'S-ASSIGN', line: c.pos.line, col: c.pos.col, description, script, float: mode, inexact: enc.inexactReason() };
     };
     const prepare = (feasible: Feasibility): Promise<void> => pruneReads(prepared, g.facts, feasible);
@@ -949,21 +949,19 @@ export class SymbolicEvaluator {
     return enc.value(t.expr, { intVar: (n) => smtSymbol(n), index });
   }
 
-  /** A value obligation's script: declarations, the spec's encoding, context, then `lines`. */
   /**
-   * Whether a model of the script with the axioms the seeds reach extends to one with all the
-   * spec's axioms (smt-spec.ts, axiomsSuffice): its `sat` is then the whole script's, which need
-   * not be asked (Z3 can spend its budget on recursive axioms nothing in the claim reads).
+   * A value obligation's script: declarations, the spec's encoding, context, then `lines`; with
+   * `seeds`, only the recursive axioms they reach, and whether a model of that script extends to
+   * one with all the spec's axioms (smt-spec.ts, axiomsSuffice): its `sat` is then the whole
+   * script's, which need not be asked (Z3 can spend its budget on recursive axioms nothing in the
+   * claim reads).
    */
-  private satExtends(lines: readonly string[], seeds: readonly Expr[]): boolean {
-    return axiomsSuffice(this.ci.spec, relevantRecursive(this.ci.spec, seeds), tensorsMentioned(this.ci.spec, lines));
-  }
-
-  private valueScript(enc: ValueEncoder, ints: readonly string[], facts: readonly Formula[], lines: readonly string[], seeds: readonly Expr[] | null): string {
+  private valueScript(enc: ValueEncoder, ints: readonly string[], facts: readonly Formula[], lines: readonly string[], seeds: readonly Expr[] | null): { script: string; satExtends: boolean } {
     const only = seeds === null ? null : relevantRecursive(this.ci.spec, seeds);
+    const mentioned = tensorsMentioned(this.ci.spec, lines);
     // Only the macros the claim can reach (before the preamble: they may need sorts and literals).
-    const spec = specEncoding(this.ci.spec, enc, only, tensorsMentioned(this.ci.spec, lines));
-    return canonicalNames([
+    const spec = specEncoding(this.ci.spec, enc, only, mentioned);
+    const script = canonicalNames([
       '(set-logic ALL)',
       '(set-info :status unsat)',
       ...enc.preamble(),
@@ -972,6 +970,7 @@ export class SymbolicEvaluator {
       ...facts.map((f, k) => `(assert (! ${formulaToSmt(f)} :named ctx.${k}))`),
       ...lines,
     ].join('\n'));
+    return { script, satExtends: only !== null && axiomsSuffice(this.ci.spec, only, mentioned) };
   }
 
   // -- outputs (§5.4) ---------------------------------------------------------------------------------
@@ -1006,8 +1005,8 @@ export class SymbolicEvaluator {
         const spec = enc.value(value, { intVar: (n) => smtSymbol(n), index });
         lines.push(`(assert (! (not (= val.out ${spec})) :named goal))`);
         const ints = sortedVars(g.facts, [...this.params, ...xs, ...extraInts]);
-        const script = this.valueScript(enc, ints, g.facts, lines, axioms === 'relevant' ? [value] : null);
-        return { id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, script, float: mode, inexact: enc.inexactReason(), ...(axioms === 'relevant' && this.satExtends(lines, [value]) ? { satExtends: true } : {}) };
+        const { script, satExtends } = this.valueScript(enc, ints, g.facts, lines, axioms === 'relevant' ? [value] : null);
+        return { id, kind: 'output-value', rule: 'OUTPUT', line: pos.pos.line, col: pos.pos.col, description, script, float: mode, inexact: enc.inexactReason(), ...(satExtends ? { satExtends } : {}) };
       };
       const prepare = (feasible: Feasibility): Promise<void> => pruneReads([read], g.facts, feasible);
       const congruence = (mode: FloatMode): Obligation[] | null => {
