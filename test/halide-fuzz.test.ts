@@ -113,7 +113,7 @@ describe.skipIf(MISSING !== null)('sched fuzz --compiler halide (real Halide 14)
     return { s, records };
   };
 
-  for (const [profile, n, seed] of [['smoke', cases(3, 6), 3], ['full', cases(2, 4), 11], ['halide', cases(2, 4), 2]] as const) {
+  for (const [profile, n, seed] of [['smoke', cases(2, 6), 3], ['full', cases(1, 4), 11], ['halide', cases(1, 4), 2]] as const) {
     it(`${profile}: ${n} cases, no disagreement, the jit oracle on every cross-checked case and agreeing`, async () => {
       const { s, records } = await run(profile, n, seed);
       expect(s.iterations).toBe(n);

@@ -4,16 +4,21 @@
 // as a program) to the terminal and fails the test.
 
 import type { NamedProperty, PropertyReport } from '../proofs/metatheory/properties/framework.ts';
+import { VERIFYING } from '../proofs/metatheory/properties/registry.ts';
 import { cases } from './tier.ts';
 
-/** The quick tier's share of a property's CI count (at least 20 cases). */
-export function quickShare(deep: number): number {
-  return Math.min(deep, Math.max(20, Math.ceil(deep / 10)));
+/**
+ * The quick tier's share of a property's CI count: a tenth, a twentieth for the properties that
+ * call the verifier on every case (seconds each), at least 20 cases.
+ */
+export function quickShare(deep: number, verifying = false): number {
+  return Math.min(deep, Math.max(20, Math.ceil(deep / (verifying ? 20 : 10))));
 }
+
 
 export async function expectProperty(p: NamedProperty, runs?: number): Promise<PropertyReport> {
   const seed = process.env.PROPS_SEED !== undefined ? Number(process.env.PROPS_SEED) : undefined;
-  const numRuns = process.env.PROPS_RUNS !== undefined ? Number(process.env.PROPS_RUNS) : cases(quickShare(runs ?? p.ciRuns), runs ?? p.ciRuns);
+  const numRuns = process.env.PROPS_RUNS !== undefined ? Number(process.env.PROPS_RUNS) : cases(quickShare(runs ?? p.ciRuns, VERIFYING.has(p.id)), runs ?? p.ciRuns);
   const r = await p.run({ numRuns, seed });
   const line = `${p.name}: ${r.runs} cases in ${(r.ms / 1000).toFixed(1)} s, seed ${r.seed} — ${r.stats.map(([k, v]) => `${k} ${v}`).join(', ')}`;
   if (!r.ok) {

@@ -9,6 +9,9 @@ import { REDUCTIONS } from './reductions.ts';
 
 export const ALL: readonly NamedProperty[] = [...EXPRESSIONS, ...CHAPTER4, ...DERIVATIONS, ...CHAPTER5, ...REDUCTIONS];
 
+/** Properties that call the verifier (Z3) on every case: seconds a case, not milliseconds. */
+export const VERIFYING: ReadonlySet<string> = new Set(['thm-5.5.4', 'thm-5.5.4-races', 'red-soundness']);
+
 export function propertyById(id: string): NamedProperty {
   const p = ALL.find((x) => x.id === id);
   if (!p) throw new Error(`no property ${id} (known: ${ALL.map((x) => x.id).join(', ')})`);

@@ -14,10 +14,7 @@
 import { MUTANTS, withMutant } from './mutants.ts';
 import { measurePrecision } from './precision.ts';
 import type { PropertyReport } from './framework.ts';
-import { ALL, propertyById } from './registry.ts';
-
-/** Properties that call the verifier (Z3): their case count is --verify-runs. */
-const VERIFYING = new Set(['thm-5.5.4', 'thm-5.5.4-races', 'red-soundness']);
+import { ALL, propertyById, VERIFYING } from './registry.ts';
 
 function arg(name: string): string | null {
   const i = process.argv.indexOf(name);
