@@ -16,6 +16,7 @@ import { halideCase, halideMissing, INSTALL_HINT, jitOracle, lowerScript } from 
 import { type DriverOutput, translate, Unsupported } from '../compilers/halide/translate.ts';
 import { verifyImpl } from '../proofs/verifier/verify.ts';
 import { confirmationInputs, confirmGuarded } from '../proofs/validate/halide-guarded.ts';
+import { withinBufferLimits } from '../proofs/validate/halide-limits.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 import { familyInputs } from '../semantics/inputs.ts';
 import { runImpl } from '../semantics/run.ts';
@@ -524,6 +525,34 @@ describe('verdicts on guarded stores (proofs/validate/halide-guarded.ts)', () =>
     expect(ins[0]).toEqual({ family: 'small', seed: 5 });
     expect(ins.filter((i) => i.family === 'small')).toHaveLength(32);
     expect(new Set(ins.map((i) => `${i.family}/${i.seed}`)).size).toBe(ins.length);
+  });
+});
+describe("Halide's buffer-size limit on counterexamples (proofs/validate/halide-limits.ts)", () => {
+  // bigsgemm's refutation as Halide 14 printed it: no run small enough, A at about 2^31 × 2^31.
+  const params = [
+    { sched: 'A_extent_0', halide: 'A.extent.0' }, { sched: 'A_extent_1', halide: 'A.extent.1' },
+    { sched: 'result_extent_0', halide: 'result.extent.0' }, { sched: 'result_extent_1', halide: 'result.extent.1' }, { sched: 'K', halide: 'K' },
+  ];
+  const huge = { A_extent_0: '2147483632', A_extent_1: '2147483584', result_extent_0: '2147483632', result_extent_1: '512', K: '7' };
+  const refuted = (values: Record<string, string>) => ({
+    verdict: 'invalid', class: 'uninitialized-read', reason: 'refuted: the read of buf_As[…]', replay: null,
+    counterexample: { values, line: 157, col: 303, obligation: 'R-INIT', description: '' },
+  }) as unknown as Parameters<typeof withinBufferLimits>[0];
+  const x86 = 'x86-64-linux-avx-avx2-f16c-fma-sse41';
+  it('an exact refutation only at sizes Halide refuses is unknown, naming the buffer and its size', () => {
+    const r = withinBufferLimits(refuted(huge), params, x86);
+    expect([r.verdict, r.class]).toEqual(['unknown', 'unconfirmed']);
+    expect(r.reason).toContain('A 2147483632 × 2147483584 = 4611685846628697088 elements, more than the 2147483647');
+  });
+  it('keeps the invalid within the limit (2^31 − 1 elements exactly), with a replay, or with large_buffers', () => {
+    const edge = { ...huge, A_extent_0: '2147483647', A_extent_1: '1', result_extent_0: '46340', result_extent_1: '46340' };
+    expect(withinBufferLimits(refuted(edge), params, x86).verdict).toBe('invalid');
+    expect(withinBufferLimits(refuted({ ...edge, A_extent_1: '2' }), params, x86).verdict).toBe('unknown');
+    const replayed = { ...refuted(huge), replay: { params: { A_extent_0: '3' } } } as unknown as Parameters<typeof withinBufferLimits>[0];
+    expect(withinBufferLimits(replayed, params, x86)).toBe(replayed);
+    expect(withinBufferLimits(refuted(huge), params, `${x86}-large_buffers`).verdict).toBe('invalid');
+    const valid = { ...refuted(huge), verdict: 'valid', class: null, counterexample: null } as unknown as Parameters<typeof withinBufferLimits>[0];
+    expect(withinBufferLimits(valid, params, x86)).toBe(valid);
   });
 });
 describe.skipIf(MISSING !== null)('apps/unsharp_strict through real Halide 14', () => {

@@ -22,6 +22,7 @@ import { type Command, CommandError, EXIT_FOUND, EXIT_INPUT, EXIT_OK, JSON_OPTIO
 import { toJson } from '../io.ts';
 import { formatOption, verifyCommand, verifyFiles } from './verify.ts';
 import { confirmGuarded } from '../../proofs/validate/halide-guarded.ts';
+import { withinBufferLimits } from '../../proofs/validate/halide-limits.ts';
 import { halideAssumptionText } from '../../compilers/halide/assumptions.ts';
 import { fastMathPlace } from '../../proofs/validate/halide-fastmath.ts';
 
@@ -128,7 +129,8 @@ export const halideCommand: Command = {
     // oracle's. Unproved obligations are still replayed (step 3).
     const v = await verifyFiles(args, [file], halide, async (r, ci) => {
       // A float value shown wrong or not proved: where Halide wrote it differently (fast-math).
-      const g = fastMathPlace(notContradicted(await confirmGuarded(r, ci, c.translation.guardedStores), jit, script, fastMath), ci);
+      const limited = withinBufferLimits(await confirmGuarded(r, ci, c.translation.guardedStores), c.translation.params, c.driver.target);
+      const g = fastMathPlace(notContradicted(limited, jit, script, fastMath), ci);
       return named === null || g.assumptions === null ? g : { ...g, assumptions: named };
     }, { runsFirst: 'small' });
     return Math.max(v, code) === EXIT_INPUT ? EXIT_INPUT : v !== EXIT_OK ? v : code;

@@ -50,6 +50,8 @@ export interface DriverOutput {
   readonly exactFloats?: boolean;
   /** The target has the feature strict_float (every float operation as written, IEEE). */
   readonly strictFloat?: boolean;
+  /** Halide's target string (`x86-64-linux-avx2-…`): its features (large_buffers) decide limits. */
+  readonly target?: string;
 }
 
 /** A construct the translator does not handle: the message starts with `unsupported: <kind>`. */
