@@ -12,3 +12,22 @@
 
 /** Budget of each feasibility query that prunes a heap read's alternatives (VerifyOptions.pruneMs; 2000 elsewhere). */
 export const FUZZ_PRUNE_MS = 100;
+
+/**
+ * Budget of one case's verification by `sched fuzz --compiler mlir` (its `--verify-budget-ms`):
+ * solver work in Z3 resource units, as ms of solver budget (proofs/fuzz/mlir.ts, workerVerifier).
+ */
+export const MLIR_VERIFY_BUDGET_MS = 60_000;
+
+/**
+ * The runaway guard of a case's verification: the CPU time of the worker and its Z3 processes,
+ * this many times the budget of solver work. Not a boundary a normal case comes near (a query
+ * its resource limit stops uses at most about its budget in CPU at the calibrated rates, a
+ * seventh of them on the slowest quantified queries measured): it stops the queries z3 4.8.12
+ * does not stop at their limit, which are charged their budget in work but cost up to
+ * CPU_FACTOR (20) times it in CPU before their own safety net ends them (docs/campaigns.md).
+ */
+export const CPU_GUARD_FACTOR = 4;
+
+/** …and never less than this (ms of CPU): a small budget of work is no reason to stop a case's own computation sooner. */
+export const CPU_GUARD_FLOOR_MS = 60_000;

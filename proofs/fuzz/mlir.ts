@@ -23,8 +23,10 @@ import { seededInputs } from '../../semantics/model.ts';
 import { MlirRunError } from '../../compilers/mlir/runner.ts';
 import { caseFile, FINDINGS, knownSignature, report, runCase, shrink as shrinkByRunner, signatureOf } from './mlir-campaign.ts';
 import { caseSeed, countStmts, genPipeline, genProgram, type Pipeline, pipelineText, type Program, programText, Rng, shrinkPipeline, shrinkProgram } from './mlir-gen.ts';
-import { FUZZ_PRUNE_MS } from './budgets.ts';
-import { executionOracle, inputsOfRun, type OracleReport, validateMlir } from '../validate/mlir.ts';
+import { CPU_GUARD_FACTOR, CPU_GUARD_FLOOR_MS, FUZZ_PRUNE_MS } from './budgets.ts';
+import { executionOracle, inputsOfRun, type OracleReport, type TranslationVerifier, validateMlir } from '../validate/mlir.ts';
+import { closeVerifier, verifyInWorker } from './verifier.ts';
+import type { VerifyResult } from '../verifier/verify.ts';
 
 export type MlirOutcome = 'ok' | 'bug' | 'disagreement' | 'unknown' | 'rejected';
 
@@ -42,6 +44,10 @@ export interface MlirCase {
   readonly detail: string | null;
   readonly bundle: string | null;
   readonly ms: number;
+  /** The verifier's solver work in ms of budget (Z3 resource units; in the worker under resource limits), else absent. */
+  readonly verifyWorkMs?: number;
+  /** The budget of the case's verification (MlirFuzzOptions.verifyBudgetMs), absent when verified in process. */
+  readonly verifyBudgetMs?: number;
   /** Where the case's wall-clock time went, in ms (a measurement for profiles, never part of a result). */
   readonly phases?: Readonly<Record<string, number>>;
 }
@@ -54,6 +60,13 @@ export interface MlirFuzzOptions {
   readonly timeoutMs: number;
   readonly limitMs?: number;
   readonly verify: boolean;
+  /**
+   * Budget of each case's verification, in a worker process (proofs/fuzz/verifier.ts): under
+   * resource limits, its solver work in Z3 resource units (as ms of solver budget), and, as a
+   * runaway guard, the CPU time of the worker and its solvers (CPU_GUARD_FACTOR times it). A case
+   * past it is `unknown (budget)`. Undefined: verified in this process without a budget.
+   */
+  readonly verifyBudgetMs?: number;
   readonly repro: string | null;
   readonly shrink: boolean;
   readonly onCase?: (c: MlirCase) => void;
@@ -79,6 +92,23 @@ interface Judged {
   readonly confirmation?: { readonly params: Readonly<Record<string, string>>; readonly replay: string; readonly shows: readonly string[] };
   /** Wall-clock ms by phase (runner, mlir-opt, translate, verify of which smt, oracle): a measurement. */
   readonly phases?: Readonly<Record<string, number>>;
+  /** The verifier's solver work in ms of budget, when it was counted (in the worker). */
+  readonly workMs?: number;
+}
+
+/** Heap of the verifier worker (MB): the size `sched` itself gets at least (cli/sched.js); Presburger work on MLIR's translations is larger than on the generator's SCHED programs. */
+const MLIR_HEAP_MB = 4096;
+
+/** The verifier of a case in the worker, against `budgetMs`; `seen` gets the work it reported. */
+function workerVerifier(timeoutMs: number, budgetMs: number, seen: (workMs: number | null, cpuMs: number | undefined) => void): TranslationVerifier {
+  return async (text, file, impl) => {
+    const w = await verifyInWorker(text, timeoutMs, { budgetMs, heapMb: MLIR_HEAP_MB, cpuBudgetMs: Math.max(budgetMs * CPU_GUARD_FACTOR, CPU_GUARD_FLOOR_MS), countSolvers: true, pruneMs: FUZZ_PRUNE_MS, file, impl, full: true });
+    seen(w.workMs, w.cpuMs);
+    if (w.full !== undefined) return w.full;
+    // Over its budget, or the worker died: no verdict, an honest unknown of the worker's class.
+    const none: VerifyResult = { impl, spec: file.replace(/\.sched$/, ''), verdict: 'unknown', class: w.class, reason: w.reason, counterexample: null, replay: null, vcs: 0, ms: w.ms, float: 'ieee', assumptions: null, outcomes: [], timings: { symbolic: 0, presburger: 0, smt: 0, replay: 0 } };
+    return w.verdict === 'unknown' ? none : { ...none, verdict: 'unknown', class: 'crash', reason: 'the verifier worker gave a verdict without its result' };
+  };
 }
 
 /** The name a case's module goes by in locations and diagnostics. */
@@ -94,13 +124,19 @@ function firstDiff(a: NonNullable<OracleReport['source']>): string {
 }
 
 /** One program under one pipeline through every oracle. */
-export async function judgeCase(program: Program, pipeline: Pipeline, seed: number, o: Pick<MlirFuzzOptions, 'timeoutMs' | 'limitMs' | 'verify'>): Promise<Judged> {
+export async function judgeCase(program: Program, pipeline: Pipeline, seed: number, o: Pick<MlirFuzzOptions, 'timeoutMs' | 'limitMs' | 'verify' | 'verifyBudgetMs'>): Promise<Judged> {
   const ph: Record<string, number> = {};
-  const j = await judgeTimed(program, pipeline, seed, o, ph);
-  return { ...j, phases: Object.fromEntries(Object.entries(ph).map(([k, v]) => [k, Math.round(v)])) };
+  let workMs: number | null = null;
+  const verifier = o.verifyBudgetMs === undefined ? undefined : workerVerifier(o.timeoutMs, o.verifyBudgetMs, (w, cpu) => {
+    workMs = w;
+    // The CPU time of the worker and its solvers, as the runaway guard counts it (a measurement).
+    if (cpu !== undefined) ph.verifyCpu = cpu;
+  });
+  const j = await judgeTimed(program, pipeline, seed, o, ph, verifier);
+  return { ...j, phases: Object.fromEntries(Object.entries(ph).map(([k, v]) => [k, Math.round(v)])), ...(workMs !== null ? { workMs: Math.round(workMs) } : {}) };
 }
 
-async function judgeTimed(program: Program, pipeline: Pipeline, seed: number, o: Pick<MlirFuzzOptions, 'timeoutMs' | 'limitMs' | 'verify'>, ph: Record<string, number>): Promise<Judged> {
+async function judgeTimed(program: Program, pipeline: Pipeline, seed: number, o: Pick<MlirFuzzOptions, 'timeoutMs' | 'limitMs' | 'verify'>, ph: Record<string, number>, verifier: TranslationVerifier | undefined): Promise<Judged> {
   const text = programText(program);
   let t = performance.now();
   // Printed with locations: the verifier translates the very modules that ran (no second mlir-opt).
@@ -116,7 +152,7 @@ async function judgeTimed(program: Program, pipeline: Pipeline, seed: number, o:
   if (!o.verify) return { outcome: FINDINGS.has(kind) ? 'bug' : 'ok', runner: kind, verdict: null, disagreement: null, detail: runnerDetail, sched: null };
   let v;
   try {
-    v = await validateMlir({ source: text, passes: pipelineText(pipeline), ...(run.modules ? { modules: run.modules } : {}), sourceFile: CASE_FILE, verify: { timeoutMs: o.timeoutMs, pruneMs: FUZZ_PRUNE_MS }, ...(o.limitMs !== undefined ? { limitMs: o.limitMs } : {}), ...(program.param ? { params: new Map([[program.param.name, BigInt(program.param.value)]]) } : {}) });
+    v = await validateMlir({ source: text, passes: pipelineText(pipeline), ...(run.modules ? { modules: run.modules } : {}), sourceFile: CASE_FILE, verify: { timeoutMs: o.timeoutMs, pruneMs: FUZZ_PRUNE_MS }, ...(verifier ? { verifier } : {}), ...(o.limitMs !== undefined ? { limitMs: o.limitMs } : {}), ...(program.param ? { params: new Map([[program.param.name, BigInt(program.param.value)]]) } : {}) });
   } catch (e) {
     if (e instanceof SchedInputError || e instanceof MlirRunError) return { outcome: 'rejected', runner: kind, verdict: null, disagreement: null, detail: e.message.split('\n')[0]!, sched: null };
     throw e;
@@ -225,6 +261,7 @@ export async function mlirFuzz(o: MlirFuzzOptions): Promise<MlirFuzzSummary> {
   /** Signatures of the runner's findings shrunk so far, with their cases (the first was shrunk). */
   const signatures = new Map<string, number[]>();
   let n = 0;
+  try {
   for (let i = o.start; i < o.start + o.iterations; i++) {
     if (o.shard && i % o.shard.n !== o.shard.k - 1) continue;
     const t = performance.now();
@@ -279,7 +316,10 @@ export async function mlirFuzz(o: MlirFuzzOptions): Promise<MlirFuzzSummary> {
     byOutcome[j.outcome]++;
     if (j.verdict !== null) verdicts[j.verdict] = (verdicts[j.verdict] ?? 0) + 1;
     runner[j.runner] = (runner[j.runner] ?? 0) + 1;
-    o.onCase?.({ index: i, seed, pipeline: pipelineText(pipeline), stmts: countStmts(program), outcome: j.outcome, runner: j.runner, verdict: j.verdict, disagreement: j.disagreement, detail: j.detail, bundle: dir, ms: Math.round(performance.now() - t), ...(j.phases ? { phases: j.phases } : {}) });
+    o.onCase?.({ index: i, seed, pipeline: pipelineText(pipeline), stmts: countStmts(program), outcome: j.outcome, runner: j.runner, verdict: j.verdict, disagreement: j.disagreement, detail: j.detail, bundle: dir, ms: Math.round(performance.now() - t), ...(j.workMs !== undefined ? { verifyWorkMs: j.workMs } : {}), ...(o.verifyBudgetMs !== undefined && o.verify ? { verifyBudgetMs: o.verifyBudgetMs } : {}), ...(j.phases ? { phases: j.phases } : {}) });
+  }
+  } finally {
+    closeVerifier();
   }
   return { iterations: n, byOutcome, verdicts, runner, bundles, ms: performance.now() - t0 };
 }
