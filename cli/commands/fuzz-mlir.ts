@@ -68,7 +68,12 @@ export function isMlirLog(files: readonly string[]): boolean {
 }
 
 export function mergeMlir(args: ParsedArgs): number {
-  const s = mergeMlirLogs(readLogs(args.positional));
+  let s: MlirFuzzSummary;
+  try {
+    s = mergeMlirLogs(readLogs(args.positional));
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
   if (args.flags.has('json')) process.stdout.write(toJson(s) + '\n');
   else process.stdout.write(`${s.iterations} cases from ${args.positional.length} log(s), ${(s.ms / 1000).toFixed(1)} s of cases\n${summaryText(s)}`);
   return s.byOutcome.disagreement > 0 || s.byOutcome.bug > 0 ? EXIT_FOUND : EXIT_OK;

@@ -331,6 +331,9 @@ export function mergeMlirLogs(lines: readonly MlirCase[]): MlirFuzzSummary {
   const runner: Record<string, number> = {};
   const seen = new Set<number>();
   let ms = 0;
+  // Another budget is another run: a case over one budget may be decided under the other.
+  const budgets = new Set(lines.map((c) => c.verifyBudgetMs ?? null));
+  if (budgets.size > 1) throw new Error(`the logs are of runs with different --verify-budget-ms (${[...budgets].map((b) => b ?? 'none').join(', ')}): merge the shards of one run`);
   for (const c of lines) {
     if (seen.has(c.index)) continue;
     seen.add(c.index);

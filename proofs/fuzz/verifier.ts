@@ -130,11 +130,14 @@ export function verifyInWorker(text: string, timeoutMs: number, opts: VerifierOp
     };
     const unknown = (cls: string, reason: string, workMs: number | null = null): WorkerVerdict => ({ verdict: 'unknown', class: cls, reason, values: null, ms: performance.now() - t0, workMs });
     const rlimit = solverLimits() === 'rlimit';
+    /** The work the worker last reported: what a case stopped by a clock had cost by then (a measurement). */
+    let lastWork: number | null = null;
     const overWork = (workMs: number): WorkerVerdict => unknown('budget', `over the budget of ${Math.round(budget / 1000)} s of solver work (Z3 resource units)`, workMs);
     const onMessage = (m: Reply): void => {
       if (m.id !== id) return;
       if ('error' in m) done(unknown('crash', `the verifier threw: ${m.error}`));
       else if ('work' in m) {
+        lastWork = m.work;
         if (rlimit && m.work > budget) {
           stop();
           done(overWork(m.work));
@@ -155,7 +158,7 @@ export function verifyInWorker(text: string, timeoutMs: number, opts: VerifierOp
     const cpu0 = rlimit && w.pid !== undefined ? cpuOf(w.pid) : null;
     const over = (ms: number, what: string): void => {
       stop();
-      done(unknown('budget', `no verdict within ${Math.round(ms / 1000)} s${what}`));
+      done(unknown('budget', `no verdict within ${Math.round(ms / 1000)} s${what}`, lastWork));
     };
     const timer = setTimeout(() => over(cpu0 === null ? budget : Math.max(budget, cpuBudget) * CASE_WALL_FACTOR, cpu0 === null ? '' : ' (wall clock, a safety net)'), cpu0 === null ? budget : Math.max(budget, cpuBudget) * CASE_WALL_FACTOR + 30_000);
     const poll = cpu0 === null ? undefined : setInterval(() => {
