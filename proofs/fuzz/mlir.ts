@@ -96,7 +96,7 @@ interface Judged {
   readonly workMs?: number;
 }
 
-/** Heap of the verifier worker (MB): the size `sched` itself gets at least (cli/sched.js); Presburger work on MLIR's translations is larger than on the generator's SCHED programs. */
+/** Heap of the verifier worker (MB): at least what `sched` itself gets (cli/sched.js), where these cases were verified before they had a budget. */
 const MLIR_HEAP_MB = 4096;
 
 /** The verifier of a case in the worker, against `budgetMs`; `seen` gets the work it reported. */
@@ -262,62 +262,62 @@ export async function mlirFuzz(o: MlirFuzzOptions): Promise<MlirFuzzSummary> {
   const signatures = new Map<string, number[]>();
   let n = 0;
   try {
-  for (let i = o.start; i < o.start + o.iterations; i++) {
-    if (o.shard && i % o.shard.n !== o.shard.k - 1) continue;
-    const t = performance.now();
-    const seed = caseSeed(o.seed, i);
-    const rng = new Rng(seed);
-    const program = genProgram(rng);
-    const pipeline = genPipeline(rng, program.elem);
-    const j = await judgeCase(program, pipeline, seed, o);
-    let dir: string | null = null;
-    if (o.repro !== null && (j.outcome === 'bug' || j.outcome === 'disagreement')) {
-      const d = join(o.repro, `mlir-${o.seed}-${i}`);
-      if (j.outcome === 'disagreement') {
-        const s = o.shrink ? await shrinkWhile(program, pipeline, seed, o, (x) => x.disagreement === j.disagreement) : { program, pipeline, judged: j };
-        dir = bundle(d, {
-          'case.mlir': caseFile(s.program, s.pipeline, seed, 'agrees', [`sched fuzz --compiler mlir (seed ${o.seed}, case ${i}): DISAGREEMENT ${s.judged.disagreement}: ${s.judged.detail ?? ''}`]),
-          'original.mlir': caseFile(program, pipeline, seed, 'agrees'),
-          ...(s.judged.sched ? { 'translation.sched': s.judged.sched } : {}),
-        });
-      } else if (!FINDINGS.has(j.runner as Parameters<typeof shrinkByRunner>[3]) && j.confirmation) {
-        // MLIR's bug the verifier found (the runner agrees on the campaign's inputs, differs at the
-        // counterexample): shrunk by all the oracles, reported at the counterexample's parameters.
-        const s = o.shrink ? await shrinkWhile(program, pipeline, seed, o, (x) => x.outcome === 'bug' && x.confirmation !== undefined) : { program, pipeline, judged: j };
-        const cf = s.judged.confirmation ?? j.confirmation;
-        const at = s.program.param && cf.params[s.program.param.name] !== undefined ? { ...s.program, param: { ...s.program.param, value: Number(cf.params[s.program.param.name]) } } : s.program;
-        dir = bundle(d, {
-          'case.mlir': caseFile(at, s.pipeline, seed, 'differs', [`sched fuzz --compiler mlir (seed ${o.seed}, case ${i}): found by the verifier (${s.judged.verdict}); mlir-cpu-runner differs at the counterexample ${JSON.stringify(cf.params)}`]),
-          'original.mlir': caseFile(program, pipeline, seed, 'differs'),
-          'report.md': verifierReport(at, s.pipeline, s.judged, cf),
-          ...(s.judged.sched ? { 'translation.sched': s.judged.sched } : {}),
-        });
-      } else {
-        // MLIR's bug: shrunk by the runner alone when the runner shows it, as upstream reports it;
-        // only the first finding of a signature (kind and passes) in this run is shrunk, a later
-        // one that keeps its kind with those passes alone is another instance (as the campaign does).
-        const kind = j.runner as Parameters<typeof shrinkByRunner>[3];
-        const ro = o.limitMs !== undefined ? { limitMs: o.limitMs } : {};
-        const repeat = o.shrink && FINDINGS.has(kind) ? knownSignature(signatures.keys(), program, pipeline, seed, kind, ro) : undefined;
-        const s = o.shrink && FINDINGS.has(kind) && repeat === undefined ? shrinkByRunner(program, pipeline, seed, kind, 150, ro) : null;
-        const sig = repeat ?? (s ? signatureOf(kind, s.pipeline) : null);
-        if (sig !== null) signatures.set(sig, [...(signatures.get(sig) ?? []), i]);
-        const note = repeat !== undefined ? `; another instance of ${repeat}, shrunk at case ${signatures.get(repeat)![0]}` : sig !== null ? `; signature ${sig}` : '';
-        dir = bundle(d, {
-          'case.mlir': caseFile(s?.program ?? program, s?.pipeline ?? pipeline, seed, FINDINGS.has(kind) ? kind : 'differs', [`sched fuzz --compiler mlir (seed ${o.seed}, case ${i}): verdict ${j.verdict ?? 'not run'}; runner ${j.runner}${note}`]),
-          'original.mlir': caseFile(program, pipeline, seed, FINDINGS.has(kind) ? kind : 'differs'),
-          ...(s ? { 'report.md': report(s, seed) } : {}),
-          ...(j.sched ? { 'translation.sched': j.sched } : {}),
-        });
+    for (let i = o.start; i < o.start + o.iterations; i++) {
+      if (o.shard && i % o.shard.n !== o.shard.k - 1) continue;
+      const t = performance.now();
+      const seed = caseSeed(o.seed, i);
+      const rng = new Rng(seed);
+      const program = genProgram(rng);
+      const pipeline = genPipeline(rng, program.elem);
+      const j = await judgeCase(program, pipeline, seed, o);
+      let dir: string | null = null;
+      if (o.repro !== null && (j.outcome === 'bug' || j.outcome === 'disagreement')) {
+        const d = join(o.repro, `mlir-${o.seed}-${i}`);
+        if (j.outcome === 'disagreement') {
+          const s = o.shrink ? await shrinkWhile(program, pipeline, seed, o, (x) => x.disagreement === j.disagreement) : { program, pipeline, judged: j };
+          dir = bundle(d, {
+            'case.mlir': caseFile(s.program, s.pipeline, seed, 'agrees', [`sched fuzz --compiler mlir (seed ${o.seed}, case ${i}): DISAGREEMENT ${s.judged.disagreement}: ${s.judged.detail ?? ''}`]),
+            'original.mlir': caseFile(program, pipeline, seed, 'agrees'),
+            ...(s.judged.sched ? { 'translation.sched': s.judged.sched } : {}),
+          });
+        } else if (!FINDINGS.has(j.runner as Parameters<typeof shrinkByRunner>[3]) && j.confirmation) {
+          // MLIR's bug the verifier found (the runner agrees on the campaign's inputs, differs at the
+          // counterexample): shrunk by all the oracles, reported at the counterexample's parameters.
+          const s = o.shrink ? await shrinkWhile(program, pipeline, seed, o, (x) => x.outcome === 'bug' && x.confirmation !== undefined) : { program, pipeline, judged: j };
+          const cf = s.judged.confirmation ?? j.confirmation;
+          const at = s.program.param && cf.params[s.program.param.name] !== undefined ? { ...s.program, param: { ...s.program.param, value: Number(cf.params[s.program.param.name]) } } : s.program;
+          dir = bundle(d, {
+            'case.mlir': caseFile(at, s.pipeline, seed, 'differs', [`sched fuzz --compiler mlir (seed ${o.seed}, case ${i}): found by the verifier (${s.judged.verdict}); mlir-cpu-runner differs at the counterexample ${JSON.stringify(cf.params)}`]),
+            'original.mlir': caseFile(program, pipeline, seed, 'differs'),
+            'report.md': verifierReport(at, s.pipeline, s.judged, cf),
+            ...(s.judged.sched ? { 'translation.sched': s.judged.sched } : {}),
+          });
+        } else {
+          // MLIR's bug: shrunk by the runner alone when the runner shows it, as upstream reports it;
+          // only the first finding of a signature (kind and passes) in this run is shrunk, a later
+          // one that keeps its kind with those passes alone is another instance (as the campaign does).
+          const kind = j.runner as Parameters<typeof shrinkByRunner>[3];
+          const ro = o.limitMs !== undefined ? { limitMs: o.limitMs } : {};
+          const repeat = o.shrink && FINDINGS.has(kind) ? knownSignature(signatures.keys(), program, pipeline, seed, kind, ro) : undefined;
+          const s = o.shrink && FINDINGS.has(kind) && repeat === undefined ? shrinkByRunner(program, pipeline, seed, kind, 150, ro) : null;
+          const sig = repeat ?? (s ? signatureOf(kind, s.pipeline) : null);
+          if (sig !== null) signatures.set(sig, [...(signatures.get(sig) ?? []), i]);
+          const note = repeat !== undefined ? `; another instance of ${repeat}, shrunk at case ${signatures.get(repeat)![0]}` : sig !== null ? `; signature ${sig}` : '';
+          dir = bundle(d, {
+            'case.mlir': caseFile(s?.program ?? program, s?.pipeline ?? pipeline, seed, FINDINGS.has(kind) ? kind : 'differs', [`sched fuzz --compiler mlir (seed ${o.seed}, case ${i}): verdict ${j.verdict ?? 'not run'}; runner ${j.runner}${note}`]),
+            'original.mlir': caseFile(program, pipeline, seed, FINDINGS.has(kind) ? kind : 'differs'),
+            ...(s ? { 'report.md': report(s, seed) } : {}),
+            ...(j.sched ? { 'translation.sched': j.sched } : {}),
+          });
+        }
+        bundles.push(dir);
       }
-      bundles.push(dir);
+      n++;
+      byOutcome[j.outcome]++;
+      if (j.verdict !== null) verdicts[j.verdict] = (verdicts[j.verdict] ?? 0) + 1;
+      runner[j.runner] = (runner[j.runner] ?? 0) + 1;
+      o.onCase?.({ index: i, seed, pipeline: pipelineText(pipeline), stmts: countStmts(program), outcome: j.outcome, runner: j.runner, verdict: j.verdict, disagreement: j.disagreement, detail: j.detail, bundle: dir, ms: Math.round(performance.now() - t), ...(j.workMs !== undefined ? { verifyWorkMs: j.workMs } : {}), ...(o.verifyBudgetMs !== undefined && o.verify ? { verifyBudgetMs: o.verifyBudgetMs } : {}), ...(j.phases ? { phases: j.phases } : {}) });
     }
-    n++;
-    byOutcome[j.outcome]++;
-    if (j.verdict !== null) verdicts[j.verdict] = (verdicts[j.verdict] ?? 0) + 1;
-    runner[j.runner] = (runner[j.runner] ?? 0) + 1;
-    o.onCase?.({ index: i, seed, pipeline: pipelineText(pipeline), stmts: countStmts(program), outcome: j.outcome, runner: j.runner, verdict: j.verdict, disagreement: j.disagreement, detail: j.detail, bundle: dir, ms: Math.round(performance.now() - t), ...(j.workMs !== undefined ? { verifyWorkMs: j.workMs } : {}), ...(o.verifyBudgetMs !== undefined && o.verify ? { verifyBudgetMs: o.verifyBudgetMs } : {}), ...(j.phases ? { phases: j.phases } : {}) });
-  }
   } finally {
     closeVerifier();
   }
