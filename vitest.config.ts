@@ -1,13 +1,24 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import LongestFirst from './test/sequencer.ts';
 import { SAFETY_NET_MS } from './test/safety-net.ts';
 
+// The deep tier (`npm run test:deep`, test/tier.ts) runs again only the files whose counts or
+// samples depend on the tier: those that import test/tier.ts or test/props-helpers.ts.
+const DEEP = process.env.SCHED_TEST_TIER === 'deep';
+function tiered(): string[] {
+  return readdirSync('test')
+    .filter((f) => f.endsWith('.test.ts'))
+    .filter((f) => /from '\.\/(tier|props-helpers)\.ts'/.test(readFileSync(`test/${f}`, 'utf8')))
+    .map((f) => `test/${f}`);
+}
+
 // z3-solver runs WASM worker threads; forks keep each test file in its own process so
 // that solver threads never leak between files.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: DEEP ? tiered() : ['test/**/*.test.ts'],
     pool: 'forks',
     // One test file per core. Vitest's default in run mode is the cores minus one, which on a
     // 2-core machine is a single worker: the suite ran its files one after the other (806 s of

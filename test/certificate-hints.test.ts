@@ -16,6 +16,7 @@ import { substFormula } from '../core/presburger/subst.ts';
 import { printTerm } from '../core/presburger/print.ts';
 import { runZ3, shutdownZ3 } from '../smt/z3.ts';
 import { withoutInstances } from '../proofs/certificates/recheck.ts';
+import { cases } from './tier.ts';
 
 afterAll(async () => { await shutdownZ3(); });
 
@@ -123,7 +124,7 @@ describe('instantiation hints in elimination certificates', () => {
       const a = await runZ3(two, { timeoutMs: 5_000 });
       expect(a.status, `${printFormula(original)} vs ${printFormula(result)}`).not.toBe('sat');
       if (a.status === 'unsat') proved++;
-    }), { numRuns: 60, seed: 5 });
+    }), { numRuns: cases(20, 60), seed: 5 });
     expect(withHints).toBeGreaterThan(runs / 2);
     expect(proved).toBeGreaterThanOrEqual(Math.floor(runs * 0.9));
   });

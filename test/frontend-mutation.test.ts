@@ -21,10 +21,11 @@ import { typecheckProgram } from '../core/language/typecheck.ts';
 import { mutantArb, mutate } from '../proofs/metatheory/gen/mutate.ts';
 import { stripPositions } from '../proofs/metatheory/gen/syntax.ts';
 import { shutdownZ3, z3Stats } from '../smt/z3.ts';
+import { cases } from './tier.ts';
 
 afterAll(shutdownZ3);
 
-const RUNS = Number(process.env.SCHED_MUTATION_RUNS ?? 10_000);
+const RUNS = Number(process.env.SCHED_MUTATION_RUNS ?? cases(2_000, 10_000));
 const SOLVER_CALLS = 8;
 const QUERY_MS = 2000;
 

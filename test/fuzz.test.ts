@@ -13,6 +13,7 @@ import { shutdownZ3 } from '../smt/z3.ts';
 import { familyInputs } from '../semantics/inputs.ts';
 import { runImpl } from '../semantics/run.ts';
 import { checkSource } from '../core/language/check.ts';
+import { cases } from './tier.ts';
 
 afterAll(async () => {
   await shutdownZ3();
@@ -44,13 +45,14 @@ function options(over: Partial<FuzzOptions>): FuzzOptions {
 const NAIVE = `node ${join(import.meta.dirname, '..', 'corpus', 'fuzz', 'naive-compiler.mjs')}`;
 
 describe('sched fuzz', () => {
-  it('smoke: 100 cases of the reference compiler, no disagreement and no bug', async () => {
-    const s = await fuzz(options({ iterations: 100, seed: 2024 }));
-    expect(s.iterations).toBe(100);
+  const SMOKE = cases(30, 100);
+  it(`smoke: ${SMOKE} cases of the reference compiler, no disagreement and no bug`, async () => {
+    const s = await fuzz(options({ iterations: SMOKE, seed: 2024 }));
+    expect(s.iterations).toBe(SMOKE);
     expect(s.disagreements, JSON.stringify(s.repros)).toBe(0);
     expect(s.bugsFound, JSON.stringify(s.repros)).toBe(0);
     // The verifier decides most small cases.
-    expect(s.verdicts.valid).toBeGreaterThan(50);
+    expect(s.verdicts.valid).toBeGreaterThan(SMOKE / 2);
   });
 
   it('the external protocol: the example compiler is cross-checked like the reference one', async () => {
@@ -61,9 +63,10 @@ describe('sched fuzz', () => {
     expect(s.ok).toBeGreaterThan(0);
   });
 
+  // The shrinker's budget is wall-clock time: a smaller one shrinks less, which nothing below depends on.
   it("the example compiler's deliberate bug is found, bundled, shrunk and replayed", async () => {
     const compiler = externalCompiler(`NAIVE_BUG=1 ${NAIVE}`);
-    const s = await fuzz(options({ iterations: 20, seed: 7, compiler, stopOnFirst: true, shrink: true, shrinkBudgetMs: 20_000 }));
+    const s = await fuzz(options({ iterations: 20, seed: 7, compiler, stopOnFirst: true, shrink: true, shrinkBudgetMs: cases(4_000, 20_000) }));
     expect(s.bugsFound).toBe(1);
     expect(s.repros.length).toBe(1);
     const dir = s.repros[0]!;

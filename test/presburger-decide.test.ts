@@ -29,11 +29,12 @@ import { join } from 'node:path';
 import { equivalenceScript } from '../core/presburger/certificate.ts';
 import { declarations, formulaToSmt } from '../core/presburger/smtlib.ts';
 import { withoutInstances } from '../proofs/certificates/recheck.ts';
+import { cases } from './tier.ts';
 
 afterAll(async () => { await shutdownZ3(); });
 
-const RUNS = 300;
-const Z3_RUNS = 40;
+const RUNS = cases(100, 300);
+const Z3_RUNS = cases(15, 40);
 const NS = [-2n, 0n, 1n, 3n];
 const ENVS: REnv[] = NS.map((n) => new Map([['N', n]]));
 const SPACES: RawSpace[] = [{ name: 'a', arity: 1 }, { name: 'b', arity: 1 }, { name: 'a', arity: 2 }];
@@ -270,7 +271,7 @@ describe('quotient naming (purify.ts)', () => {
       const a = await runZ3(equivalenceScript(f, p), { timeoutMs: EQUIVALENCE_MS });
       expect(a.status, `${printFormula(f)}\n  vs ${printFormula(p)}`).not.toBe('sat');
       if (a.status === 'unsat') proved++;
-    }), { numRuns: 60, seed: 7 });
+    }), { numRuns: cases(15, 60), seed: 7 });
     expect(proved).toBeGreaterThanOrEqual(Math.floor(runs * 0.9));
   });
   it('outside the quantifiers too: given its definitions, the named formula is equivalent (Z3, random formulas)', async () => {
@@ -287,7 +288,7 @@ describe('quotient naming (purify.ts)', () => {
       const a = await runZ3(script, { timeoutMs: EQUIVALENCE_MS });
       expect(a.status, `${printFormula(f)}\n  vs ${printFormula(p!)}`).not.toBe('sat');
       if (a.status === 'unsat') proved++;
-    }), { numRuns: 60, seed: 11 });
+    }), { numRuns: cases(15, 60), seed: 11 });
     expect(proved).toBeGreaterThanOrEqual(Math.floor(runs * 0.9));
   });
 

@@ -16,11 +16,12 @@ import { parseSExprs } from '../smt/sexpr.ts';
 import type { Formula } from '../core/presburger/types.ts';
 import { FALSE, TRUE, and, ge, not, or } from '../core/presburger/formula.ts';
 import { linear, negKey } from '../core/presburger/term.ts';
+import { cases } from './tier.ts';
 
 const VARS = ['x', 'y', 'N'];
 const ENVS = grid(['x', 'y'], -3n, 3n).flatMap((e) => [-2n, 0n, 1n, 3n].map((n) => new Map(e).set('N', n)));
 const Q = { quantRange: [-14n, 14n] as const };
-const RUNS = 300;
+const RUNS = cases(100, 300);
 
 function check(what: string, f: Formula, truth: readonly boolean[]): void {
   ENVS.forEach((e, i) => {

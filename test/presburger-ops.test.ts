@@ -19,8 +19,9 @@ import {
   lexOptimum, parseFormula,
 } from '../core/presburger/index.ts';
 import type { PRel, PSet } from '../core/presburger/index.ts';
+import { cases } from './tier.ts';
 
-const RUNS = 300;
+const RUNS = cases(100, 300);
 const NS = [-1n, 0n, 2n];
 const ENVS: REnv[] = NS.map((n) => new Map([['N', n]]));
 // Quantified variables left in results are tuple variables (boxed to ±B) or loop variables in
@@ -381,6 +382,6 @@ describe('lexmax of one variable: conjuncts without it, and equalities of its fl
           if (want !== null) expect(evalTerm(hit[0]!.values[0]!, env), `${text} at y=${y} z=${z}`).toBe(want);
         }
       }
-    }), { numRuns: 150 });
+    }), { numRuns: cases(50, 150) });
   });
 });

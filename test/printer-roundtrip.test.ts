@@ -13,8 +13,9 @@ import { parseProgram } from '../core/language/parser.ts';
 import { printExpr, printProgram } from '../core/language/printer.ts';
 import { typecheckProgram } from '../core/language/typecheck.ts';
 import { condExprArb, forEachExpr, indexExprArb, programArb, type Scope, stripPositions, valueExprArb } from '../proofs/metatheory/gen/syntax.ts';
+import { cases } from './tier.ts';
 
-const RUNS = Number(process.env.SCHED_ROUNDTRIP_RUNS ?? 2000);
+const RUNS = Number(process.env.SCHED_ROUNDTRIP_RUNS ?? cases(500, 2000));
 
 function roundTrip(p: Program): void {
   const text = printProgram(p);

@@ -18,6 +18,7 @@ import { checkSource } from '../core/language/check.ts';
 import { verifyImpl } from '../proofs/verifier/verify.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 import { SAFETY_NET_MS } from './safety-net.ts';
+import { cases } from './tier.ts';
 
 afterAll(async () => {
   await shutdownZ3();
@@ -120,7 +121,7 @@ describe('no state shared between specs changes a verdict', () => {
         if (together !== alone) differ++;
         expect(together, `B verified after A says ${together}, alone ${alone}\nA:\n${ta}\nB:\n${tb}`).toBe(alone);
       }),
-      { numRuns: Number(process.env.STATE_PAIRS ?? 12), seed: process.env.PROPS_SEED ? Number(process.env.PROPS_SEED) : undefined },
+      { numRuns: Number(process.env.STATE_PAIRS ?? cases(4, 12)), seed: process.env.PROPS_SEED ? Number(process.env.PROPS_SEED) : undefined },
     );
     process.stdout.write(`state pairs: ${n} checked, ${differ} differ\n`);
   });

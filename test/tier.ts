@@ -1,0 +1,23 @@
+// Two tiers of one suite. `npm test` (the quick tier, what the README's setup runs: about five
+// minutes on the idle 2-core machine) draws fewer random cases and runs a sample of the long
+// lists of fixed inputs (kernels, replay commands, pipelines); `npm run test:deep`
+// (SCHED_TEST_TIER=deep) runs the same files with every case and the full counts, among them the
+// 1,000 distinct reduction programs of issue 17. `.ci/run` runs both. Every assertion is in both
+// tiers: the quick tier checks the same properties on fewer inputs, never a weaker property.
+
+export const DEEP = process.env.SCHED_TEST_TIER === 'deep';
+
+/** How many random cases to draw: `quick` in `npm test`, `deep` in `npm run test:deep`. */
+export function cases(quick: number, deep: number): number {
+  return DEEP ? deep : quick;
+}
+
+/**
+ * The quick tier's share of a list of fixed inputs: every `every`-th element, starting at the
+ * first, plus any element `keep` names (the cases a test must never lose); all of them in the
+ * deep tier.
+ */
+export function sample<T>(xs: readonly T[], every: number, keep: (x: T) => boolean = () => false): T[] {
+  if (DEEP || every <= 1) return [...xs];
+  return xs.filter((x, i) => i % every === 0 || keep(x));
+}
