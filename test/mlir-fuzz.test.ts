@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { type Aff, caseSeed, genPipeline, genProgram, pipelineText, type Program, programText, Rng, shapes, shrinkPipeline, shrinkProgram, type Stmt, type Val } from '../proofs/fuzz/mlir-gen.ts';
 import { campaign, knownSignature, runCase, shrink, signatureOf } from '../proofs/fuzz/mlir-campaign.ts';
 import { MLIR_PACKAGES, mlirMissing } from '../compilers/mlir/tools.ts';
+import { type MlirCase, mergeMlirLogs } from '../proofs/fuzz/mlir.ts';
 
 const MISSING = mlirMissing();
 if (MISSING !== null) process.stderr.write(`mlir-fuzz.test: MLIR campaign runs skipped: ${MISSING}\n`);
@@ -82,6 +83,16 @@ describe('the generator', () => {
       "--pass-pipeline='builtin.module(func.func(affine-loop-tile, affine-scalrep))'",
       "--pass-pipeline='builtin.module(func.func(affine-loop-tile{tile-size=2}, affine-scalrep))'",
     ]);
+  });
+});
+
+describe('merging the logs of sharded runs', () => {
+  const line = (index: number, verdict: string, verifyBudgetMs: number): MlirCase => ({ index, seed: index, pipeline: '', stmts: 1, outcome: verdict === 'valid' ? 'ok' : 'unknown', runner: 'agrees', verdict, disagreement: null, detail: null, bundle: null, ms: 1, verifyBudgetMs });
+  it('counts the verdicts of one run, a case logged twice once, and refuses shards of different budgets', () => {
+    const s = mergeMlirLogs([line(0, 'valid', 30_000), line(1, 'unknown budget', 30_000), line(1, 'unknown budget', 30_000)]);
+    expect([s.iterations, s.verdicts]).toEqual([2, { valid: 1, 'unknown budget': 1 }]);
+    // Case 1, over a budget of 30 s, may be decided under 60 s: not one run.
+    expect(() => mergeMlirLogs([line(0, 'valid', 30_000), line(1, 'valid', 60_000)])).toThrow(/different --verify-budget-ms/);
   });
 });
 

@@ -3,6 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { mlirMissing } from '../../compilers/mlir/tools.ts';
+import { MLIR_VERIFY_BUDGET_MS } from '../../proofs/fuzz/budgets.ts';
 import { appendCase, type MlirCase, mlirFuzz, type MlirFuzzSummary, mergeMlirLogs } from '../../proofs/fuzz/mlir.ts';
 import { intOption, type ParsedArgs, single, UsageError } from '../args.ts';
 import { EXIT_FOUND, EXIT_INPUT, EXIT_OK } from '../command.ts';
@@ -34,6 +35,7 @@ export async function fuzzMlir(args: ParsedArgs, shard: { k: number; n: number }
     ...(shard ? { shard } : {}),
     timeoutMs: intOption(args, 'timeout-ms', 10_000, 1),
     verify: !args.flags.has('no-verify'),
+    verifyBudgetMs: intOption(args, 'verify-budget-ms', MLIR_VERIFY_BUDGET_MS, 1),
     repro: single(args, 'repro') ?? 'repro',
     shrink: !args.flags.has('no-shrink'),
     onCase: (c) => {
@@ -66,7 +68,12 @@ export function isMlirLog(files: readonly string[]): boolean {
 }
 
 export function mergeMlir(args: ParsedArgs): number {
-  const s = mergeMlirLogs(readLogs(args.positional));
+  let s: MlirFuzzSummary;
+  try {
+    s = mergeMlirLogs(readLogs(args.positional));
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
   if (args.flags.has('json')) process.stdout.write(toJson(s) + '\n');
   else process.stdout.write(`${s.iterations} cases from ${args.positional.length} log(s), ${(s.ms / 1000).toFixed(1)} s of cases\n${summaryText(s)}`);
   return s.byOutcome.disagreement > 0 || s.byOutcome.bug > 0 ? EXIT_FOUND : EXIT_OK;

@@ -7,7 +7,7 @@ import { appendFileSync } from 'node:fs';
 import { BUG_NAMES, BUGS, isBugName } from '../../compilers/reference/bugs.ts';
 import { type Compiler, externalCompiler, referenceCompiler } from '../../proofs/fuzz/compilers.ts';
 import { HALIDE_COMPILER, halideCompiler } from '../../proofs/fuzz/halide.ts';
-import { FUZZ_PRUNE_MS } from '../../proofs/fuzz/budgets.ts';
+import { CPU_GUARD_FACTOR, FUZZ_PRUNE_MS, MLIR_VERIFY_BUDGET_MS } from '../../proofs/fuzz/budgets.ts';
 import { HalideError } from '../../compilers/halide/run.ts';
 import { type CaseRecord, fuzz, type FuzzSummary, replayBundle, SHRINK_CANDIDATES } from '../../proofs/fuzz/harness.ts';
 import type { Profile } from '../../proofs/fuzz/gen.ts';
@@ -78,7 +78,7 @@ export const fuzzCommand: Command = {
     { name: 'max-param', value: true, metavar: 'P', help: `parameters are drawn from [0, P] (default ${DEFAULT_ORACLES.maxParam})` },
     { name: 'explore-states', value: true, metavar: 'K', help: `state budget of the small-step exploration (default ${DEFAULT_ORACLES.exploreStates})` },
     { name: 'no-verify', value: false, help: 'skip the verifier (concrete oracles only)' },
-    { name: 'verify-budget-ms', value: true, metavar: 'T', help: 'budget of one verification, in a worker process (default 180000): under --limits rlimit, the solver work of its queries in Z3 steps (as ms of solver budget, the same in every run of the case) and, apart, the CPU time of the worker itself (on Linux); wall-clock time under --limits time' },
+    { name: 'verify-budget-ms', value: true, metavar: 'T', help: `budget of one verification, in a worker process (default 180000): under --limits rlimit, the solver work of its queries in Z3 steps (as ms of solver budget, the same in every run of the case) and, apart, the CPU time of the worker itself (on Linux); wall-clock time under --limits time. With --compiler mlir the default is ${MLIR_VERIFY_BUDGET_MS}, and the CPU guard counts the worker's solvers too, at ${CPU_GUARD_FACTOR} times the budget (docs/campaigns.md)` },
     { name: 'repro', value: true, metavar: 'DIR', help: 'where to write bundles (default repro/)' },
     { name: 'no-shrink', value: false, help: 'write bundles without shrinking them first' },
     { name: 'shrink-ms', value: true, metavar: 'T', help: `wall-clock safety net of shrinking one case (default 1200000); a shrink stops after ${SHRINK_CANDIDATES} candidates, so that the bundle does not depend on the machine` },

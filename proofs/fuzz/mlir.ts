@@ -23,8 +23,10 @@ import { seededInputs } from '../../semantics/model.ts';
 import { MlirRunError } from '../../compilers/mlir/runner.ts';
 import { caseFile, FINDINGS, knownSignature, report, runCase, shrink as shrinkByRunner, signatureOf } from './mlir-campaign.ts';
 import { caseSeed, countStmts, genPipeline, genProgram, type Pipeline, pipelineText, type Program, programText, Rng, shrinkPipeline, shrinkProgram } from './mlir-gen.ts';
-import { FUZZ_PRUNE_MS } from './budgets.ts';
-import { executionOracle, inputsOfRun, type OracleReport, validateMlir } from '../validate/mlir.ts';
+import { CPU_GUARD_FACTOR, CPU_GUARD_FLOOR_MS, FUZZ_PRUNE_MS } from './budgets.ts';
+import { executionOracle, inputsOfRun, type OracleReport, type TranslationVerifier, validateMlir } from '../validate/mlir.ts';
+import { closeVerifier, verifyInWorker } from './verifier.ts';
+import type { VerifyResult } from '../verifier/verify.ts';
 
 export type MlirOutcome = 'ok' | 'bug' | 'disagreement' | 'unknown' | 'rejected';
 
@@ -42,6 +44,10 @@ export interface MlirCase {
   readonly detail: string | null;
   readonly bundle: string | null;
   readonly ms: number;
+  /** The verifier's solver work in ms of budget (Z3 resource units; in the worker under resource limits), else absent. */
+  readonly verifyWorkMs?: number;
+  /** The budget of the case's verification (MlirFuzzOptions.verifyBudgetMs), absent when verified in process. */
+  readonly verifyBudgetMs?: number;
   /** Where the case's wall-clock time went, in ms (a measurement for profiles, never part of a result). */
   readonly phases?: Readonly<Record<string, number>>;
 }
@@ -54,6 +60,13 @@ export interface MlirFuzzOptions {
   readonly timeoutMs: number;
   readonly limitMs?: number;
   readonly verify: boolean;
+  /**
+   * Budget of each case's verification, in a worker process (proofs/fuzz/verifier.ts): under
+   * resource limits, its solver work in Z3 resource units (as ms of solver budget), and, as a
+   * runaway guard, the CPU time of the worker and its solvers (CPU_GUARD_FACTOR times it). A case
+   * past it is `unknown (budget)`. Undefined: verified in this process without a budget.
+   */
+  readonly verifyBudgetMs?: number;
   readonly repro: string | null;
   readonly shrink: boolean;
   readonly onCase?: (c: MlirCase) => void;
@@ -79,6 +92,23 @@ interface Judged {
   readonly confirmation?: { readonly params: Readonly<Record<string, string>>; readonly replay: string; readonly shows: readonly string[] };
   /** Wall-clock ms by phase (runner, mlir-opt, translate, verify of which smt, oracle): a measurement. */
   readonly phases?: Readonly<Record<string, number>>;
+  /** The verifier's solver work in ms of budget, when it was counted (in the worker). */
+  readonly workMs?: number;
+}
+
+/** Heap of the verifier worker (MB): at least what `sched` itself gets (cli/sched.js), where these cases were verified before they had a budget. */
+const MLIR_HEAP_MB = 4096;
+
+/** The verifier of a case in the worker, against `budgetMs`; `seen` gets the work it reported. */
+function workerVerifier(timeoutMs: number, budgetMs: number, seen: (workMs: number | null, cpuMs: number | undefined) => void): TranslationVerifier {
+  return async (text, file, impl) => {
+    const w = await verifyInWorker(text, timeoutMs, { budgetMs, heapMb: MLIR_HEAP_MB, cpuBudgetMs: Math.max(budgetMs * CPU_GUARD_FACTOR, CPU_GUARD_FLOOR_MS), countSolvers: true, pruneMs: FUZZ_PRUNE_MS, file, impl, full: true });
+    seen(w.workMs, w.cpuMs);
+    if (w.full !== undefined) return w.full;
+    // Over its budget, or the worker died: no verdict, an honest unknown of the worker's class.
+    const none: VerifyResult = { impl, spec: file.replace(/\.sched$/, ''), verdict: 'unknown', class: w.class, reason: w.reason, counterexample: null, replay: null, vcs: 0, ms: w.ms, float: 'ieee', assumptions: null, outcomes: [], timings: { symbolic: 0, presburger: 0, smt: 0, replay: 0 } };
+    return w.verdict === 'unknown' ? none : { ...none, verdict: 'unknown', class: 'crash', reason: 'the verifier worker gave a verdict without its result' };
+  };
 }
 
 /** The name a case's module goes by in locations and diagnostics. */
@@ -94,13 +124,19 @@ function firstDiff(a: NonNullable<OracleReport['source']>): string {
 }
 
 /** One program under one pipeline through every oracle. */
-export async function judgeCase(program: Program, pipeline: Pipeline, seed: number, o: Pick<MlirFuzzOptions, 'timeoutMs' | 'limitMs' | 'verify'>): Promise<Judged> {
+export async function judgeCase(program: Program, pipeline: Pipeline, seed: number, o: Pick<MlirFuzzOptions, 'timeoutMs' | 'limitMs' | 'verify' | 'verifyBudgetMs'>): Promise<Judged> {
   const ph: Record<string, number> = {};
-  const j = await judgeTimed(program, pipeline, seed, o, ph);
-  return { ...j, phases: Object.fromEntries(Object.entries(ph).map(([k, v]) => [k, Math.round(v)])) };
+  let workMs: number | null = null;
+  const verifier = o.verifyBudgetMs === undefined ? undefined : workerVerifier(o.timeoutMs, o.verifyBudgetMs, (w, cpu) => {
+    workMs = w;
+    // The CPU time of the worker and its solvers, as the runaway guard counts it (a measurement).
+    if (cpu !== undefined) ph.verifyCpu = cpu;
+  });
+  const j = await judgeTimed(program, pipeline, seed, o, ph, verifier);
+  return { ...j, phases: Object.fromEntries(Object.entries(ph).map(([k, v]) => [k, Math.round(v)])), ...(workMs !== null ? { workMs: Math.round(workMs) } : {}) };
 }
 
-async function judgeTimed(program: Program, pipeline: Pipeline, seed: number, o: Pick<MlirFuzzOptions, 'timeoutMs' | 'limitMs' | 'verify'>, ph: Record<string, number>): Promise<Judged> {
+async function judgeTimed(program: Program, pipeline: Pipeline, seed: number, o: Pick<MlirFuzzOptions, 'timeoutMs' | 'limitMs' | 'verify'>, ph: Record<string, number>, verifier: TranslationVerifier | undefined): Promise<Judged> {
   const text = programText(program);
   let t = performance.now();
   // Printed with locations: the verifier translates the very modules that ran (no second mlir-opt).
@@ -116,7 +152,7 @@ async function judgeTimed(program: Program, pipeline: Pipeline, seed: number, o:
   if (!o.verify) return { outcome: FINDINGS.has(kind) ? 'bug' : 'ok', runner: kind, verdict: null, disagreement: null, detail: runnerDetail, sched: null };
   let v;
   try {
-    v = await validateMlir({ source: text, passes: pipelineText(pipeline), ...(run.modules ? { modules: run.modules } : {}), sourceFile: CASE_FILE, verify: { timeoutMs: o.timeoutMs, pruneMs: FUZZ_PRUNE_MS }, ...(o.limitMs !== undefined ? { limitMs: o.limitMs } : {}), ...(program.param ? { params: new Map([[program.param.name, BigInt(program.param.value)]]) } : {}) });
+    v = await validateMlir({ source: text, passes: pipelineText(pipeline), ...(run.modules ? { modules: run.modules } : {}), sourceFile: CASE_FILE, verify: { timeoutMs: o.timeoutMs, pruneMs: FUZZ_PRUNE_MS }, ...(verifier ? { verifier } : {}), ...(o.limitMs !== undefined ? { limitMs: o.limitMs } : {}), ...(program.param ? { params: new Map([[program.param.name, BigInt(program.param.value)]]) } : {}) });
   } catch (e) {
     if (e instanceof SchedInputError || e instanceof MlirRunError) return { outcome: 'rejected', runner: kind, verdict: null, disagreement: null, detail: e.message.split('\n')[0]!, sched: null };
     throw e;
@@ -225,61 +261,65 @@ export async function mlirFuzz(o: MlirFuzzOptions): Promise<MlirFuzzSummary> {
   /** Signatures of the runner's findings shrunk so far, with their cases (the first was shrunk). */
   const signatures = new Map<string, number[]>();
   let n = 0;
-  for (let i = o.start; i < o.start + o.iterations; i++) {
-    if (o.shard && i % o.shard.n !== o.shard.k - 1) continue;
-    const t = performance.now();
-    const seed = caseSeed(o.seed, i);
-    const rng = new Rng(seed);
-    const program = genProgram(rng);
-    const pipeline = genPipeline(rng, program.elem);
-    const j = await judgeCase(program, pipeline, seed, o);
-    let dir: string | null = null;
-    if (o.repro !== null && (j.outcome === 'bug' || j.outcome === 'disagreement')) {
-      const d = join(o.repro, `mlir-${o.seed}-${i}`);
-      if (j.outcome === 'disagreement') {
-        const s = o.shrink ? await shrinkWhile(program, pipeline, seed, o, (x) => x.disagreement === j.disagreement) : { program, pipeline, judged: j };
-        dir = bundle(d, {
-          'case.mlir': caseFile(s.program, s.pipeline, seed, 'agrees', [`sched fuzz --compiler mlir (seed ${o.seed}, case ${i}): DISAGREEMENT ${s.judged.disagreement}: ${s.judged.detail ?? ''}`]),
-          'original.mlir': caseFile(program, pipeline, seed, 'agrees'),
-          ...(s.judged.sched ? { 'translation.sched': s.judged.sched } : {}),
-        });
-      } else if (!FINDINGS.has(j.runner as Parameters<typeof shrinkByRunner>[3]) && j.confirmation) {
-        // MLIR's bug the verifier found (the runner agrees on the campaign's inputs, differs at the
-        // counterexample): shrunk by all the oracles, reported at the counterexample's parameters.
-        const s = o.shrink ? await shrinkWhile(program, pipeline, seed, o, (x) => x.outcome === 'bug' && x.confirmation !== undefined) : { program, pipeline, judged: j };
-        const cf = s.judged.confirmation ?? j.confirmation;
-        const at = s.program.param && cf.params[s.program.param.name] !== undefined ? { ...s.program, param: { ...s.program.param, value: Number(cf.params[s.program.param.name]) } } : s.program;
-        dir = bundle(d, {
-          'case.mlir': caseFile(at, s.pipeline, seed, 'differs', [`sched fuzz --compiler mlir (seed ${o.seed}, case ${i}): found by the verifier (${s.judged.verdict}); mlir-cpu-runner differs at the counterexample ${JSON.stringify(cf.params)}`]),
-          'original.mlir': caseFile(program, pipeline, seed, 'differs'),
-          'report.md': verifierReport(at, s.pipeline, s.judged, cf),
-          ...(s.judged.sched ? { 'translation.sched': s.judged.sched } : {}),
-        });
-      } else {
-        // MLIR's bug: shrunk by the runner alone when the runner shows it, as upstream reports it;
-        // only the first finding of a signature (kind and passes) in this run is shrunk, a later
-        // one that keeps its kind with those passes alone is another instance (as the campaign does).
-        const kind = j.runner as Parameters<typeof shrinkByRunner>[3];
-        const ro = o.limitMs !== undefined ? { limitMs: o.limitMs } : {};
-        const repeat = o.shrink && FINDINGS.has(kind) ? knownSignature(signatures.keys(), program, pipeline, seed, kind, ro) : undefined;
-        const s = o.shrink && FINDINGS.has(kind) && repeat === undefined ? shrinkByRunner(program, pipeline, seed, kind, 150, ro) : null;
-        const sig = repeat ?? (s ? signatureOf(kind, s.pipeline) : null);
-        if (sig !== null) signatures.set(sig, [...(signatures.get(sig) ?? []), i]);
-        const note = repeat !== undefined ? `; another instance of ${repeat}, shrunk at case ${signatures.get(repeat)![0]}` : sig !== null ? `; signature ${sig}` : '';
-        dir = bundle(d, {
-          'case.mlir': caseFile(s?.program ?? program, s?.pipeline ?? pipeline, seed, FINDINGS.has(kind) ? kind : 'differs', [`sched fuzz --compiler mlir (seed ${o.seed}, case ${i}): verdict ${j.verdict ?? 'not run'}; runner ${j.runner}${note}`]),
-          'original.mlir': caseFile(program, pipeline, seed, FINDINGS.has(kind) ? kind : 'differs'),
-          ...(s ? { 'report.md': report(s, seed) } : {}),
-          ...(j.sched ? { 'translation.sched': j.sched } : {}),
-        });
+  try {
+    for (let i = o.start; i < o.start + o.iterations; i++) {
+      if (o.shard && i % o.shard.n !== o.shard.k - 1) continue;
+      const t = performance.now();
+      const seed = caseSeed(o.seed, i);
+      const rng = new Rng(seed);
+      const program = genProgram(rng);
+      const pipeline = genPipeline(rng, program.elem);
+      const j = await judgeCase(program, pipeline, seed, o);
+      let dir: string | null = null;
+      if (o.repro !== null && (j.outcome === 'bug' || j.outcome === 'disagreement')) {
+        const d = join(o.repro, `mlir-${o.seed}-${i}`);
+        if (j.outcome === 'disagreement') {
+          const s = o.shrink ? await shrinkWhile(program, pipeline, seed, o, (x) => x.disagreement === j.disagreement) : { program, pipeline, judged: j };
+          dir = bundle(d, {
+            'case.mlir': caseFile(s.program, s.pipeline, seed, 'agrees', [`sched fuzz --compiler mlir (seed ${o.seed}, case ${i}): DISAGREEMENT ${s.judged.disagreement}: ${s.judged.detail ?? ''}`]),
+            'original.mlir': caseFile(program, pipeline, seed, 'agrees'),
+            ...(s.judged.sched ? { 'translation.sched': s.judged.sched } : {}),
+          });
+        } else if (!FINDINGS.has(j.runner as Parameters<typeof shrinkByRunner>[3]) && j.confirmation) {
+          // MLIR's bug the verifier found (the runner agrees on the campaign's inputs, differs at the
+          // counterexample): shrunk by all the oracles, reported at the counterexample's parameters.
+          const s = o.shrink ? await shrinkWhile(program, pipeline, seed, o, (x) => x.outcome === 'bug' && x.confirmation !== undefined) : { program, pipeline, judged: j };
+          const cf = s.judged.confirmation ?? j.confirmation;
+          const at = s.program.param && cf.params[s.program.param.name] !== undefined ? { ...s.program, param: { ...s.program.param, value: Number(cf.params[s.program.param.name]) } } : s.program;
+          dir = bundle(d, {
+            'case.mlir': caseFile(at, s.pipeline, seed, 'differs', [`sched fuzz --compiler mlir (seed ${o.seed}, case ${i}): found by the verifier (${s.judged.verdict}); mlir-cpu-runner differs at the counterexample ${JSON.stringify(cf.params)}`]),
+            'original.mlir': caseFile(program, pipeline, seed, 'differs'),
+            'report.md': verifierReport(at, s.pipeline, s.judged, cf),
+            ...(s.judged.sched ? { 'translation.sched': s.judged.sched } : {}),
+          });
+        } else {
+          // MLIR's bug: shrunk by the runner alone when the runner shows it, as upstream reports it;
+          // only the first finding of a signature (kind and passes) in this run is shrunk, a later
+          // one that keeps its kind with those passes alone is another instance (as the campaign does).
+          const kind = j.runner as Parameters<typeof shrinkByRunner>[3];
+          const ro = o.limitMs !== undefined ? { limitMs: o.limitMs } : {};
+          const repeat = o.shrink && FINDINGS.has(kind) ? knownSignature(signatures.keys(), program, pipeline, seed, kind, ro) : undefined;
+          const s = o.shrink && FINDINGS.has(kind) && repeat === undefined ? shrinkByRunner(program, pipeline, seed, kind, 150, ro) : null;
+          const sig = repeat ?? (s ? signatureOf(kind, s.pipeline) : null);
+          if (sig !== null) signatures.set(sig, [...(signatures.get(sig) ?? []), i]);
+          const note = repeat !== undefined ? `; another instance of ${repeat}, shrunk at case ${signatures.get(repeat)![0]}` : sig !== null ? `; signature ${sig}` : '';
+          dir = bundle(d, {
+            'case.mlir': caseFile(s?.program ?? program, s?.pipeline ?? pipeline, seed, FINDINGS.has(kind) ? kind : 'differs', [`sched fuzz --compiler mlir (seed ${o.seed}, case ${i}): verdict ${j.verdict ?? 'not run'}; runner ${j.runner}${note}`]),
+            'original.mlir': caseFile(program, pipeline, seed, FINDINGS.has(kind) ? kind : 'differs'),
+            ...(s ? { 'report.md': report(s, seed) } : {}),
+            ...(j.sched ? { 'translation.sched': j.sched } : {}),
+          });
+        }
+        bundles.push(dir);
       }
-      bundles.push(dir);
+      n++;
+      byOutcome[j.outcome]++;
+      if (j.verdict !== null) verdicts[j.verdict] = (verdicts[j.verdict] ?? 0) + 1;
+      runner[j.runner] = (runner[j.runner] ?? 0) + 1;
+      o.onCase?.({ index: i, seed, pipeline: pipelineText(pipeline), stmts: countStmts(program), outcome: j.outcome, runner: j.runner, verdict: j.verdict, disagreement: j.disagreement, detail: j.detail, bundle: dir, ms: Math.round(performance.now() - t), ...(j.workMs !== undefined ? { verifyWorkMs: j.workMs } : {}), ...(o.verifyBudgetMs !== undefined && o.verify ? { verifyBudgetMs: o.verifyBudgetMs } : {}), ...(j.phases ? { phases: j.phases } : {}) });
     }
-    n++;
-    byOutcome[j.outcome]++;
-    if (j.verdict !== null) verdicts[j.verdict] = (verdicts[j.verdict] ?? 0) + 1;
-    runner[j.runner] = (runner[j.runner] ?? 0) + 1;
-    o.onCase?.({ index: i, seed, pipeline: pipelineText(pipeline), stmts: countStmts(program), outcome: j.outcome, runner: j.runner, verdict: j.verdict, disagreement: j.disagreement, detail: j.detail, bundle: dir, ms: Math.round(performance.now() - t), ...(j.phases ? { phases: j.phases } : {}) });
+  } finally {
+    closeVerifier();
   }
   return { iterations: n, byOutcome, verdicts, runner, bundles, ms: performance.now() - t0 };
 }
@@ -291,6 +331,9 @@ export function mergeMlirLogs(lines: readonly MlirCase[]): MlirFuzzSummary {
   const runner: Record<string, number> = {};
   const seen = new Set<number>();
   let ms = 0;
+  // Another budget is another run: a case over one budget may be decided under the other.
+  const budgets = new Set(lines.map((c) => c.verifyBudgetMs ?? null));
+  if (budgets.size > 1) throw new Error(`the logs are of runs with different --verify-budget-ms (${[...budgets].map((b) => b ?? 'none').join(', ')}): merge the shards of one run`);
   for (const c of lines) {
     if (seen.has(c.index)) continue;
     seen.add(c.index);

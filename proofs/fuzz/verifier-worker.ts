@@ -8,7 +8,7 @@ import { solverLimits } from '../../smt/limits.ts';
 import { type Work, workMs, workSince, z3Stats } from '../../smt/z3.ts';
 import { forgetSolverAnswers, startFromScratch } from '../verifier/fresh-state.ts';
 import { verifyImpl } from '../verifier/verify.ts';
-import type { WorkerVerdict } from './verifier.ts';
+import type { Request, WorkerVerdict } from './verifier.ts';
 
 /** How often the work done so far is reported (the parent stops a case past its budget). */
 const PROGRESS_MS = 250;
@@ -17,7 +17,7 @@ function since(w0: Work): number {
   return workMs(workSince(w0));
 }
 
-process.on('message', async (m: { id: number; text: string; timeoutMs: number; pruneMs?: number }) => {
+process.on('message', async (m: Request) => {
   startFromScratch();
   forgetSolverAnswers();
   // Work is counted under resource limits only (smt/z3.ts): under time limits it is not reported.
@@ -30,10 +30,12 @@ process.on('message', async (m: { id: number; text: string; timeoutMs: number; p
     reported = work;
   }, PROGRESS_MS) : undefined;
   try {
-    const ci = (await checkSource('case.sched', m.text)).impls[0];
-    if (ci === undefined) throw new Error('no implementation');
+    const impls = (await checkSource(m.file ?? 'case.sched', m.text)).impls;
+    const ci = m.impl === undefined ? impls[0] : impls.find((i) => i.impl.name === m.impl);
+    if (ci === undefined) throw new Error(`no implementation${m.impl === undefined ? '' : ` ${m.impl}`}`);
     const r = await verifyImpl(ci, { timeoutMs: m.timeoutMs, ...(m.pruneMs !== undefined ? { pruneMs: m.pruneMs } : {}) });
-    const result: WorkerVerdict = { verdict: r.verdict, class: r.class, reason: r.reason, values: r.counterexample?.values ?? null, ms: r.ms, workMs: counted ? since(w0) : null };
+    // The obligations (their scripts) stay here: a caller that wants the whole result wants its verdict.
+    const result: WorkerVerdict = { verdict: r.verdict, class: r.class, reason: r.reason, values: r.counterexample?.values ?? null, ms: r.ms, workMs: counted ? since(w0) : null, ...(m.full ? { full: { ...r, outcomes: [] } } : {}) };
     process.send?.({ id: m.id, result });
   } catch (e) {
     process.send?.({ id: m.id, error: (e as Error).stack ?? String(e) });

@@ -12,7 +12,8 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { solverLimits } from '../../smt/limits.ts';
-import { processCpuMs } from '../../smt/cpu-time.ts';
+import { descendantPids, processCpuMs, treeCpuMs } from '../../smt/cpu-time.ts';
+import type { VerifyResult } from '../verifier/verify.ts';
 
 export interface WorkerVerdict {
   readonly verdict: 'valid' | 'invalid' | 'unknown';
@@ -23,13 +24,21 @@ export interface WorkerVerdict {
   readonly ms: number;
   /** Solver work of the verification in ms of budget (resource limits only), if it was reported. */
   readonly workMs: number | null;
+  /** CPU time the request cost (ms), counted as the CPU guard counts it, when it was counted (a measurement). */
+  readonly cpuMs?: number;
+  /** With VerifierOptions.full, the verifier's whole result (its obligations left out), when it gave one. */
+  readonly full?: VerifyResult;
 }
 
-interface Request {
+export interface Request {
   readonly id: number;
   readonly text: string;
   readonly timeoutMs: number;
   readonly pruneMs?: number;
+  /** The file name the text is checked under (default case.sched), and the implementation to verify (default the first). */
+  readonly file?: string;
+  readonly impl?: string;
+  readonly full?: boolean;
 }
 
 type Reply = { readonly id: number; readonly result: WorkerVerdict } | { readonly id: number; readonly error: string } | { readonly id: number; readonly work: number };
@@ -45,6 +54,17 @@ export interface VerifierOptions {
   readonly heapMb?: number;
   /** Budget of the verifier's feasibility queries (VerifyOptions.pruneMs). */
   readonly pruneMs?: number;
+  /**
+   * Count the CPU time of the worker's solver processes in its CPU budget too (the runaway guard):
+   * a query its resource limit does not stop (z3 4.8.12 on some nonlinear obligations) runs to its
+   * own safety net, CPU_FACTOR times its budget in CPU, yet is charged its budget in work, so that
+   * the work alone bounds a case's cost only to about twenty times itself (MLIR, docs/campaigns.md).
+   */
+  readonly countSolvers?: boolean;
+  /** Check the text under this file name, verify this implementation, reply with the whole result (Request). */
+  readonly file?: string;
+  readonly impl?: string;
+  readonly full?: boolean;
 }
 
 // Compiled (dist/, see cli/thread.js) or the sources through tsx: the worker in the same form.
@@ -75,7 +95,17 @@ function start(heapMb: number): ChildProcess {
 function stop(): void {
   if (worker !== null) {
     worker.removeAllListeners();
+    // Its solver processes too: killed with the worker alone, a z3 in the middle of a query runs
+    // on until its own wall-clock limit (WALL_FACTOR times its budget), an orphan nobody counts.
+    const pids = worker.pid === undefined ? [] : descendantPids(worker.pid);
     worker.kill('SIGKILL');
+    for (const p of pids) {
+      try {
+        process.kill(p, 'SIGKILL');
+      } catch {
+        // ended already
+      }
+    }
     worker = null;
   }
 }
@@ -92,17 +122,22 @@ export function verifyInWorker(text: string, timeoutMs: number, opts: VerifierOp
     const done = (r: WorkerVerdict): void => {
       clearTimeout(timer);
       clearInterval(poll);
+      const used = cpu0 !== null && w.pid !== undefined ? cpuOf(w.pid) : null;
+      if (used !== null) r = { ...r, cpuMs: Math.round(used - cpu0!) };
       w.off('message', onMessage);
       w.off('exit', onExit);
       resolve(r);
     };
     const unknown = (cls: string, reason: string, workMs: number | null = null): WorkerVerdict => ({ verdict: 'unknown', class: cls, reason, values: null, ms: performance.now() - t0, workMs });
     const rlimit = solverLimits() === 'rlimit';
+    /** The work the worker last reported: what a case stopped by a clock had cost by then (a measurement). */
+    let lastWork: number | null = null;
     const overWork = (workMs: number): WorkerVerdict => unknown('budget', `over the budget of ${Math.round(budget / 1000)} s of solver work (Z3 resource units)`, workMs);
     const onMessage = (m: Reply): void => {
       if (m.id !== id) return;
       if ('error' in m) done(unknown('crash', `the verifier threw: ${m.error}`));
       else if ('work' in m) {
+        lastWork = m.work;
         if (rlimit && m.work > budget) {
           stop();
           done(overWork(m.work));
@@ -119,19 +154,20 @@ export function verifyInWorker(text: string, timeoutMs: number, opts: VerifierOp
     // counted in work) is checked every second, and the wall clock stops the request only at
     // CASE_WALL_FACTOR times the budget (and half a minute: a safety net, never the budget of a small
     // one). Under time limits, or without /proc, the budget is wall-clock time.
-    const cpu0 = rlimit && w.pid !== undefined ? processCpuMs(w.pid) : null;
+    const cpuOf = (pid: number): number | null => (opts.countSolvers ? treeCpuMs(pid) : processCpuMs(pid));
+    const cpu0 = rlimit && w.pid !== undefined ? cpuOf(w.pid) : null;
     const over = (ms: number, what: string): void => {
       stop();
-      done(unknown('budget', `no verdict within ${Math.round(ms / 1000)} s${what}`));
+      done(unknown('budget', `no verdict within ${Math.round(ms / 1000)} s${what}`, lastWork));
     };
-    const timer = setTimeout(() => over(budget, cpu0 === null ? '' : ` (wall clock, ${CASE_WALL_FACTOR} times the budget)`), cpu0 === null ? budget : budget * CASE_WALL_FACTOR + 30_000);
+    const timer = setTimeout(() => over(cpu0 === null ? budget : Math.max(budget, cpuBudget) * CASE_WALL_FACTOR, cpu0 === null ? '' : ' (wall clock, a safety net)'), cpu0 === null ? budget : Math.max(budget, cpuBudget) * CASE_WALL_FACTOR + 30_000);
     const poll = cpu0 === null ? undefined : setInterval(() => {
-      const used = w.pid === undefined ? null : processCpuMs(w.pid);
-      if (used !== null && used - cpu0 >= cpuBudget) over(cpuBudget, ' of CPU time of the verifier');
+      const used = w.pid === undefined ? null : cpuOf(w.pid);
+      if (used !== null && used - cpu0 >= cpuBudget) over(cpuBudget, ` of CPU time of the verifier${opts.countSolvers ? ' and its solvers' : ''}`);
     }, 1000);
     w.on('message', onMessage);
     w.on('exit', onExit);
-    const req: Request = { id, text, timeoutMs, ...(opts.pruneMs !== undefined ? { pruneMs: opts.pruneMs } : {}) };
+    const req: Request = { id, text, timeoutMs, ...(opts.pruneMs !== undefined ? { pruneMs: opts.pruneMs } : {}), ...(opts.file !== undefined ? { file: opts.file } : {}), ...(opts.impl !== undefined ? { impl: opts.impl } : {}), ...(opts.full ? { full: true } : {}) };
     w.send(req);
   });
 }

@@ -368,8 +368,14 @@ export interface MlirValidation {
   readonly confirmation: OracleReport | null;
 }
 
+/**
+ * Verifies a translation elsewhere than in this process (the fuzzer: in a worker, against a
+ * budget for the case): its text, the file name it is checked under, the implementation's name.
+ */
+export type TranslationVerifier = (text: string, file: string, impl: string) => Promise<VerifyResult>;
+
 /** prepare + verify + confirm, for programs (the corpus, tests, the fuzzer). */
-export async function validateMlir(o: PrepareOptions & { readonly verify?: VerifyOptions; readonly params?: ReadonlyMap<string, bigint> }): Promise<MlirValidation> {
+export async function validateMlir(o: PrepareOptions & { readonly verify?: VerifyOptions; readonly params?: ReadonlyMap<string, bigint>; readonly verifier?: TranslationVerifier }): Promise<MlirValidation> {
   let p: Prepared;
   try {
     p = await prepareMlir(o);
@@ -378,8 +384,9 @@ export async function validateMlir(o: PrepareOptions & { readonly verify?: Verif
     if (why === null) throw e;
     return { prepared: null, checked: null, unsupported: why, result: null, confirmation: null };
   }
-  const ci = await checkedImpl(p.translation, `${p.translation.specName}.sched`);
-  const r = await verifyImpl(ci, o.verify ?? {});
+  const file = `${p.translation.specName}.sched`;
+  const ci = await checkedImpl(p.translation, file);
+  const r = o.verifier ? await o.verifier(p.translation.text, file, p.translation.implName) : await verifyImpl(ci, o.verify ?? {});
   const defaults = new Map([...defaultParams(p.translation), ...(o.params ?? [])]);
   const c = await confirmInvalid(r, ci, p, defaults);
   return { prepared: p, checked: ci, unsupported: null, result: c.result, confirmation: c.report };
