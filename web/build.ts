@@ -26,7 +26,8 @@ function newest(path: string): number {
 const SHIMS: Record<string, string> = {
   'node-os': 'export const availableParallelism = () => 1;',
   'node-url': 'export const fileURLToPath = (u) => String(u);',
-  'node-fs': "export const readFileSync = () => { throw new Error('no file system on the page'); };",
+  // smt/cpu-time.ts reads /proc (the fuzzer's budgets): never called on the page.
+  'node-fs': "const none = () => { throw new Error('no file system on the page'); }; export const readFileSync = none; export const readdirSync = none;",
 };
 
 /**
