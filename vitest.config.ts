@@ -3,10 +3,10 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import LongestFirst from './test/sequencer.ts';
 import { SAFETY_NET_MS } from './test/safety-net.ts';
+import { DEEP } from './test/tier.ts';
 
 // The deep tier (`npm run test:deep`, test/tier.ts) runs again only the files whose counts or
 // samples depend on the tier: those that import test/tier.ts or test/props-helpers.ts.
-const DEEP = process.env.SCHED_TEST_TIER === 'deep';
 function tiered(): string[] {
   return readdirSync('test')
     .filter((f) => f.endsWith('.test.ts'))

@@ -1,5 +1,5 @@
 // Running named properties under vitest: the case count is the property's CI count in the deep
-// tier and a tenth of it in `npm test` (test/tier.ts), or PROPS_RUNS; the seed is random unless
+// tier and a tenth or a twentieth of it in `npm test` (quickShare, test/tier.ts), or PROPS_RUNS; the seed is random unless
 // PROPS_SEED is set, and a failure prints fast-check's report (seed, shrink path, counterexample
 // as a program) to the terminal and fails the test.
 
@@ -15,10 +15,10 @@ export function quickShare(deep: number, verifying = false): number {
   return Math.min(deep, Math.max(20, Math.ceil(deep / (verifying ? 20 : 10))));
 }
 
-
 export async function expectProperty(p: NamedProperty, runs?: number): Promise<PropertyReport> {
   const seed = process.env.PROPS_SEED !== undefined ? Number(process.env.PROPS_SEED) : undefined;
-  const numRuns = process.env.PROPS_RUNS !== undefined ? Number(process.env.PROPS_RUNS) : cases(quickShare(runs ?? p.ciRuns, VERIFYING.has(p.id)), runs ?? p.ciRuns);
+  const deep = runs ?? p.ciRuns;
+  const numRuns = process.env.PROPS_RUNS !== undefined ? Number(process.env.PROPS_RUNS) : cases(quickShare(deep, VERIFYING.has(p.id)), deep);
   const r = await p.run({ numRuns, seed });
   const line = `${p.name}: ${r.runs} cases in ${(r.ms / 1000).toFixed(1)} s, seed ${r.seed} — ${r.stats.map(([k, v]) => `${k} ${v}`).join(', ')}`;
   if (!r.ok) {

@@ -160,7 +160,8 @@ export function verifyInWorker(text: string, timeoutMs: number, opts: VerifierOp
       stop();
       done(unknown('budget', `no verdict within ${Math.round(ms / 1000)} s${what}`, lastWork));
     };
-    const timer = setTimeout(() => over(cpu0 === null ? budget : Math.max(budget, cpuBudget) * CASE_WALL_FACTOR, cpu0 === null ? '' : ' (wall clock, a safety net)'), cpu0 === null ? budget : Math.max(budget, cpuBudget) * CASE_WALL_FACTOR + 30_000);
+    const wallNet = Math.max(budget, cpuBudget) * CASE_WALL_FACTOR;
+    const timer = setTimeout(() => over(cpu0 === null ? budget : wallNet, cpu0 === null ? '' : ' (wall clock, a safety net)'), cpu0 === null ? budget : wallNet + 30_000);
     const poll = cpu0 === null ? undefined : setInterval(() => {
       const used = w.pid === undefined ? null : cpuOf(w.pid);
       if (used !== null && used - cpu0 >= cpuBudget) over(cpuBudget, ` of CPU time of the verifier${opts.countSolvers ? ' and its solvers' : ''}`);

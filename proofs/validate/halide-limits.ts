@@ -4,8 +4,8 @@
 // AddImageChecks), and fails otherwise. The translation does not assume these asserts: a product
 // of extents is not affine (translate.ts counts them among the buffer-metadata asserts). So the
 // solver can refute an obligation only at sizes no run of Halide's code has: bigsgemm's
-// uninitialized read, with A at 2,147,483,632 × 2,147,483,584, where Halide's int32 index
-// arithmetic would wrap. Such an `invalid` is not shown of Halide's code: unknown, naming the buffer.
+// uninitialized read, with A at 2,147,483,632 × 2,147,483,584. Such an `invalid` is not shown of
+// Halide's code: unknown, naming the buffer.
 
 import type { VerifyResult } from '../verifier/verify.ts';
 import { UNCONFIRMED_CLASS } from '../verifier/verify.ts';
