@@ -11,7 +11,9 @@
 // for the only iteration i = 2: D is unchanged. MLIR 16 gives the store a fast buffer, copies
 // nothing in (the region is only written) and copies the buffer out to D[1][3] unconditionally: the
 // runner reads the heap's 0x5A canary there. Compare #217538 (a buffer copied out unfilled because
-// of a non-affine store).
+// of a non-affine store). The missing copy-in of a write-only region is the cause of
+// https://github.com/llvm/llvm-project/issues/54994 (a strided store) too; data_copy_zero_trip_write
+// is the same with a loop that runs zero times.
 func.func @guarded(%C: memref<4x5x5xi32>, %D: memref<2x4xi32>) {
   affine.for %i = 2 to 3 {
     affine.if affine_set<(d0) : (d0 - 3 >= 0)>(%i) {
