@@ -8,8 +8,10 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { COMMANDS } from './commands/index.ts';
+import { loadCommands } from './commands/index.ts';
 import { commandsTableMarkdown, exitCodesMarkdown, optionsMarkdown } from './help.ts';
+
+const COMMANDS = await loadCommands();
 
 export const COMMANDS_PAGE = fileURLToPath(new URL('../docs/commands.md', import.meta.url));
 export const README = fileURLToPath(new URL('../README.md', import.meta.url));
@@ -27,7 +29,7 @@ function fill(page: string, what: string, body: string): string {
 
 /** The page with every generated block as the definitions say it now. */
 export function regenerate(page: string): string {
-  let out = fill(page, 'commands', commandsTableMarkdown());
+  let out = fill(page, 'commands', commandsTableMarkdown(COMMANDS));
   out = fill(out, 'exit codes', exitCodesMarkdown());
   for (const c of COMMANDS) {
     const what = `options of ${c.name}`;
@@ -43,7 +45,7 @@ export function regenerate(page: string): string {
 
 /** README.md with its table of commands as the definitions say it now. */
 export function regenerateReadme(readme: string): string {
-  return fill(readme, 'commands', commandsTableMarkdown('docs/commands.md'));
+  return fill(readme, 'commands', commandsTableMarkdown(COMMANDS, 'docs/commands.md'));
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

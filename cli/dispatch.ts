@@ -8,10 +8,10 @@ import { didYouMean } from './suggest.ts';
 import { type DocDiagnostic, type ErrorDocument, errorDocument, toJson } from './io.ts';
 import { parseArgs, UsageError } from './args.ts';
 import { type Command, CommandError, EXIT_INPUT, EXIT_INTERNAL } from './command.ts';
-import { COMMANDS } from './commands/index.ts';
+import { COMMAND_NAMES, loadCommand, loadCommands } from './commands/index.ts';
 import { commandHelp, topHelp } from './help.ts';
 import { junit, type ReportItem, sarif } from './report.ts';
-import { TOOL_VERSION } from '../proofs/certificates/certificates.ts';
+import { TOOL_VERSION } from '../core/language/version.ts';
 
 /** The file name of a usage diagnostic: the arguments themselves. */
 export const COMMAND_LINE = '<command line>';
@@ -51,10 +51,10 @@ export function printErrorDocument(doc: ErrorDocument, format: 'json' | 'sarif' 
 /** Run `sched ARGV…`; the exit code. */
 export async function sched(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
-  const names = COMMANDS.map((c) => c.name);
+  const names = COMMAND_NAMES;
   if (name === 'help' && rest.length > 0) {
     // `sched help verify` is `sched verify --help`.
-    const c = COMMANDS.find((x) => x.name === rest[0]);
+    const c = await loadCommand(rest[0]!);
     if (c === undefined) {
       process.stderr.write(`sched: unknown command '${rest[0]}'${didYouMean(rest[0]!, names)}\n`);
       return EXIT_INPUT;
@@ -63,7 +63,7 @@ export async function sched(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(topHelp() + '\n');
+    process.stdout.write(topHelp(await loadCommands()) + '\n');
     return name === undefined ? EXIT_INPUT : 0;
   }
   if (name === '--version') {
@@ -71,10 +71,10 @@ export async function sched(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const format = errorFormat(rest);
-  const cmd: Command | undefined = COMMANDS.find((c) => c.name === name);
+  const cmd: Command | undefined = await loadCommand(name);
   if (cmd === undefined) {
     const message = `unknown command '${name}'${didYouMean(name, names)}`;
-    process.stderr.write(`sched: ${message}\n\n${topHelp()}\n`);
+    process.stderr.write(`sched: ${message}\n\n${topHelp(await loadCommands())}\n`);
     if (format) printErrorDocument(errorDocument([{ file: COMMAND_LINE, line: 1, col: 7, phase: 'usage', message, expected: `one of ${names.join(', ')}`, found: `'${name}'` }]), format);
     return EXIT_INPUT;
   }

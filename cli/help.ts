@@ -1,15 +1,15 @@
 // What the command line says about itself, from the commands' own definitions
-// (cli/commands/index.ts): `sched help`, `sched help COMMAND`, and the generated parts of
+// (cli/commands/index.ts, given by the caller): `sched help`, `sched help COMMAND`, and the generated parts of
 // docs/commands.md (cli/commands-doc.ts). One source, so the help and the page cannot disagree.
 
 import type { OptionSpec } from './args.ts';
 import { type Command, EXIT_CODES } from './command.ts';
-import { COMMANDS } from './commands/index.ts';
 
 /** Options every command takes without listing them. */
 export const HELP_OPTION: OptionSpec = { name: 'help', value: false, help: 'print this help (also `sched help COMMAND`)' };
 
-export function topHelp(): string {
+/** `sched help`: COMMANDS are every command (cli/commands/index.ts, loadCommands). */
+export function topHelp(COMMANDS: readonly Command[]): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
   const lines = ['usage: sched <command> FILE|DIR|-… [options]', '', 'commands:'];
   for (const c of COMMANDS) lines.push(`  ${c.name.padEnd(width)} ${c.summary}`);
@@ -32,7 +32,7 @@ export function commandHelp(c: Command): string {
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** The table of commands, each linked to its section of docs/commands.md (`page`: that page's path from the reader). */
-export function commandsTableMarkdown(page = ''): string {
+export function commandsTableMarkdown(COMMANDS: readonly Command[], page = ''): string {
   return ['| command | does |', '| --- | --- |', ...COMMANDS.map((c) => `| [\`${c.name}\`](${page}#${c.name}) | ${cell(c.summary)} |`)].join('\n');
 }
 

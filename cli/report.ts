@@ -2,7 +2,7 @@
 // GitLab, Azure DevOps show each finding at its line) and JUnit XML (test reports: one test case per
 // implementation). `verify` and `corpus` share them (`--format sarif|junit`).
 
-import { TOOL_VERSION } from '../proofs/certificates/certificates.ts';
+import { TOOL_VERSION } from '../core/language/version.ts';
 
 /** One implementation's outcome, as both formats need it. */
 export interface ReportItem {

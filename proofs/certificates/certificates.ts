@@ -13,8 +13,10 @@ import type { VerifyResult } from '../verifier/verify.ts';
 import { canonicalNames } from '../verifier/symbolic.ts';
 import { solverName } from '../../smt/z3.ts';
 import type { BudgetRecord } from '../../smt/identity.ts';
+import { TOOL_VERSION } from '../../core/language/version.ts';
 
-export const TOOL_VERSION = 'sched 0.1.0';
+export { TOOL_VERSION };
+
 export const BUNDLE_FORMAT = 1;
 
 export interface ManifestEntry {
