@@ -36,7 +36,7 @@ describe.skipIf(MISSING !== null)('Table 6.1 through real Halide 14', () => {
       const c = lower(k.script);
       const f = c.assumptions.assumptions;
       expect(f, k.name).not.toBeNull();
-      const text = halideAssumptionText(f!, c.translation.params, c.translation.inputs.map((i) => i.name));
+      const text = halideAssumptionText(f!, c.translation.params, c.translation.inputs.map((i) => i.name), c.assumptions.sizeFacts);
       expect(text.length, `${k.name}: ${text}`).toBeLessThanOrEqual(300);
       expect(text, k.name).not.toMatch(/_extent_|_min_/);
       // Equivalent to the conjunction of the asserts at points near the boundary of the simplified
@@ -67,6 +67,18 @@ describe.skipIf(MISSING !== null)('Table 6.1 through real Halide 14', () => {
       const r = await verifyImpl(ci, { float: k.float, runsFirst: false });
       expect([r.verdict, r.class], `${k.name}: ${r.reason ?? ''}`).toEqual([k.expected, null]);
     }
+  }, 600_000);
+
+  it("bigsgemm: the read of As cells never computed, shown by a run at the least sizes where the solver's are beyond Halide's buffer-size limit", async () => {
+    const c = lower('bigsgemm');
+    expect(c.assumptions.sizeFacts.map((f) => `${f.param} <= ${f.max}`)).toContain('A_extent_0 <= 4194303');
+    const ci = (await checkSource('bigsgemm.sched', c.translation.text)).impls[0]!;
+    const r = await verifyImpl(ci, { float: 'uf', runsFirst: 'small' });
+    expect([r.verdict, r.class], r.reason ?? '').toEqual(['invalid', 'uninitialized-read']);
+    expect(r.replay?.shows).toMatch(/^uninitialized-read: read of buf_As\[/);
+    const at = r.replay!.params;
+    expect(BigInt(at['A_extent_0']!) * BigInt(at['A_extent_1']!)).toBeLessThanOrEqual(2147483647n);
+    expect(r.counterexample?.values['A_extent_0']).toBe(at['A_extent_0']);
   }, 600_000);
 
   it("nl_means: fast_exp's conversion of an infinity to Int(32) is undefined, shown by a run before any value query (as sched halide verifies)", async () => {

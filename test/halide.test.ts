@@ -13,6 +13,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { checkSource } from '../core/language/check.ts';
 import { compareStripped, parseHExpr, parseHStmt, printHExpr, stripExpr } from '../compilers/halide/hir.ts';
 import { halideCase, halideMissing, INSTALL_HINT, jitOracle, lowerScript } from '../compilers/halide/run.ts';
+import { leastValues, sizeFacts } from '../compilers/halide/size-limits.ts';
+import { formulaOf } from '../core/language/affine.ts';
+import { parseExpr } from '../core/language/parser.ts';
 import { type DriverOutput, translate, Unsupported } from '../compilers/halide/translate.ts';
 import { verifyImpl } from '../proofs/verifier/verify.ts';
 import { confirmationInputs, confirmGuarded } from '../proofs/validate/halide-guarded.ts';
@@ -553,6 +556,24 @@ describe("Halide's buffer-size limit on counterexamples (proofs/validate/halide-
     expect(withinBufferLimits(refuted(huge), params, `${x86}-large_buffers`).verdict).toBe('invalid');
     const valid = { ...refuted(huge), verdict: 'valid', class: null, counterexample: null } as unknown as Parameters<typeof withinBufferLimits>[0];
     expect(withinBufferLimits(valid, params, x86)).toBe(valid);
+  });
+});
+describe("Halide's buffer-size limit in affine form (compilers/halide/size-limits.ts)", () => {
+  const f = (e: string) => formulaOf(parseExpr('t', e));
+  it('the least values come from single-variable bounds, pinned values and aliases', () => {
+    const least = leastValues([f('a >= 512 && b == a && 2 * c + 1 >= 9 && d == 7 && a + c >= 3'), f('e <= 4')]);
+    expect(Object.fromEntries(least)).toEqual({ a: 512n, b: 512n, c: 4n, d: 7n });
+  });
+  it("each extent at most the limit over the least product of the buffer's others; none without positive least values", () => {
+    const limits = [{ buffer: 'A', extents: ['a0', 'a1'], limit: 2147483647n }, { buffer: 'B', extents: ['b0', 'b1', 'b2'], limit: 2147483647n }];
+    const facts = sizeFacts(limits, [f('a0 >= 1 && a1 >= 512 && b0 >= 8 && b1 >= 8')]);
+    // a1's bound is a0 >= 1's: 2^31 - 1, nothing beyond the int32 range; b0 and b1 need b2's least
+    // value, which is unknown; b2 is bounded by the other two.
+    expect(facts).toEqual([{ param: 'a0', max: 4194303n, buffer: 'A' }, { param: 'b2', max: 33554431n, buffer: 'B' }]);
+    const three = sizeFacts(limits, [f('b0 >= 8 && b1 >= 8 && b2 >= 2')]);
+    expect(three.map((x) => [x.param, x.max])).toEqual([['b0', 134217727n], ['b1', 134217727n], ['b2', 33554431n]]);
+    // 4194303 * 512 <= 2^31 - 1 < 4194304 * 512: the bound is exact for the least product.
+    expect(4194303n * 512n <= 2147483647n && 4194304n * 512n > 2147483647n).toBe(true);
   });
 });
 describe.skipIf(MISSING !== null)('apps/unsharp_strict through real Halide 14', () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkProgramFull } from '../core/language/check.ts';
 import { parseProgram } from '../core/language/parser.ts';
-import { axiomsSuffice, specEncoding, tensorsMentioned } from '../proofs/verifier/smt-spec.ts';
+import { axiomsSuffice, relevantRecursive, specEncoding, tensorsMentioned } from '../proofs/verifier/smt-spec.ts';
 import { ValueEncoder } from '../proofs/verifier/smt-values.ts';
 
 const CHAIN = `spec chain {
@@ -70,5 +70,19 @@ describe('axiomsSuffice', () => {
     expect(axiomsSuffice(cs, new Set(['q']), new Set(['m']))).toBe(false);
     expect(axiomsSuffice(cs, new Set(['q', 'r']), new Set(['o']))).toBe(true);
     expect(axiomsSuffice(cs, new Set(), new Set(['a']))).toBe(true);
+  });
+});
+
+describe('relevantRecursive', () => {
+  it("takes the recursive tensors the claim reads, through macros, and those the script's other lines apply", async () => {
+    const cs = (await checkProgramFull(parseProgram('nested.sched', NESTED))).specs.get('nested')!;
+    const claim = parseProgram('c.sched', 'spec c { output o(): i32 = q(2); }').specs[0]!.equations[0]!.rhs;
+    expect([...relevantRecursive(cs, [claim])]).toEqual(['q']);
+    // r's own equation reads q; q's does not read r: the claim about q never reaches r ...
+    expect([...relevantRecursive(cs, [claim])]).not.toContain('r');
+    // ... unless a heap read's alternatives apply it (a value that r(3) may be): then its axioms too.
+    expect([...relevantRecursive(cs, [claim], tensorsMentioned(cs, ['(assert (= val.0 (r 3)))']))].sort()).toEqual(['q', 'r']);
+    // Through a macro: m reads r.
+    expect([...relevantRecursive(cs, [claim], ['m'])].sort()).toEqual(['q', 'r']);
   });
 });

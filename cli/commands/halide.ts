@@ -121,7 +121,7 @@ export const halideCommand: Command = {
       return code;
     }
     // The verdict's assumptions in Halide's names (the .sched file's are the same, simplified).
-    const named = c.assumptions.assumptions === null ? null : halideAssumptionText(c.assumptions.assumptions, c.translation.params, c.translation.inputs.map((i) => i.name));
+    const named = c.assumptions.assumptions === null ? null : halideAssumptionText(c.assumptions.assumptions, c.translation.params, c.translation.inputs.map((i) => i.name), c.assumptions.sizeFacts);
     const fastMath = fastMathReason(c.driver);
     // Concrete runs before the value queries (verify's step 1½, a shortcut to the verdict on
     // wrong programs) only where they are small: the least sizes Halide's asserts allow make them

@@ -12,6 +12,7 @@ import { add, addConst, coeff, constant, floorT, scale, sub, variable } from '..
 import { conjuncts, geT } from '../../core/presburger/formula.ts';
 import { entails } from '../../core/presburger/entail.ts';
 import { formulaVars } from '../../core/presburger/vars.ts';
+import type { SizeFact } from './size-limits.ts';
 
 export interface ParamName {
   readonly sched: string;
@@ -38,6 +39,14 @@ function int32Range(f: Formula): boolean {
   if (f.kind !== 'ge' || f.t.parts.length !== 1) return false;
   const [a, k] = f.t.parts[0]!;
   return a.kind === 'var' && ((k === -1n && f.t.c === 2147483647n) || (k === 1n && f.t.c === 2147483648n));
+}
+
+/** `x <= max`, one of the affine consequences of Halide's buffer-size checks (size-limits.ts): like
+ *  the int32 range, a fact of every run of Halide's code that computes (a note states them). */
+function sizeFact(f: Formula, sizes: readonly SizeFact[]): boolean {
+  if (f.kind !== 'ge' || f.t.parts.length !== 1) return false;
+  const [a, k] = f.t.parts[0]!;
+  return a.kind === 'var' && k === -1n && sizes.some((s) => s.param === a.name && s.max === f.t.c);
 }
 
 /** Halide names sort by buffer, field, then dimension as a number. */
@@ -68,7 +77,7 @@ function renamed(e: Expr, names: ReadonlyMap<string, string>): Expr {
  * in docs/halide-speed.md). `inputs`: the input buffers; when `f` implies that every one of them
  * is non-empty, their `X.extent.k >= 1` are said once, as "inputs non-empty".
  */
-export function halideAssumptionText(f: Formula, params: readonly ParamName[], inputs: readonly string[] = []): string {
+export function halideAssumptionText(f: Formula, params: readonly ParamName[], inputs: readonly string[] = [], sizes: readonly SizeFact[] = []): string {
   const names = new Map(params.map((p) => [p.sched, p.halide]));
   const halide = (v: string): string => names.get(v) ?? v;
   const term = (t: Term): string => printExpr(renamed(termToExpr(t), names));
@@ -88,7 +97,7 @@ export function halideAssumptionText(f: Formula, params: readonly ParamName[], i
     if (a) {
       const [x, y] = [find(a[0]), find(a[1])];
       if (x !== y) parent.set(y, x);
-    } else if (!pinned(c) && !int32Range(c)) rest.push(c);
+    } else if (!pinned(c) && !int32Range(c) && !sizeFact(c, sizes)) rest.push(c);
   }
   for (const c of conj) {
     const p = pinned(c);

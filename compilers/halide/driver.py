@@ -15,8 +15,8 @@ The script defines `pipeline()`, returning a dict (docs/halide.md):
         it creates (rfactor's intermediates). With it, the spec is the algorithm as written: the
         definitions read before the schedule runs (rfactor rewrites the Func it applies to).
 `pipeline()` is called three times with a schedule (the algorithm alone, the traced lowering, the
-plain one), three times without (the definitions too); each lowering but the traced one in a process
-forked before any pipeline was built (Job, running alongside the traced lowering, or Zygote).
+plain one), twice without; each lowering but the traced one in a process forked before any pipeline
+was built (Zygote).
 
 What is printed: the Func definitions (as Halide prints their Exprs; with a schedule, also those of
 the algorithm before it and the lowering of the algorithm alone, for its RDom bounds), the lowered statement after
@@ -24,7 +24,6 @@ the algorithm before it and the lowering of the algorithm alone, for its RDom bo
 for the pipeline with `trace_stores()` on every Func and without, and the lowering times.
 With --jit, runs `realize` instead on the inputs given in the JSON (see jit()).
 """
-import atexit
 import importlib.util
 import json
 import os
@@ -144,7 +143,6 @@ def section(log, title):
     for line in log.splitlines():
         # Halide's simplifier prints some warnings without a newline ("Simplifier: unhandled
         # PureExtern: sqrt_f64"), so a pass's header can follow one on the same line.
-        # (The substring tests first: the regexes on every line of a 2 MB log cost 0.1 s.)
         m = re.search(r"Lowering after [a-z ,'-]+:( \(unchanged\))?$", line) if "Lowering after " in line else None
         if m and m.start() > 0 and re.fullmatch(r"(Simplifier: unhandled PureExtern: \w+)+", line[: m.start()]):
             line = line[m.start():]
@@ -333,19 +331,15 @@ def main():
     # process's import of Halide and load of the script, and the untraced lowering runs while
     # the traced one does.
     zygote = Zygote(script, mod)
-    plain_job = Job(script, mod, "--plain")
-    # Speculative: the definitions are needed when the traced lowering inlines a Func, known only
-    # once it ends; lowered alongside it, they cost no wall time on two cores (sgemm1024: 0.4 s).
-    defs_job = Job(script, mod, "--definitions")
+    plain_job = zygote.start("--plain")
     out, funcs, args, example, hooked = build(mod)
     info = describe(funcs, args, out)
     for f in funcs:
         f.trace_stores()
     traced, traced_ms = lower(out, args, out.name())
-    pl = plain_job.result("the untraced lowering")
+    pl = zygote.result(plain_job, "the untraced lowering")
     plain, plain_ms = pl["plain"], pl["ms"]
     if hooked:
-        defs_job.cancel()
         info["algorithm"] = zygote.run("--algorithm", "the lowering of the algorithm without its schedule")
     else:
         # The traced lowering's first pass holds the definitions of the Funcs it realizes; those it
@@ -353,9 +347,7 @@ def main():
         provided = set(re.findall(r"^\s*([^\s(]+)\(.*\) = ", traced["initial"] or "", re.M))
         missing = [f.name() for f in funcs if f.name() not in provided]
         if missing:
-            info["definitions"] = defs_job.result("the lowering of the inlined Func definitions", soft=True)
-        else:
-            defs_job.cancel()
+            info["definitions"] = zygote.run("--definitions", "the lowering of the inlined Func definitions", soft=True, extra=missing)
     zygote.close()
     info.update({"exactFloats": EXACT, "strictFloat": TARGET.has_feature(hl.TargetFeature.StrictFloat), "assume": ASSUME, "halide": "14", "target": str(TARGET), "example": exact_ints(example), "traced": traced, "plain": plain, "ms": {"traced": traced_ms, "plain": plain_ms}})
     print(json.dumps(info))
@@ -380,95 +372,13 @@ def run_mode(mod, mode, extra):
     if mode == "--algorithm":
         return algorithm(mod)
     if mode == "--definitions":
-        return definitions(mod)
+        return definitions(mod, set(extra))
     if mode == "--plain":
         out, _, args, _, _ = build(mod)
         plain, ms = lower(out, args, out.name())
         print(json.dumps({"plain": plain, "ms": ms}))
         return
     fail(f"usage: driver.py SCRIPT.py [--jit JSON | --plain | --algorithm | --definitions FUNC...], got {mode}")
-
-
-def run_child(script, mod, mode, extra, path):
-    """The body of a forked lowering process: run_mode() with its standard output to `path`."""
-    os.dup2(os.open(path, os.O_WRONLY | os.O_TRUNC), 1)
-    sys.argv = [sys.argv[0], script, mode, *extra]
-    code = 0
-    try:
-        run_mode(mod, mode, extra)
-    except SystemExit as e:
-        code = e.code if isinstance(e.code, int) else 1
-    except BaseException:  # noqa: BLE001 - reported to the parent as a failed lowering
-        import traceback
-        traceback.print_exc()
-        code = 4
-    sys.stdout.flush()
-    os._exit(code)
-
-
-def job_document(status, path, what, soft):
-    """The JSON document a forked lowering wrote to `path` (then removed), given its exit status.
-    With `soft`, a failure (Halide's error, even a crash) is returned as {"error": message}."""
-    with open(path) as f:
-        text = f.read()
-    os.unlink(path)
-    out = None
-    try:
-        out = json.loads(text.strip().splitlines()[-1])  # Halide prints its warnings on stdout
-    except (ValueError, IndexError):
-        pass
-    if status != 0 or out is None or "error" in out:
-        msg = out["error"] if out and "error" in out else f"exit {status}: {text.strip()[-2000:]}"
-        if soft:
-            return {"error": f"{what} failed: {msg}"}
-        fail(f"{what} failed: {msg}")
-    return out
-
-
-class Job:
-    """A lowering forked from this process before it builds any pipeline, running at once, in
-    parallel with the traced lowering (the Zygote answers one request at a time)."""
-
-    live = []
-
-    def __init__(self, script, mod, mode, extra=()):
-        fd, self.path = tempfile.mkstemp(prefix="sched-halide-", suffix=".json")
-        os.close(fd)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        parent = os.getpid()
-        self.pid = os.fork()
-        if self.pid == 0:
-            # Killed with the driver, should sched stop it (its time limit): PR_SET_PDEATHSIG.
-            import ctypes
-            ctypes.CDLL(None).prctl(1, 9)
-            if os.getppid() != parent:
-                os._exit(1)
-            run_child(script, mod, mode, list(extra), self.path)
-        Job.live.append(self)
-
-    def result(self, what, soft=False):
-        _, status = os.waitpid(self.pid, 0)
-        Job.live.remove(self)
-        return job_document(os.waitstatus_to_exitcode(status), self.path, what, soft)
-
-    def cancel(self):
-        """Not needed after all (or the driver stops early): stopped, its file removed."""
-        try:
-            os.kill(self.pid, 9)
-        except ProcessLookupError:
-            pass
-        os.waitpid(self.pid, 0)
-        os.unlink(self.path)
-        Job.live.remove(self)
-
-    @staticmethod
-    def cancel_all():
-        for j in list(Job.live):
-            j.cancel()
-
-
-atexit.register(Job.cancel_all)
 
 
 class Zygote:
@@ -499,7 +409,19 @@ class Zygote:
             r = json.loads(line)
             pid = os.fork()
             if pid == 0:
-                run_child(script, mod, r["mode"], r["extra"], r["out"])
+                os.dup2(os.open(r["out"], os.O_WRONLY | os.O_TRUNC), 1)
+                sys.argv = [sys.argv[0], script, r["mode"], *r["extra"]]
+                code = 0
+                try:
+                    run_mode(mod, r["mode"], r["extra"])
+                except SystemExit as e:
+                    code = e.code if isinstance(e.code, int) else 1
+                except BaseException:  # noqa: BLE001 - reported to the parent as a failed lowering
+                    import traceback
+                    traceback.print_exc()
+                    code = 4
+                sys.stdout.flush()
+                os._exit(code)
             _, status = os.waitpid(pid, 0)
             responses.write(json.dumps({"status": os.waitstatus_to_exitcode(status)}) + "\n")
             responses.flush()
@@ -515,7 +437,21 @@ class Zygote:
         """The JSON document of the request `path` (start()). With `soft`, a failure (Halide's
         error, even a crash) is returned as {"error": message}."""
         line = self.responses.readline()
-        return job_document(json.loads(line)["status"] if line else None, path, what, soft)
+        status = json.loads(line)["status"] if line else None
+        with open(path) as f:
+            text = f.read()
+        os.unlink(path)
+        out = None
+        try:
+            out = json.loads(text.strip().splitlines()[-1])  # Halide prints its warnings on stdout
+        except (ValueError, IndexError):
+            pass
+        if status != 0 or out is None or "error" in out:
+            msg = out["error"] if out and "error" in out else f"exit {status}: {text.strip()[-2000:]}"
+            if soft:
+                return {"error": f"{what} failed: {msg}"}
+            fail(f"{what} failed: {msg}")
+        return out
 
     def run(self, mode, what, soft=False, extra=()):
         return self.result(self.start(mode, extra), what, soft)
@@ -538,8 +474,8 @@ def algorithm(mod):
     print(json.dumps({"funcs": info["funcs"], "pass21": low["pass21"], "initial": low["initial"]}))
 
 
-def definitions(mod):
-    """The definitions of the Funcs (main() uses those the traced lowering inlines) with their float
+def definitions(mod, names):
+    """The definitions of the Funcs `names` (those the traced lowering inlines) with their float
     constants printed exactly. Python's
     str() of an Expr rounds them to 6 decimals (0.1234567f and 0.1234568f both print 0.123457f), and
     the first pass of the traced lowering ("creating initial loop nests") holds as Provides only

@@ -100,7 +100,7 @@ export interface HalideCase {
   readonly translation: Translation;
   readonly tracing: TracingComparison;
   /** The translation's assumptions (Halide's asserts) before and after simplification (simplify.ts). */
-  readonly assumptions: Pick<Simplified, 'assumptions' | 'asserts'>;
+  readonly assumptions: Pick<Simplified, 'assumptions' | 'asserts' | 'sizeFacts'>;
   readonly ms: { readonly lower: number; readonly lowerPlain: number; readonly driver: number; readonly translate: number; readonly simplify: number };
 }
 
@@ -136,7 +136,7 @@ export function halideCase(script: string, name: string, opts: TranslateOptions 
     driver,
     translation,
     tracing: { pass21: cmp(driver.traced.pass21, driver.plain.pass21), final },
-    assumptions: { assumptions: simplified.assumptions, asserts: simplified.asserts },
+    assumptions: { assumptions: simplified.assumptions, asserts: simplified.asserts, sizeFacts: simplified.sizeFacts },
     ms: { lower: driver.ms.traced, lowerPlain: driver.ms.plain, driver: t1 - t0, translate: t2 - t1, simplify: t3 - t2 },
   };
 }

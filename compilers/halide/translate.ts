@@ -25,6 +25,7 @@ import { type DriverFunc, type DriverOutput, Unsupported } from './funcs.ts';
 import { collectCalls, type HExpr, HirParseError, type HStmt, isTraceCall, parseHExpr, parseHStmt, printHExpr } from './hir.ts';
 import { exactDefinition, type LoweredDefinitions, loweredDefinitions } from './constants.ts';
 import { halideTypeName, hirType, isFloatH, noOverflowH } from './types.ts';
+import type { SizeLimit } from './size-limits.ts';
 
 export { type DriverFunc, type DriverOutput, Unsupported } from './funcs.ts';
 
@@ -157,6 +158,8 @@ export interface Translation {
   /** Non-integer Params, as 0-dimensional input arrays. */
   readonly scalarInputs: readonly { readonly name: string; readonly array: string }[];
   readonly outputArray: string;
+  /** Halide's buffer-size checks (size-limits.ts), whose affine consequences simplify.ts assumes. */
+  readonly sizeLimits: readonly SizeLimit[];
 }
 
 export interface TranslateOptions {
@@ -193,6 +196,7 @@ class Translator {
   stores = 0;
   guardedStores = 0;
   metaAsserts = 0;
+  readonly sizeLimits: SizeLimit[] = [];
   /** Asserts inside loops or branches (not assumptions: they are checked where they run), by kind. */
   readonly nestedAsserts = new Map<string, number>();
   /**
@@ -1036,6 +1040,7 @@ class Translator {
         if (!(err instanceof NotIndex) && !(err instanceof Unsupported)) throw err;
       }
     }
+    if (kind === 'halide_error_buffer_extents_too_large' && top) this.sizeLimit(s.msg);
     if (BUFFER_META.has(kind)) {
       // Facts about the buffer objects (type, dimensions, stride 0 = 1, size limits, host pointer,
       // device state) that hold of the arrays SCHED models; not assuming them is conservative.
@@ -1069,6 +1074,17 @@ class Translator {
       if (!(err instanceof NotIndex) && !(err instanceof Unsupported)) throw err;
       this.notes.push(`assert ${kind} (line ${s.line}) not assumed: ${err.message}`);
     }
+  }
+
+  /** Halide's buffer-size check, `X.total_extent.k <= L` (X's extents 0..k multiply to at most L), from its message's arguments. */
+  sizeLimit(msg: HExpr): void {
+    if (msg.k !== 'call') return;
+    const [buffer, total, bound] = msg.args;
+    const m = total?.k === 'var' ? /^(.+)\.total_extent\.(\d+)$/.exec(total.name) : null;
+    const limit = bound?.k === 'cast' ? bound.a : bound;
+    if (buffer?.k !== 'str' || m === null || limit?.k !== 'int') return;
+    const extents = Array.from({ length: Number(m[2]) + 1 }, (_, d) => this.global(`${m[1]}.extent.${d}`));
+    if (extents.every((e): e is string => e !== null && /^[A-Za-z_]\w*$/.test(e))) this.sizeLimits.push({ buffer: buffer.v, extents, limit: limit.v });
   }
 
   provide(s: Extract<HStmt, { k: 'provide' }>, sc: Scope): string {
@@ -1454,7 +1470,7 @@ class Translator {
       ...this.notes.map((n) => `// note: ${n}`),
     ];
     const text = `${header.join('\n')}\n${printSpec(spec)}\n\nimpl ${implName} of ${spec.name} {\n${indent([...decls, body].join('\n'))}\n}\n`;
-    return { text, specName: spec.name, implName, notes: this.notes, stores: this.stores, guardedStores: this.guardedStores, params: [...this.usedParams].map(([sched, halide]) => ({ sched, halide })), inputs, scalarInputs: this.scalars().map((p) => ({ name: p.name, array: this.inputArray(p.name) })), outputArray: this.outputArray() };
+    return { text, specName: spec.name, implName, notes: this.notes, stores: this.stores, guardedStores: this.guardedStores, params: [...this.usedParams].map(([sched, halide]) => ({ sched, halide })), inputs, scalarInputs: this.scalars().map((p) => ({ name: p.name, array: this.inputArray(p.name) })), outputArray: this.outputArray(), sizeLimits: this.sizeLimits };
   }
 }
 

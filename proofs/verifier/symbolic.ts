@@ -957,8 +957,8 @@ export class SymbolicEvaluator {
    * claim reads).
    */
   private valueScript(enc: ValueEncoder, ints: readonly string[], facts: readonly Formula[], lines: readonly string[], seeds: readonly Expr[] | null): { script: string; satExtends: boolean } {
-    const only = seeds === null ? null : relevantRecursive(this.ci.spec, seeds);
     const mentioned = tensorsMentioned(this.ci.spec, lines);
+    const only = seeds === null ? null : relevantRecursive(this.ci.spec, seeds, mentioned);
     // Only the macros the claim can reach (before the preamble: they may need sorts and literals).
     const spec = specEncoding(this.ci.spec, enc, only, mentioned);
     const script = canonicalNames([

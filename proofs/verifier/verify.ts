@@ -12,7 +12,7 @@ import { presburgerClock } from './heap.ts';
 import { simplify } from '../../core/presburger/simplify.ts';
 import { failureClass, type Obligation, type ObligationKind, type ObligationOutcome } from './obligation.ts';
 import { type EvaluationLog, type Feasibility, type PendingObligation, SymbolicEvaluator, UnsupportedConstruct } from './symbolic.ts';
-import { declarations, formulaToSmt } from '../../core/presburger/smtlib.ts';
+import { declarations, formulaToSmt, smtSymbol } from '../../core/presburger/smtlib.ts';
 import { boundaryParameters, EARLY_INPUTS, REPLAY_INPUTS, replay, type ReplayFinding, replayRun, SMALL_RUN, smallParameters } from './replay.ts';
 import { type InputFamily, overrideText } from '../../semantics/inputs.ts';
 import { type InputSource, seededInputs } from '../../semantics/model.ts';
@@ -465,7 +465,7 @@ function sliceOf(ci: CheckedImpl, p: PendingObligation, model: ReadonlyMap<strin
  * to run whole at those parameters runs the slice of the refuted instance. Null when no run could
  * be made or none showed it; the refutation stands (it is exact), without a replay.
  */
-async function confirm(ci: CheckedImpl, p: PendingObligation, model: ReadonlyMap<string, string>, modelText: string, timeoutMs: number, sourceName: (v: string) => string): Promise<Replay | null> {
+async function confirm(ci: CheckedImpl, p: PendingObligation, model: ReadonlyMap<string, string>, modelText: string, timeoutMs: number, sourceName: (v: string) => string, atParams?: (params: ReadonlyMap<string, bigint>) => Promise<ReadonlyMap<string, string> | null>): Promise<Replay | null> {
   const params = ci.spec.params;
   const solver = new Map<string, bigint>();
   for (const x of params) {
@@ -523,7 +523,18 @@ async function confirm(ci: CheckedImpl, p: PendingObligation, model: ReadonlyMap
   }
   const slice = whole && large ? sliceOf(ci, p, model, sourceName) : null;
   const g = slice ? confirmRun(ci, whole!, 'fault', undefined, slice) : null;
-  return g !== null && g !== 'too-large' ? replayOf(g) : null;
+  if (g !== null && g !== 'too-large') return replayOf(g);
+  // The solver's parameters may be far larger than the refutation needs, too large for even the
+  // slice's arrays (bigsgemm: A = 513 × 4,194,303): the refuted instance at the least parameters
+  // (the solver's model of the obligation with them fixed), its slice.
+  if (!large || atParams === undefined) return null;
+  for (const c of cands.filter((c) => c !== whole)) {
+    const m = await atParams(c);
+    const s2 = m === null ? null : sliceOf(ci, p, m, sourceName);
+    const g2 = s2 ? confirmRun(ci, c, 'fault', undefined, s2) : null;
+    if (g2 !== null && g2 !== 'too-large') return replayOf(g2);
+  }
+  return null;
 }
 
 /** The state of one obligation through the phases. */
@@ -710,8 +721,28 @@ async function verifyPhases(ci: CheckedImpl, opts: VerifyOptions): Promise<Verif
     const at = Object.entries(values).map(([k, v]) => `${k} = ${v}`).join(', ');
     const reason = s.o.kind === 'interface' ? `${s.o.rule}: it is not true that ${s.o.description}${at ? ` (${at})` : ''}` : `refuted: ${s.o.description}`;
     const r0 = performance.now();
-    let shown = await confirm(ci, s.p, model, withModel.output, timeoutMs, (v) => ev.source(v));
+    // The models asked at other parameters (confirm's least ones), by their parameters.
+    const asked = new Map<string, ReadonlyMap<string, string>>();
+    const key = (ps: Record<string, string>): string => ci.spec.params.map((x) => ps[x]).join(',');
+    const atParams = async (c: ReadonlyMap<string, bigint>): Promise<ReadonlyMap<string, string> | null> => {
+      const fixed = [...c].map(([x, v]) => `(assert (= ${smtSymbol(x)} ${v < 0n ? `(- ${-v})` : v}))`).join('\n');
+      const r = await checkSat(`${s.o.script}\n${fixed}`, { timeoutMs, model: true });
+      if (r.status !== 'sat') return null;
+      const m = modelValues(r.output);
+      asked.set(key(Object.fromEntries([...c].map(([x, v]) => [x, v.toString()]))), m);
+      return m;
+    };
+    let shown = await confirm(ci, s.p, model, withModel.output, timeoutMs, (v) => ev.source(v), atParams);
     replayMs += performance.now() - r0;
+    // A replay at other parameters than the solver's: the counterexample is the model there.
+    const there = shown === null ? undefined : asked.get(key(shown.params));
+    if (there !== undefined) {
+      for (const k of Object.keys(values)) delete values[k];
+      for (const v of s.p.report) {
+        const val = there.get(v);
+        if (val !== undefined) values[ev.source(v)] = val;
+      }
+    }
     if (shown === null && s.p.usesValues) {
       // No run reproduces this model: the other Z3 (default mode) picks other values, which a
       // run may reproduce, so that the verdict names what a run shows, whichever Z3 answers.
