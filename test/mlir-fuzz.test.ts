@@ -7,7 +7,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { type Aff, caseSeed, genPipeline, genProgram, pipelineText, type Program, programText, Rng, shapes, shrinkPipeline, shrinkProgram, type Stmt, type Val } from '../proofs/fuzz/mlir-gen.ts';
-import { campaign, knownSignature, runCase, shrink, signatureOf } from '../proofs/fuzz/mlir-campaign.ts';
+import { campaign, caseFile, knownSignature, runCase, shrink, signatureOf } from '../proofs/fuzz/mlir-campaign.ts';
 import { MLIR_PACKAGES, mlirMissing } from '../compilers/mlir/tools.ts';
 import { type MlirCase, mergeMlirLogs } from '../proofs/fuzz/mlir.ts';
 
@@ -118,5 +118,19 @@ describe.skipIf(MISSING !== null)(`campaign under mlir-cpu-runner (${MLIR_PACKAG
     const longer = [{ name: 'cse', options: [] }, ...pipeline];
     expect(knownSignature(['crash:affine-loop-unroll', sig], program, longer, seed, 'differs')).toBe(sig);
     expect(knownSignature(['crash:affine-loop-unroll'], program, longer, seed, 'differs')).toBeUndefined();
+  });
+});
+
+describe('bundles of the MLIR fuzzer (caseFile)', () => {
+  it("say the verdict the verifier gave and whether mlir-cpu-runner shows it: a race it cannot show is `invalid race` with the runner agreeing", () => {
+    const rng = new Rng(caseSeed(0, 747));
+    const p = genProgram(rng);
+    const pl = genPipeline(rng, p.elem);
+    const race = caseFile(p, pl, 1, 'agrees', ['found by the verifier'], 'invalid race');
+    expect(race).toMatch(/^\/\/ EXPECT fuzz: invalid race$/m);
+    expect(race).toMatch(/^\/\/ RUNNER fuzz: agrees$/m);
+    // Without the verifier's verdict, what the runner's outcome says.
+    expect(caseFile(p, pl, 1, 'differs')).toMatch(/^\/\/ EXPECT fuzz: invalid output-mismatch$\n^\/\/ RUNNER fuzz: differs$/m);
+    expect(caseFile(p, pl, 1, 'agrees')).toMatch(/^\/\/ EXPECT fuzz: valid$/m);
   });
 });

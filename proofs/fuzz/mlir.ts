@@ -88,8 +88,12 @@ interface Judged {
   readonly disagreement: string | null;
   readonly detail: string | null;
   readonly sched: string | null;
-  /** For a bug the verifier found: the counterexample's parameters and what mlir-cpu-runner showed there. */
-  readonly confirmation?: { readonly params: Readonly<Record<string, string>>; readonly replay: string; readonly shows: readonly string[] };
+  /**
+   * For a bug the verifier found: the counterexample's parameters, whether mlir-cpu-runner showed
+   * source and target differ there (a race or a read of memory never written may not show in the
+   * outputs), and the cells that differ.
+   */
+  readonly confirmation?: { readonly params: Readonly<Record<string, string>>; readonly replay: string; readonly confirmed: boolean; readonly shows: readonly string[] };
   /** Wall-clock ms by phase (runner, mlir-opt, translate, verify of which smt, oracle): a measurement. */
   readonly phases?: Readonly<Record<string, number>>;
   /** The verifier's solver work in ms of budget, when it was counted (in the worker). */
@@ -193,7 +197,7 @@ async function judgeTimed(program: Program, pipeline: Pipeline, seed: number, o:
       return judged('disagreement', 'invalid-not-confirmed', `an output mismatch of the translation that mlir-cpu-runner does not show at the counterexample: ${r.reason ?? ''}`);
     }
     const shows = confirmed ? c!.compiler!.examples.map((x) => `${x.array}[${x.index.join(', ')}]: source ${x.expected}, target ${x.actual}`) : [];
-    return { ...judged('bug', null, r.reason), ...(r.replay ? { confirmation: { params: r.replay.params, replay: r.replay.shows, shows } } : {}) };
+    return { ...judged('bug', null, r.reason), ...(r.replay ? { confirmation: { params: r.replay.params, replay: r.replay.shows, confirmed, shows } } : {}) };
   }
   if (bugByRunner) return judged('bug', null, `mlir-cpu-runner: ${kind}${runnerDetail ? `: ${runnerDetail}` : ''}; verdict ${verdict}`);
   return judged(r.verdict === 'valid' ? 'ok' : 'unknown', null, r.verdict === 'valid' ? null : r.reason);
@@ -237,10 +241,9 @@ function verifierReport(p: Program, pipeline: Pipeline, j: Judged, cf: NonNullab
     `mlir-opt-16 case.mlir ${pipelineText(pipeline)}`,
     '```',
     '',
-    `With ${Object.entries(cf.params).map(([k, v]) => `${k} = ${v}`).join(', ') || 'these sizes'}, both run under mlir-cpu-runner on the same inputs; the outputs differ (expected: the source's, actual: the output's):`,
-    '',
-    ...cf.shows.map((x) => `- ${x}`),
-    '',
+    ...(cf.confirmed
+      ? [`With ${Object.entries(cf.params).map(([k, v]) => `${k} = ${v}`).join(', ') || 'these sizes'}, both run under mlir-cpu-runner on the same inputs; the outputs differ (expected: the source's, actual: the output's):`, '', ...cf.shows.map((x) => `- ${x}`), '']
+      : [`With ${Object.entries(cf.params).map(([k, v]) => `${k} = ${v}`).join(', ') || 'these sizes'}, both run under mlir-cpu-runner on the same inputs give the same outputs: the fault is not observable there (a race, or a read of memory never written, need not change them).`, '']),
     `Found by sched's verifier: ${j.verdict}; its run of the translation shows ${cf.replay}.`,
     '',
   ].join('\n');
@@ -286,9 +289,12 @@ export async function mlirFuzz(o: MlirFuzzOptions): Promise<MlirFuzzSummary> {
           const s = o.shrink ? await shrinkWhile(program, pipeline, seed, o, (x) => x.outcome === 'bug' && x.confirmation !== undefined) : { program, pipeline, judged: j };
           const cf = s.judged.confirmation ?? j.confirmation;
           const at = s.program.param && cf.params[s.program.param.name] !== undefined ? { ...s.program, param: { ...s.program.param, value: Number(cf.params[s.program.param.name]) } } : s.program;
+          const runner = cf.confirmed ? 'differs' : 'agrees';
+          const seen = cf.confirmed ? 'mlir-cpu-runner differs at the counterexample' : 'mlir-cpu-runner agrees at the counterexample (the fault is not observable in the outputs)';
+          const expect = s.judged.verdict ?? undefined;
           dir = bundle(d, {
-            'case.mlir': caseFile(at, s.pipeline, seed, 'differs', [`sched fuzz --compiler mlir (seed ${o.seed}, case ${i}): found by the verifier (${s.judged.verdict}); mlir-cpu-runner differs at the counterexample ${JSON.stringify(cf.params)}`]),
-            'original.mlir': caseFile(program, pipeline, seed, 'differs'),
+            'case.mlir': caseFile(at, s.pipeline, seed, runner, [`sched fuzz --compiler mlir (seed ${o.seed}, case ${i}): found by the verifier (${s.judged.verdict}); ${seen} ${JSON.stringify(cf.params)}`], expect),
+            'original.mlir': caseFile(program, pipeline, seed, runner, [], expect),
             'report.md': verifierReport(at, s.pipeline, s.judged, cf),
             ...(s.judged.sched ? { 'translation.sched': s.judged.sched } : {}),
           });

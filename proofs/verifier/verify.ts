@@ -334,6 +334,12 @@ async function dischargeValue(s: Slot, mode: FloatMode, timeoutMs: number, ask: 
   s.answer = await ask(() => discharge(all, timeoutMs));
 }
 
+/** "concrete run with N = 2, input seed 3" ("concrete run, input seed 0" when there is no parameter). */
+function concreteRun(f: { readonly params: Readonly<Record<string, string>>; readonly seed: number }): string {
+  const ps = Object.entries(f.params).map(([k, v]) => `${k} = ${v}`).join(', ');
+  return `concrete run${ps ? ` with ${ps}` : ''}, input seed ${f.seed}`;
+}
+
 export function replayOf(f: ReplayFinding, inputValues: Replay['inputValues'] = []): Replay {
   return { params: f.params, seed: f.seed, inputs: f.inputs, annotations: f.class === 'annotation-mismatch', inputValues, class: f.class, shows: `${f.class}: ${f.detail}`, ...(f.slice ? { slice: f.slice } : {}) };
 }
@@ -666,7 +672,7 @@ async function verifyPhases(ci: CheckedImpl, opts: VerifyOptions): Promise<Verif
     return done({
       verdict: 'invalid',
       class: found.class,
-      reason: `${found.detail} (concrete run with ${Object.entries(found.params).map(([k, v]) => `${k} = ${v}`).join(', ')}, input seed ${found.seed}; obligation ${o.id}: ${o.description})`,
+      reason: `${found.detail} (${concreteRun(found)}; obligation ${o.id}: ${o.description})`,
       counterexample: { values: found.params, line: found.line || o.line, col: found.line ? found.col : o.col, obligation: o.id, description: o.description },
       replay: replayOf(found),
     }, slots);
@@ -705,7 +711,7 @@ async function verifyPhases(ci: CheckedImpl, opts: VerifyOptions): Promise<Verif
     if (found === null) return null;
     return done({
       verdict: 'invalid', class: found.class,
-      reason: `${found.detail} (concrete run with ${Object.entries(found.params).map(([k, v]) => `${k} = ${v}`).join(', ')}, input seed ${found.seed}, at a size where machine arithmetic rounds or wraps; obligation ${s.o.id}: ${s.o.description})`,
+      reason: `${found.detail} (${concreteRun(found)}, at a size where machine arithmetic rounds or wraps; obligation ${s.o.id}: ${s.o.description})`,
       counterexample: { values: found.params, line: found.line || s.o.line, col: found.line ? found.col : s.o.col, obligation: s.o.id, description: s.o.description },
       replay: replayOf(found),
     }, slots);
@@ -773,7 +779,7 @@ async function verifyPhases(ci: CheckedImpl, opts: VerifyOptions): Promise<Verif
       const wider = await replay(ci, await smallParameters(ci, 6, null), REPLAY_INPUTS);
       replayMs += performance.now() - r1;
       if (wider !== null) {
-        return done({ verdict: 'invalid', class: wider.class, reason: `${wider.detail} (concrete run with ${Object.entries(wider.params).map(([k, v]) => `${k} = ${v}`).join(', ')}, input seed ${wider.seed}; obligation ${s.o.id}: ${s.o.description})`, counterexample: { values: wider.params, line: wider.line || s.o.line, col: wider.line ? wider.col : s.o.col, obligation: s.o.id, description: s.o.description }, replay: replayOf(wider) }, slots);
+        return done({ verdict: 'invalid', class: wider.class, reason: `${wider.detail} (${concreteRun(wider)}; obligation ${s.o.id}: ${s.o.description})`, counterexample: { values: wider.params, line: wider.line || s.o.line, col: wider.line ? wider.col : s.o.col, obligation: s.o.id, description: s.o.description }, replay: replayOf(wider) }, slots);
       }
       const large = await boundarySearch(s);
       if (large !== null) return large;
@@ -891,7 +897,7 @@ async function verifyPhases(ci: CheckedImpl, opts: VerifyOptions): Promise<Verif
       const f = gate.finding;
       return done({
         verdict: 'invalid', class: f.class,
-        reason: `${f.detail} (concrete run with ${Object.entries(f.params).map(([k, v]) => `${k} = ${v}`).join(', ')}, input seed ${f.seed}: the reordered ${gate.what} rounds differently from the spec's order)`,
+        reason: `${f.detail} (${concreteRun(f)}: the reordered ${gate.what} rounds differently from the spec's order)`,
         counterexample: { values: f.params, line: f.line || ci.impl.pos.line, col: f.line ? f.col : ci.impl.pos.col, obligation: 'reassociation', description: gate.what },
         replay: replayOf(f),
       }, slots);
