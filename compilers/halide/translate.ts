@@ -1421,7 +1421,7 @@ class Translator {
       this.notes.push('assumed: every input buffer is non-empty (Halide takes an empty buffer, which has no memory, for a bounds query and computes nothing)');
     }
     for (const [kind, n] of this.nestedAsserts) this.notes.push(`${n} assert(s) ${kind} inside loops or branches: not assumed`);
-    if (this.metaAsserts > 0) this.notes.unshift(`${this.metaAsserts} assert(s) on buffer metadata (type, dimensions, stride, size limits, host, device) not assumed`);
+    if (this.metaAsserts > 0) this.notes.unshift(`${this.metaAsserts} assert(s) on buffer metadata (type, dimensions, stride, size limits, host, device) not assumed as such${this.sizeLimits.length > 0 ? ' (the size limits: through their affine consequences, when a note lists them)' : ''}`);
     if (this.opts.specFromCaller) this.notes.push('the spec is the caller\'s (RDom predicates not checked here)');
     else this.checkPredicates();
     const checked = checkAlgorithm(this.algorithm(stmt));
