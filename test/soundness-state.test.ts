@@ -107,6 +107,9 @@ describe('no state shared between specs changes a verdict', () => {
     const dir = tempDir('sched-state-');
     let n = 0;
     let differ = 0;
+    // Printed, so that a run (a slow one: the pairs' verification takes 10 s to 2 min by draw) can be repeated.
+    const seed = process.env.PROPS_SEED ? Number(process.env.PROPS_SEED) : Date.now() % 2 ** 31;
+    let slowest = { ms: 0, pair: 0 };
     await fc.assert(
       fc.asyncProperty(caseArb, caseArb, async (a, b) => {
         n++;
@@ -115,14 +118,16 @@ describe('no state shared between specs changes a verdict', () => {
         const ta = source('sa', a);
         const tb = source('sb', b);
         writeFileSync(fb, tb);
+        const t0 = performance.now();
         await inProcess(fa, ta);
         const together = await inProcess(fb, tb);
         const alone = freshProcess(fb);
+        if (performance.now() - t0 > slowest.ms) slowest = { ms: performance.now() - t0, pair: n };
         if (together !== alone) differ++;
         expect(together, `B verified after A says ${together}, alone ${alone}\nA:\n${ta}\nB:\n${tb}`).toBe(alone);
       }),
-      { numRuns: Number(process.env.STATE_PAIRS ?? cases(4, 12)), seed: process.env.PROPS_SEED ? Number(process.env.PROPS_SEED) : undefined },
+      { numRuns: Number(process.env.STATE_PAIRS ?? cases(4, 12)), seed },
     );
-    process.stdout.write(`state pairs: ${n} checked, ${differ} differ\n`);
+    process.stdout.write(`state pairs: ${n} checked, ${differ} differ (seed ${seed}: PROPS_SEED=${seed} draws them again; the slowest, pair ${slowest.pair}, took ${(slowest.ms / 1000).toFixed(1)} s)\n`);
   });
 });
