@@ -12,7 +12,6 @@ import { add, addConst, coeff, constant, floorT, scale, sub, variable } from '..
 import { conjuncts, geT } from '../../core/presburger/formula.ts';
 import { entails } from '../../core/presburger/entail.ts';
 import { formulaVars } from '../../core/presburger/vars.ts';
-import type { SizeFact } from './size-limits.ts';
 
 export interface ParamName {
   readonly sched: string;
@@ -27,7 +26,7 @@ function pinned(f: Formula): [string, bigint] | null {
 }
 
 /** `x == y` for two variables: [x, y]. */
-function alias(f: Formula): [string, string] | null {
+export function alias(f: Formula): [string, string] | null {
   if (f.kind !== 'eq' || f.t.parts.length !== 2 || f.t.c !== 0n) return null;
   const [[a, j], [b, k]] = f.t.parts as [[Atom, bigint], [Atom, bigint]];
   return a.kind === 'var' && b.kind === 'var' && j + k === 0n && (j === 1n || j === -1n) ? [a.name, b.name] : null;
@@ -43,7 +42,7 @@ function int32Range(f: Formula): boolean {
 
 /** `x <= max`, one of the affine consequences of Halide's buffer-size checks (size-limits.ts): like
  *  the int32 range, a fact of every run of Halide's code that computes (a note states them). */
-function sizeFact(f: Formula, sizes: readonly SizeFact[]): boolean {
+function sizeFact(f: Formula, sizes: readonly { readonly param: string; readonly max: bigint }[]): boolean {
   if (f.kind !== 'ge' || f.t.parts.length !== 1) return false;
   const [a, k] = f.t.parts[0]!;
   return a.kind === 'var' && k === -1n && sizes.some((s) => s.param === a.name && s.max === f.t.c);
@@ -77,7 +76,7 @@ function renamed(e: Expr, names: ReadonlyMap<string, string>): Expr {
  * in docs/halide-speed.md). `inputs`: the input buffers; when `f` implies that every one of them
  * is non-empty, their `X.extent.k >= 1` are said once, as "inputs non-empty".
  */
-export function halideAssumptionText(f: Formula, params: readonly ParamName[], inputs: readonly string[] = [], sizes: readonly SizeFact[] = []): string {
+export function halideAssumptionText(f: Formula, params: readonly ParamName[], inputs: readonly string[] = [], sizes: readonly { readonly param: string; readonly max: bigint }[] = []): string {
   const names = new Map(params.map((p) => [p.sched, p.halide]));
   const halide = (v: string): string => names.get(v) ?? v;
   const term = (t: Term): string => printExpr(renamed(termToExpr(t), names));

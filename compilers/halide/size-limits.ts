@@ -8,8 +8,9 @@
 // at A = 2,147,483,632 × 2,147,483,584); with them it finds the same read at A = 528 × 512, where a
 // run shows it.
 
-import { ceilDiv } from '../../core/presburger/bigint.ts';
 import { conjuncts } from '../../core/presburger/formula.ts';
+import { boundsOf } from '../../core/presburger/simplify.ts';
+import { alias } from './assumptions.ts';
 import type { Formula } from '../../core/presburger/types.ts';
 
 /** One buffer's size check: its extents (the spec's parameters, dimension 0 first) multiply to at most `limit`. */
@@ -28,37 +29,24 @@ export interface SizeFact {
 
 /**
  * The least value of each variable that the conjuncts of `facts` give through single-variable
- * bounds (`k·x + c >= 0`, `x == c`) and aliases (`x == y`); a variable with none is absent.
+ * bounds and aliases (`x == y`); a variable with none is absent.
  */
 export function leastValues(facts: readonly Formula[]): Map<string, bigint> {
+  const lits = facts.flatMap(conjuncts);
   const least = new Map<string, bigint>();
-  const raise = (x: string, v: bigint): boolean => {
-    const old = least.get(x);
-    if (old !== undefined && old >= v) return false;
+  for (const [v, i] of boundsOf(lits)) if (i.lo !== null) least.set(v, i.lo);
+  const aliases = lits.map(alias).filter((a): a is [string, string] => a !== null);
+  const raise = (x: string, v: bigint | undefined): boolean => {
+    if (v === undefined || (least.get(x) ?? v - 1n) >= v) return false;
     least.set(x, v);
     return true;
   };
-  const aliases: [string, string][] = [];
-  for (const f of facts.flatMap(conjuncts)) {
-    if ((f.kind !== 'ge' && f.kind !== 'eq') || f.t.parts.length === 0 || f.t.parts.length > 2) continue;
-    const vars = f.t.parts.map(([a, k]) => (a.kind === 'var' ? ([a.name, k] as const) : null));
-    if (vars.some((v) => v === null)) continue;
-    if (vars.length === 1) {
-      const [x, k] = vars[0]!;
-      // k·x + c >= 0 with k > 0: x >= ⌈−c / k⌉; an equation k·x + c == 0 pins x when exact.
-      if (k > 0n) raise(x, ceilDiv(-f.t.c, k));
-      else if (f.kind === 'eq' && f.t.c % k === 0n) raise(x, -f.t.c / k);
-    } else if (f.kind === 'eq' && f.t.c === 0n && vars[0]![1] + vars[1]![1] === 0n && (vars[0]![1] === 1n || vars[0]![1] === -1n)) {
-      aliases.push([vars[0]![0], vars[1]![0]]);
-    }
-  }
   for (let changed = true; changed; ) {
     changed = false;
     for (const [x, y] of aliases) {
-      const vx = least.get(x);
-      const vy = least.get(y);
-      if (vx !== undefined) changed = raise(y, vx) || changed;
-      if (vy !== undefined) changed = raise(x, vy) || changed;
+      const up = raise(y, least.get(x));
+      const down = raise(x, least.get(y));
+      changed ||= up || down;
     }
   }
   return least;

@@ -169,8 +169,8 @@ function simpLiteral(l: Literal, ctx: Ctx): Formula {
 
 // ---------------------------------------------------------------- conjunctions
 
-/** Bounds given by single-variable literals. */
-function boundsOf(lits: readonly Formula[]): Map<string, Interval> {
+/** Bounds given by single-variable literals (the smart constructors leave their variable a unit coefficient). */
+export function boundsOf(lits: readonly Formula[]): Map<string, Interval> {
   const m = new Map<string, Interval>();
   const put = (v: string, i: Interval) => m.set(v, meet(m.get(v) ?? FULL, i));
   for (const l of lits) {

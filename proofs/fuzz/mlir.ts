@@ -226,6 +226,7 @@ async function shrinkWhile(program: Program, pipeline: Pipeline, seed: number, o
 
 /** A bug the verifier found, in the form of an upstream report. */
 function verifierReport(p: Program, pipeline: Pipeline, j: Judged, cf: NonNullable<Judged['confirmation']>): string {
+  const sizes = Object.entries(cf.params).map(([k, v]) => `${k} = ${v}`).join(', ') || 'these sizes';
   return [
     `### Miscompilation by \`${pipeline.map((x) => x.name).join(', ')}\` (MLIR 16)`,
     '',
@@ -242,8 +243,8 @@ function verifierReport(p: Program, pipeline: Pipeline, j: Judged, cf: NonNullab
     '```',
     '',
     ...(cf.confirmed
-      ? [`With ${Object.entries(cf.params).map(([k, v]) => `${k} = ${v}`).join(', ') || 'these sizes'}, both run under mlir-cpu-runner on the same inputs; the outputs differ (expected: the source's, actual: the output's):`, '', ...cf.shows.map((x) => `- ${x}`), '']
-      : [`With ${Object.entries(cf.params).map(([k, v]) => `${k} = ${v}`).join(', ') || 'these sizes'}, both run under mlir-cpu-runner on the same inputs give the same outputs: the fault is not observable there (a race, or a read of memory never written, need not change them).`, '']),
+      ? [`With ${sizes}, both run under mlir-cpu-runner on the same inputs; the outputs differ (expected: the source's, actual: the output's):`, '', ...cf.shows.map((x) => `- ${x}`), '']
+      : [`With ${sizes}, both run under mlir-cpu-runner on the same inputs give the same outputs: the fault is not observable there (a race, or a read of memory never written, need not change them).`, '']),
     `Found by sched's verifier: ${j.verdict}; its run of the translation shows ${cf.replay}.`,
     '',
   ].join('\n');

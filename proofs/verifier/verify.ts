@@ -12,7 +12,9 @@ import { presburgerClock } from './heap.ts';
 import { simplify } from '../../core/presburger/simplify.ts';
 import { failureClass, type Obligation, type ObligationKind, type ObligationOutcome } from './obligation.ts';
 import { type EvaluationLog, type Feasibility, type PendingObligation, SymbolicEvaluator, UnsupportedConstruct } from './symbolic.ts';
-import { declarations, formulaToSmt, smtSymbol } from '../../core/presburger/smtlib.ts';
+import { declarations, formulaToSmt } from '../../core/presburger/smtlib.ts';
+import { eqT } from '../../core/presburger/formula.ts';
+import { constant, variable } from '../../core/presburger/term.ts';
 import { boundaryParameters, EARLY_INPUTS, REPLAY_INPUTS, replay, type ReplayFinding, replayRun, SMALL_RUN, smallParameters } from './replay.ts';
 import { type InputFamily, overrideText } from '../../semantics/inputs.ts';
 import { type InputSource, seededInputs } from '../../semantics/model.ts';
@@ -719,36 +721,36 @@ async function verifyPhases(ci: CheckedImpl, opts: VerifyOptions): Promise<Verif
   const refutedBy = async (s: Slot): Promise<VerifyResult> => {
     const withModel = await checkSat(s.o.script, { timeoutMs, model: true });
     const model = modelValues(withModel.output);
-    const values: Record<string, string> = {};
-    for (const v of s.p.report) {
-      const val = model.get(v);
-      if (val !== undefined) values[ev.source(v)] = val;
-    }
+    // The reported variables' values in a model, by their source names.
+    const valuesOf = (m: ReadonlyMap<string, string>): Record<string, string> => {
+      const out: Record<string, string> = {};
+      for (const v of s.p.report) {
+        const val = m.get(v);
+        if (val !== undefined) out[ev.source(v)] = val;
+      }
+      return out;
+    };
+    let values = valuesOf(model);
     const at = Object.entries(values).map(([k, v]) => `${k} = ${v}`).join(', ');
     const reason = s.o.kind === 'interface' ? `${s.o.rule}: it is not true that ${s.o.description}${at ? ` (${at})` : ''}` : `refuted: ${s.o.description}`;
     const r0 = performance.now();
     // The models asked at other parameters (confirm's least ones), by their parameters.
     const asked = new Map<string, ReadonlyMap<string, string>>();
-    const key = (ps: Record<string, string>): string => ci.spec.params.map((x) => ps[x]).join(',');
+    const key = (valueOf: (p: string) => string | undefined): string => ci.spec.params.map(valueOf).join(',');
     const atParams = async (c: ReadonlyMap<string, bigint>): Promise<ReadonlyMap<string, string> | null> => {
-      const fixed = [...c].map(([x, v]) => `(assert (= ${smtSymbol(x)} ${v < 0n ? `(- ${-v})` : v}))`).join('\n');
+      const fixed = [...c].map(([x, v]) => `(assert ${formulaToSmt(eqT(variable(x), constant(v)))})`).join('\n');
       const r = await checkSat(`${s.o.script}\n${fixed}`, { timeoutMs, model: true });
       if (r.status !== 'sat') return null;
       const m = modelValues(r.output);
-      asked.set(key(Object.fromEntries([...c].map(([x, v]) => [x, v.toString()]))), m);
+      asked.set(key((p) => c.get(p)?.toString()), m);
       return m;
     };
     let shown = await confirm(ci, s.p, model, withModel.output, timeoutMs, (v) => ev.source(v), atParams);
     replayMs += performance.now() - r0;
     // A replay at other parameters than the solver's: the counterexample is the model there.
-    const there = shown === null ? undefined : asked.get(key(shown.params));
-    if (there !== undefined) {
-      for (const k of Object.keys(values)) delete values[k];
-      for (const v of s.p.report) {
-        const val = there.get(v);
-        if (val !== undefined) values[ev.source(v)] = val;
-      }
-    }
+    const shownAt = shown?.params;
+    const there = shownAt === undefined ? undefined : asked.get(key((p) => shownAt[p]));
+    if (there !== undefined) values = valuesOf(there);
     if (shown === null && s.p.usesValues) {
       // No run reproduces this model: the other Z3 (default mode) picks other values, which a
       // run may reproduce, so that the verdict names what a run shows, whichever Z3 answers.
