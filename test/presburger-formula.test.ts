@@ -100,3 +100,14 @@ describe('formulas', () => {
     expect(eliminated).toBeGreaterThanOrEqual(Math.floor(quantified * 0.9));
   });
 });
+
+describe('simplification under contradictory bounds', () => {
+  // MLIR fuzz case 532 of seed 0 (shard 5/8) crashed the fuzzer with "min of nothing": inside the
+  // disjunct, i5 ≥ 6 and i5 = min(i3_2 − 1, 6) − 2 make i3_2 ≥ 8 against the context's i3_2 ≤ 6,
+  // an empty interval under which every argument of a min looked redundant.
+  it('gives an equivalent formula, without throwing', () => {
+    const f = parseFormula('((i5 = min(i3_2 - 1, 6) - 2 and floor(min(i3_2 + 1, i5, 4)/3) = floor(min(i5 + 4, 4)/3) and i5 >= 6) or i5 >= 5) and i3_2 <= 6');
+    const g = simplify(f);
+    for (const e of grid(['i3_2', 'i5'], -3n, 12n)) expect(evalFormula(g, e), printFormula(g)).toBe(evalFormula(f, e));
+  });
+});
