@@ -139,7 +139,7 @@ produce g {
   });
 
   it('names the missing Debian packages when Halide is not there (exit 3)', () => {
-    const r = spawnSync('npx', ['tsx', 'cli/main.ts', 'halide', 'compilers/halide/apps/blur.py'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, SCHED_HALIDE_PYTHON: '/nonexistent/python3' }, timeout: SAFETY_NET_MS });
+    const r = spawnSync(process.execPath, ['cli/sched.js', 'halide', 'compilers/halide/apps/blur.py'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, SCHED_HALIDE_PYTHON: '/nonexistent/python3' }, timeout: SAFETY_NET_MS });
     expect(r.status).toBe(3);
     expect(r.stderr).toContain(INSTALL_HINT);
   });
