@@ -15,10 +15,10 @@ export function quickShare(deep: number, verifying = false): number {
   return Math.min(deep, Math.max(20, Math.ceil(deep / (verifying ? 20 : 10))));
 }
 
-export async function expectProperty(p: NamedProperty, runs?: number): Promise<PropertyReport> {
+export async function expectProperty(p: NamedProperty, runs?: number, quick?: number): Promise<PropertyReport> {
   const seed = drawSeed();
   const deep = runs ?? p.ciRuns;
-  const numRuns = process.env.PROPS_RUNS !== undefined ? Number(process.env.PROPS_RUNS) : cases(quickShare(deep, VERIFYING.has(p.id)), deep);
+  const numRuns = process.env.PROPS_RUNS !== undefined ? Number(process.env.PROPS_RUNS) : cases(quick ?? quickShare(deep, VERIFYING.has(p.id)), deep);
   const r = await p.run({ numRuns, seed });
   const line = `${p.name}: ${r.runs} cases in ${(r.ms / 1000).toFixed(1)} s, seed ${r.seed} — ${r.stats.map(([k, v]) => `${k} ${v}`).join(', ')}`;
   if (!r.ok) {
