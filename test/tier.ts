@@ -1,5 +1,5 @@
 // Two tiers of one suite. `npm test` (the quick tier, what the README's setup runs; meant to take
-// at most five minutes on the idle 2-core machine, about seven now: bench/RESULTS.md) draws fewer random cases and runs a sample of the long
+// at most five minutes on the idle 2-core machine: 287.6 s, bench/RESULTS.md) draws fewer random cases and runs a sample of the long
 // lists of fixed inputs (kernels, replay commands, pipelines); `npm run test:deep`
 // (SCHED_TEST_TIER=deep) runs the same files with every case and the full counts, among them the
 // 1,000 distinct reduction programs of issue 17. `.ci/run` runs both. The quick tier checks the
