@@ -11,6 +11,7 @@ import { tempDir } from './temp-dirs.ts';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sample } from './tier.ts';
+import { onlyFloat32 } from '../compilers/halide/constants.ts';
 import { checkSource } from '../core/language/check.ts';
 import { compareStripped, parseHExpr, parseHStmt, printHExpr, stripExpr } from '../compilers/halide/hir.ts';
 import { halideCase, halideMissing, INSTALL_HINT, jitOracle, lowerScript } from '../compilers/halide/run.ts';
@@ -68,6 +69,24 @@ describe('Halide IR text', () => {
     const c = compareStripped(traced, other);
     expect(c.same).toBe(false);
     expect(c.onlyPlain).toEqual(['g(g.s0.x) = (input(g.s0.x) + 2)']);
+  });
+
+  it('reads a float32 printed with 6 decimals as the only float32 that prints so, else not at all', () => {
+    expect(onlyFloat32('-128.000000')).toBe(-128);
+    expect(onlyFloat32('16.000000')).toBe(16);
+    // 8.000001 is 8 + 2^-20 (8's neighbours, 8 and 8 + 2^-19, print otherwise); a tie prints either way.
+    expect(onlyFloat32('8.000001')).toBe(8 + 2 ** -20);
+    expect(onlyFloat32('123456.789062')).toBe(123456.7890625);
+    // 8 and 8 − 2^-21 both print 8.000000; every float32 below 5·10⁻⁷ in magnitude prints 0.000000.
+    expect(onlyFloat32('8.000000')).toBeNull();
+    expect(onlyFloat32('0.000000')).toBeNull();
+    expect(onlyFloat32('0.123457')).toBeNull();
+    // Against JavaScript's own rounding of random float32s: never another value.
+    for (let i = 0; i < 20_000; i++) {
+      const x = Math.fround((i % 2 ? -1 : 1) * 2 ** ((i % 61) - 30) * (1 + ((i * 7919) % 1000) / 1000));
+      const y = onlyFloat32(x.toFixed(6));
+      if (y !== null) expect(y).toBe(x);
+    }
   });
 
   it('translates a traced store into an annotated assignment', () => {

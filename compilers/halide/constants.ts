@@ -206,3 +206,44 @@ export function exactDefinition(printed: HExpr, candidates: readonly { readonly 
   if (found === null) return { e: py, why: pool.length === 0 ? 'the definition is not in the lowering of the definitions' : 'no lowered copy of the definition has the same shape' };
   return { e: substitute(py, found), why: null };
 }
+
+/**
+ * The float32 a constant printed with 6 decimals must be, when only one can print so: Halide
+ * prints a FloatImm's exact value rounded to 6 decimals, so the value lies within 5·10⁻⁷ of the
+ * printed decimal (at most: 123456.7890625 is a tie, which a printer may round either way). Where
+ * float32s are more than 10⁻⁶ apart (|x| ≥ 16, and some points below) that interval holds one:
+ * `-128.000000f` is −128 exactly. Null where it may hold two or more (`0.000000f` is every float
+ * smaller than 5·10⁻⁷ in magnitude).
+ */
+export function onlyFloat32(text: string): number | null {
+  const m = /^(-?)(\d+)\.(\d{6})$/.exec(text);
+  if (!m) return null;
+  const tenN = BigInt(`${m[1]}${m[2]}${m[3]}`) * 10n; // 10^7 · the printed value
+  const inside = (x: number): boolean => {
+    if (!Number.isFinite(x)) return false;
+    // |x·10^7 − 10N| ≤ 5, exactly: x = k / 2^s with k, s integers.
+    let k = x;
+    let s = 0n;
+    while (!Number.isInteger(k)) {
+      k *= 2;
+      s++;
+    }
+    const scaled = BigInt(k) * 10_000_000n;
+    const target = tenN * 2n ** s;
+    const d = scaled > target ? scaled - target : target - scaled;
+    return d <= 5n * 2n ** s;
+  };
+  const c = Math.fround(Number(text));
+  if (!inside(c)) return null;
+  const next = (x: number, up: boolean): number => {
+    const b = new Float32Array([x]);
+    const u = new Uint32Array(b.buffer);
+    if (x === 0) {
+      u[0] = up ? 1 : 0x80000001;
+      return b[0]!;
+    }
+    u[0] = u[0]! + ((x > 0) === up ? 1 : -1);
+    return b[0]!;
+  };
+  return inside(next(c, true)) || inside(next(c, false)) ? null : c;
+}

@@ -23,7 +23,7 @@ import { KEYWORDS } from '../../core/language/lexer.ts';
 import { findRfactors, type Intermediate, NO_RFACTOR, type Rfactors, rejectUnhookedRfactor } from './rfactor.ts';
 import { type DriverFunc, type DriverOutput, Unsupported } from './funcs.ts';
 import { collectCalls, type HExpr, HirParseError, type HStmt, isTraceCall, parseHExpr, parseHStmt, printHExpr } from './hir.ts';
-import { exactDefinition, type LoweredDefinitions, loweredDefinitions } from './constants.ts';
+import { exactDefinition, type LoweredDefinitions, loweredDefinitions, onlyFloat32 } from './constants.ts';
 import { halideTypeName, hirType, isFloatH, noOverflowH } from './types.ts';
 import type { SizeLimit } from './size-limits.ts';
 
@@ -256,10 +256,13 @@ class Translator {
    * the same double (a float32 constant is its exact value, a double), ±∞ and NaN as `1.0 / 0.0`,
    * `-1.0 / 0.0` and `0.0 / 0.0` (SCHED's NaNs are one value). A constant printed with 6 decimals
    * is not exact (the printer's precision was not raised, or a definition not found in the
-   * lowering of the definitions): refused, never rounded.
+   * lowering of the definitions): refused, never rounded, unless a single float32 prints so.
    */
   floatConstant(e: Extract<HExpr, { k: 'float' }>, where: string): string {
     const t = schedType(e.t);
+    // Printed with 6 decimals: exact only when a single float32 prints so (onlyFloat32).
+    const only = e.t === 'float32' && /^-?\d+\.\d{6}$/.test(e.text) ? onlyFloat32(e.text) : null;
+    if (only !== null) return `${t}(${floatText(only)})`;
     if (/^-?\d+\.\d{1,6}$/.test(e.text)) throw new Unsupported('float constant', `${e.text}${e.t === 'float32' ? 'f' : ''} in ${where} is printed with 6 decimals only, so its exact value is not known${this.inexactWhy()}`);
     if (Number.isNaN(e.v)) return `${t}(0.0 / 0.0)`;
     if (!Number.isFinite(e.v)) return `${t}(${e.v < 0 ? '-' : ''}1.0 / 0.0)`;
