@@ -99,4 +99,14 @@ describe('formulas', () => {
     // Bounded quantifiers over quasi-affine bodies: the exact method should nearly always apply.
     expect(eliminated).toBeGreaterThanOrEqual(Math.floor(quantified * 0.9));
   });
+
+  it('a min under bounds that contradict each other is kept, not emptied', () => {
+    // The equality substituted under the quantifier gives i <= 6 beside the outer i >= 9; the
+    // disjunction is simplified under both before the conjunction is found empty, and every
+    // argument of the min looked redundant ("min of nothing": case 532 of the MLIR campaign, seed 0).
+    const f = parseFormula('i >= 9 && (exists j: j = i - 2 && j <= 4 && (min(i - 3, 4) >= y || x >= 0))');
+    expect(simplify(f)).toBe(FALSE);
+    const g = parseFormula('i >= 9 && (exists j: j = i - 2 && j <= 4 && (max(i - 3, 4) <= y || x >= 0))');
+    expect(simplify(g)).toBe(FALSE);
+  });
 });

@@ -128,7 +128,9 @@ function foldAtom(t: Term, ctx: Ctx): Term {
         if (a.kind === 'min') return d.hi !== null && (d.hi < 0n || (d.hi === 0n && j < i));
         return d.lo !== null && (d.lo > 0n || (d.lo === 0n && j < i));
       }));
-      if (keep.length === a.args.length) return t;
+      // Every argument dropped: the bounds contradict each other (an empty context that the
+      // enclosing conjunction has not found yet), so any rewrite would do; keep the term.
+      if (keep.length === 0 || keep.length === a.args.length) return t;
       return a.kind === 'min' ? minT(...keep) : maxT(...keep);
     }
     default: return t;
