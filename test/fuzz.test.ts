@@ -63,6 +63,19 @@ describe('sched fuzz', () => {
     expect(s.ok).toBeGreaterThan(0);
   });
 
+  it('a throw of ours on a case is recorded as a disagreement with its case and bundled; the campaign goes on', async () => {
+    const ref = referenceCompiler();
+    let n = 0;
+    const compiler = { ...ref, name: 'throws-once', compile: (c: Parameters<typeof ref.compile>[0]) => (n++ === 0 ? Promise.reject(new RangeError('min of nothing')) : ref.compile(c)) };
+    const seen: string[] = [];
+    const s = await fuzz(options({ iterations: 3, seed: 5, compiler, onCase: (r) => seen.push(`${r.index} ${r.outcome} ${r.compileError ?? ''}`) }));
+    expect(s.iterations).toBe(3);
+    expect(s.disagreements).toBe(1);
+    expect(seen[0]).toMatch(/^0 disagreement sched internal error: RangeError: min of nothing at /);
+    expect(s.repros.length).toBe(1);
+    expect(readFileSync(join(s.repros[0]!, 'README.md'), 'utf8')).toContain('min of nothing');
+  });
+
   // The shrinker's budget is wall-clock time: a smaller one shrinks less, which nothing below depends on.
   it("the example compiler's deliberate bug is found, bundled, shrunk and replayed", async () => {
     const compiler = externalCompiler(`NAIVE_BUG=1 ${NAIVE}`);

@@ -128,8 +128,7 @@ function foldAtom(t: Term, ctx: Ctx): Term {
         if (a.kind === 'min') return d.hi !== null && (d.hi < 0n || (d.hi === 0n && j < i));
         return d.lo !== null && (d.lo > 0n || (d.lo === 0n && j < i));
       }));
-      // Every argument dropped: the bounds contradict each other (an empty context that the
-      // enclosing conjunction has not found yet), so any rewrite would do; keep the term.
+      // None left only when the bounds are contradictory (an empty interval orders anything).
       if (keep.length === 0 || keep.length === a.args.length) return t;
       return a.kind === 'min' ? minT(...keep) : maxT(...keep);
     }
@@ -304,6 +303,12 @@ function simpAnd(args: readonly Formula[], ctx: Ctx): Formula {
   if (!comb) return FALSE;
   const own = boundsOf(comb);
   const inner = mergeBounds(ctx.bounds, own);
+  // Its own bounds contradict the context's (i ≥ 8 inside i ≤ 6): false where the context holds,
+  // and no interval below may be read, being empty.
+  for (const [v] of own) {
+    const i = inner.get(v)!;
+    if (i.lo !== null && i.hi !== null && i.lo > i.hi) return FALSE;
+  }
   const lits = new Map<string, Formula>();
   for (const f of comb) if (isLiteral(f)) lits.set(f.key, f);
   const known: Known | null = lits.size > 0 ? { lits, barrier: null, parent: ctx.known } : ctx.known;

@@ -156,6 +156,23 @@ export interface Evaluation {
 
 /** Compile and cross-check one case. */
 export async function evaluate(c: FuzzCase, compiler: Compiler, oracles: OracleOptions): Promise<Evaluation> {
+  try {
+    return await evaluateOnce(c, compiler, oracles);
+  } catch (e) {
+    // A throw of ours (translator, simplifier, oracle) on one case is a finding recorded with the
+    // case, a disagreement with ourselves, not the end of the campaign.
+    const err = e instanceof Error ? e : new Error(String(e));
+    const at = (err.stack ?? '').split('\n').find((l) => l.trim().startsWith('at '))?.trim() ?? '';
+    return { outcome: 'disagreement', text: null, compileError: `${INTERNAL_ERROR}: ${err.name}: ${err.message.split('\n')[0]} ${at}`.trim(), report: null };
+  }
+}
+
+/** How an Evaluation's compileError starts when sched itself threw while judging the case. */
+export const INTERNAL_ERROR = 'sched internal error';
+
+const internal = (ev: Evaluation): boolean => ev.compileError?.startsWith(INTERNAL_ERROR) === true;
+
+async function evaluateOnce(c: FuzzCase, compiler: Compiler, oracles: OracleOptions): Promise<Evaluation> {
   const t0 = performance.now();
   const r = await compiler.compile(c);
   const compileMs = Math.round(performance.now() - t0);
@@ -378,6 +395,7 @@ export async function fuzz(opts: FuzzOptions): Promise<FuzzSummary> {
         const concrete = ev.outcome === 'bug' && det.some((o) => o === 'run' || o === 'explore');
         const keep = async (cand: FuzzCase): Promise<boolean> => {
           const e2 = await evaluate(cand, opts.compiler, concrete ? { ...oracles, noVerify: true } : oracles);
+          if (internal(ev)) return internal(e2);
           if (ev.outcome === 'disagreement') return (e2.report?.disagreements ?? []).some((k) => kinds.includes(k));
           if (concrete) return (e2.report?.detectedBy ?? []).length > 0;
           return e2.outcome === ev.outcome;
@@ -388,7 +406,7 @@ export async function fuzz(opts: FuzzOptions): Promise<FuzzSummary> {
           final = { c: c2, ev: await evaluate(c2, opts.compiler, oracles), steps: s.steps };
         }
       }
-      const why = ev.outcome === 'disagreement' ? `disagreement (${kinds.join(', ')})` : ev.outcome === 'compile-failure' ? `compiler failure: ${ev.compileError}` : `bug found by ${det.join(', ')}`;
+      const why = internal(ev) ? ev.compileError! : ev.outcome === 'disagreement' ? `disagreement (${kinds.join(', ')})` : ev.outcome === 'compile-failure' ? `compiler failure: ${ev.compileError}` : `bug found by ${det.join(', ')}`;
       bundle = writeBundle(opts.reproDir, final.c, final.ev, { seed: opts.seed, caseIndex: i, compiler: opts.compiler.name, inject: opts.injected, profile: opts.profile, oracles, shrinkSteps: final.steps, why });
       sum.repros.push(bundle);
     }

@@ -136,7 +136,16 @@ export async function judgeCase(program: Program, pipeline: Pipeline, seed: numb
     // The CPU time of the worker and its solvers, as the runaway guard counts it (a measurement).
     if (cpu !== undefined) ph.verifyCpu = cpu;
   });
-  const j = await judgeTimed(program, pipeline, seed, o, ph, verifier);
+  let j: Judged;
+  try {
+    j = await judgeTimed(program, pipeline, seed, o, ph, verifier);
+  } catch (e) {
+    // A throw of ours on one case is a finding of the campaign, recorded (and shrunk, bundled)
+    // like any disagreement, not the end of the campaign (case 532 of seed 0 once ended shard 5).
+    const err = e instanceof Error ? e : new Error(String(e));
+    const at = (err.stack ?? '').split('\n').find((l) => l.trim().startsWith('at '))?.trim() ?? '';
+    j = { outcome: 'disagreement', runner: 'not-judged', verdict: null, disagreement: 'sched-internal-error', detail: `${err.name}: ${err.message.split('\n')[0]} ${at}`.trim(), sched: null };
+  }
   return { ...j, phases: Object.fromEntries(Object.entries(ph).map(([k, v]) => [k, Math.round(v)])), ...(workMs !== null ? { workMs: Math.round(workMs) } : {}) };
 }
 
