@@ -84,6 +84,11 @@ export function setSolverLimits(l: SolverLimits): void {
   limits = l;
 }
 
+/** The limits a fresh process starts with (SCHED_SOLVER_LIMIT, else rlimit). */
+export function resetSolverLimits(): void {
+  limits = parseLimits(process.env.SCHED_SOLVER_LIMIT) ?? 'rlimit';
+}
+
 /** The resource limit standing for a budget of `timeoutMs` on a build. */
 export function rlimitOf(timeoutMs: number, build: Build): number {
   return Math.max(1, Math.round(timeoutMs * RLIMIT_PER_MS[build]));

@@ -14,7 +14,7 @@ import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { processCpuMs } from './cpu-time.ts';
-import { type Build, CPU_FACTOR, cpuNetMs, limitOptions, limitSuffix, rlimitOf, solverLimits, splitLimitInfo, unitsToWorkMs, wallMs } from './limits.ts';
+import { type Build, CPU_FACTOR, cpuNetMs, limitOptions, limitSuffix, resetSolverLimits, rlimitOf, solverLimits, splitLimitInfo, unitsToWorkMs, wallMs } from './limits.ts';
 
 export type SatStatus = 'sat' | 'unsat' | 'unknown';
 
@@ -518,6 +518,18 @@ function defaultJobs(): number {
 }
 
 /** The number of solver processes (`--jobs N`; default: SCHED_JOBS or the cores). */
+/**
+ * The solver settings as a fresh process has them: the mode from SCHED_SOLVER (a property run's
+ * preferNativeSolver undone), the number of jobs from SCHED_JOBS or the cores, the limits from
+ * SCHED_SOLVER_LIMIT. For one process that runs several independent jobs one after another (the
+ * test files, test/fresh-file-state.ts); only between jobs, with no solver running.
+ */
+export function resetSolverSettings(): void {
+  mode = null;
+  jobs = defaultJobs();
+  resetSolverLimits();
+}
+
 export function setSolverJobs(n: number): void {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`solver jobs must be a positive integer, got ${n}`);
   jobs = n;

@@ -16,7 +16,7 @@ import { substFormula } from '../core/presburger/subst.ts';
 import { printTerm } from '../core/presburger/print.ts';
 import { runZ3, shutdownZ3 } from '../smt/z3.ts';
 import { withoutInstances } from '../proofs/certificates/recheck.ts';
-import { cases } from './tier.ts';
+import { cases, DEEP } from './tier.ts';
 
 afterAll(async () => { await shutdownZ3(); });
 
@@ -65,7 +65,8 @@ describe('instantiation hints in elimination certificates', () => {
     const strip = (t: string) => t.split('\n').filter((l) => !l.startsWith(';') && !l.includes('quot!hint')).join('\n');
     expect(strip(bare)).toBe(strip(two.split('\n').filter((l) => !(l.startsWith('(assert ') && l.includes('quot!hint'))).join('\n')));
     expect(two.split('\n').filter((l) => l.startsWith('(assert ')).length).toBe(bare.split('\n').filter((l) => l.startsWith('(assert ')).length + 1);
-    expect((await runZ3(bare, { timeoutMs: 20_000 })).status).toBe('unsat');
+    // The claim holds without the instances too, which Z3 takes about 15 s to see: deep tier only.
+    if (DEEP) expect((await runZ3(bare, { timeoutMs: 20_000 })).status).toBe('unsat');
     // A script without the instance comment, or not ending in an assertion, is left alone.
     expect(withoutInstances('(assert true)\n(check-sat)\n')).toBeNull();
   });

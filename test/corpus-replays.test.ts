@@ -26,11 +26,11 @@ describe('every replay command of the whole corpus (corpus/RESULTS.md)', () => {
     expect(listed.filter((l) => l.command === null).length).toBeLessThan(invalid.length / 20);
   });
 
-  it('runs each command as printed and sees what its verdict says (a quarter of them in the quick tier)', async () => {
+  it('runs each command as printed and sees what its verdict says (a sixth of them in the quick tier)', async () => {
     const failed: string[] = [];
     let ran = 0;
     const commands = listed.filter((l) => l.command !== null);
-    const run = new Set(sample(commands, 4));
+    const run = new Set(sample(commands, 6));
     for (const l of commands) {
       const words = shellWords(l.command!);
       if (words.slice(0, 3).join(' ') !== 'npx sched run') {
@@ -51,7 +51,7 @@ describe('every replay command of the whole corpus (corpus/RESULTS.md)', () => {
     }
     expect(failed).toEqual([]);
     expect(ran).toBe(run.size);
-    expect(ran).toBeGreaterThan(cases(60, 100));
+    expect(ran).toBeGreaterThan(cases(45, 100));
   }, 900_000); // a guard against a hang only: about 45 s of CPU on the 2-core machine (all commands)
 });
 

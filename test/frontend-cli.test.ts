@@ -1,4 +1,5 @@
-// `npx sched check` as users run it: exit codes (0 ok, 3 input error), the `--json` document and
+// `npx sched check` as users run it (the package's bin, cli/sched.js, which `npx sched` starts; run
+// directly, without npx's own second of start-up per command): exit codes (0 ok, 3 input error), the `--json` document and
 // the human-readable `file:line:col` diagnostics, on a few files of the corpus.
 
 import { spawnSync } from 'node:child_process';
@@ -11,7 +12,7 @@ import { tempDir } from './temp-dirs.ts';
 const ROOT = join(import.meta.dirname, '..');
 
 function sched(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync('npx', ['sched', ...args], { cwd: ROOT, encoding: 'utf8', timeout: SAFETY_NET_MS });
+  const r = spawnSync(process.execPath, [join(ROOT, 'cli', 'sched.js'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: SAFETY_NET_MS });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -45,7 +45,7 @@ function options(over: Partial<FuzzOptions>): FuzzOptions {
 const NAIVE = `node ${join(import.meta.dirname, '..', 'corpus', 'fuzz', 'naive-compiler.mjs')}`;
 
 describe('sched fuzz', () => {
-  const SMOKE = cases(20, 100);
+  const SMOKE = cases(12, 100);
   it(`smoke: ${SMOKE} cases of the reference compiler, no disagreement and no bug`, async () => {
     const s = await fuzz(options({ iterations: SMOKE, seed: 2024 }));
     expect(s.iterations).toBe(SMOKE);

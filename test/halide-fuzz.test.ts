@@ -96,7 +96,7 @@ describe('the Halide script of a fuzz case', () => {
   });
 
   it('--compiler halide without Halide names the Debian packages', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'cli', 'main.ts'), 'fuzz', '--compiler', 'halide', '--iterations', '1'], {
+    const r = spawnSync(process.execPath, [join(ROOT, 'cli', 'sched.js'), 'fuzz', '--compiler', 'halide', '--iterations', '1'], {
       encoding: 'utf8',
       env: { ...process.env, SCHED_HALIDE_PYTHON: '/nonexistent/python3' },
       timeout: SAFETY_NET_MS,

@@ -14,6 +14,7 @@ import { execute } from '../compilers/mlir/runner.ts';
 import { MLIR_PACKAGES, mlirMissing } from '../compilers/mlir/tools.ts';
 import { checkFile, mlirFiles } from '../corpus/mlir/check.ts';
 import { type Args, REFERENCES } from '../corpus/mlir/polybench/reference.ts';
+import { DEEP, sample } from './tier.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const MISSING = mlirMissing();
@@ -113,9 +114,14 @@ describe.skipIf(MISSING !== null)(`corpus under mlir-cpu-runner (${MLIR_PACKAGES
   });
 
   it('reproduces every miscompilation of corpus/bugs/mlir, and every control agrees', () => {
-    const rows = mlirFiles([join(ROOT, 'corpus/bugs/mlir')]).flatMap((f) => checkFile(f, { detectUnchanged: false }));
+    // Every other file in the quick tier (`npm test`), every one in the deep tier (test/tier.ts).
+    const files = mlirFiles([join(ROOT, 'corpus/bugs/mlir')]);
+    const rows = sample(files, 2).flatMap((f) => checkFile(f, { detectUnchanged: false }));
     expect(rows.filter((r) => !r.ok).map((r) => `${r.file} ${r.label}: ${r.seen}`)).toEqual([]);
-    expect(rows.filter((r) => r.expected === 'differs').length).toBeGreaterThanOrEqual(12);
-    expect(rows.filter((r) => r.expected === 'agrees').length).toBeGreaterThanOrEqual(12);
+    // Floors on how many were checked: of every file, in the deep tier.
+    if (DEEP) {
+      expect(rows.filter((r) => r.expected === 'differs').length).toBeGreaterThanOrEqual(12);
+      expect(rows.filter((r) => r.expected === 'agrees').length).toBeGreaterThanOrEqual(12);
+    }
   });
 });

@@ -312,7 +312,7 @@ describe.skipIf(MISSING !== null)(`with MLIR 16 (${MLIR_PACKAGES})`, () => {
     const dir = tempDir('sched-mlir-cli-');
     const src = join(dir, 'seidel.mlir');
     writeFileSync(src, KERNELS.seidel!);
-    const sched = (...args: string[]) => spawnSync('npx', ['tsx', 'cli/main.ts', ...args], { encoding: 'utf8', timeout: 300_000 });
+    const sched = (...args: string[]) => spawnSync(process.execPath, ['cli/sched.js', ...args], { encoding: 'utf8', timeout: 300_000 });
     // A real miscompilation: exit 1, the replay command runs and shows the mismatch.
     const bad = sched('mlir', src, '--passes', '--affine-loop-tile=tile-size=4', '--emit', join(dir, 'out.sched'), '--json');
     expect(bad.status).toBe(1);

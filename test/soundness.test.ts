@@ -22,10 +22,19 @@ import { type Replay, verifyImpl } from '../proofs/verifier/verify.ts';
 import { parseSlice } from '../semantics/slice.ts';
 import { shutdownZ3 } from '../smt/z3.ts';
 import { parseRunLines, parseTruthLines, type RunLine, runLine } from './corpus-lines.ts';
+import { DEEP } from './tier.ts';
 
 const DIR = 'corpus/soundness';
 const files = readdirSync(DIR).filter((f) => f.endsWith('.sched')).sort().map((f) => join(DIR, f));
 const BUDGET = { maxCells: 1 << 20, maxSteps: 2_000_000 };
+
+// The probes that cost more than five seconds each, about two thirds of this file's time: a
+// refutation Z3 leaves undecided for its whole budget before the boundary runs show it
+// (count_in_float), replays and RUN lines of a million iterations (the *_u_bad pair), an unknown
+// by design at its full 3 s budget (double_product_rounded_once), a proof near its budget
+// (times_one_dropped). The quick tier (`npm test`) leaves them out; the deep tier (`npm run
+// test:deep`, run by .ci/run) verifies every probe.
+const SLOW_PROBES = new Set(['count_in_float', 'widen_u_bad', 'fwiden_u_bad', 'double_product_rounded_once', 'times_one_dropped']);
 
 afterAll(async () => {
   await shutdownZ3();
@@ -80,6 +89,7 @@ describe('soundness probes (corpus/soundness)', () => {
       const runs = parseRunLines(text);
       for (const ci of prog.impls) {
         const name = ci.impl.name;
+        if (!DEEP && SLOW_PROBES.has(name)) continue;
         const want = named.get(name);
         expect(want, `${file}: no EXPECT line for ${name}`).toBeDefined();
         // The default budget, and 3 s for an expected `unknown`: a smaller budget can only leave

@@ -127,8 +127,8 @@ function firstDiff(a: NonNullable<OracleReport['source']>): string {
   return x ? `${x.array}[${x.index.join(', ')}]: ${x.expected} vs ${x.actual}` : '';
 }
 
-/** One program under one pipeline through every oracle. */
-export async function judgeCase(program: Program, pipeline: Pipeline, seed: number, o: Pick<MlirFuzzOptions, 'timeoutMs' | 'limitMs' | 'verify' | 'verifyBudgetMs'>): Promise<Judged> {
+/** One program under one pipeline through every oracle; `validate` is the front end (a test's stand-in may replace it). */
+export async function judgeCase(program: Program, pipeline: Pipeline, seed: number, o: Pick<MlirFuzzOptions, 'timeoutMs' | 'limitMs' | 'verify' | 'verifyBudgetMs'>, validate: typeof validateMlir = validateMlir): Promise<Judged> {
   const ph: Record<string, number> = {};
   let workMs: number | null = null;
   const verifier = o.verifyBudgetMs === undefined ? undefined : workerVerifier(o.timeoutMs, o.verifyBudgetMs, (w, cpu) => {
@@ -138,7 +138,7 @@ export async function judgeCase(program: Program, pipeline: Pipeline, seed: numb
   });
   let j: Judged;
   try {
-    j = await judgeTimed(program, pipeline, seed, o, ph, verifier);
+    j = await judgeTimed(program, pipeline, seed, o, ph, verifier, validate);
   } catch (e) {
     // A throw of ours on one case is a finding of the campaign, recorded (and shrunk, bundled)
     // like any disagreement, not the end of the campaign (case 532 of seed 0 once ended shard 5).
@@ -149,7 +149,7 @@ export async function judgeCase(program: Program, pipeline: Pipeline, seed: numb
   return { ...j, phases: Object.fromEntries(Object.entries(ph).map(([k, v]) => [k, Math.round(v)])), ...(workMs !== null ? { workMs: Math.round(workMs) } : {}) };
 }
 
-async function judgeTimed(program: Program, pipeline: Pipeline, seed: number, o: Pick<MlirFuzzOptions, 'timeoutMs' | 'limitMs' | 'verify'>, ph: Record<string, number>, verifier: TranslationVerifier | undefined): Promise<Judged> {
+async function judgeTimed(program: Program, pipeline: Pipeline, seed: number, o: Pick<MlirFuzzOptions, 'timeoutMs' | 'limitMs' | 'verify'>, ph: Record<string, number>, verifier: TranslationVerifier | undefined, validate: typeof validateMlir): Promise<Judged> {
   const text = programText(program);
   let t = performance.now();
   // Printed with locations: the verifier translates the very modules that ran (no second mlir-opt).
@@ -165,7 +165,7 @@ async function judgeTimed(program: Program, pipeline: Pipeline, seed: number, o:
   if (!o.verify) return { outcome: FINDINGS.has(kind) ? 'bug' : 'ok', runner: kind, verdict: null, disagreement: null, detail: runnerDetail, sched: null };
   let v;
   try {
-    v = await validateMlir({ source: text, passes: pipelineText(pipeline), ...(run.modules ? { modules: run.modules } : {}), sourceFile: CASE_FILE, verify: { timeoutMs: o.timeoutMs, pruneMs: FUZZ_PRUNE_MS }, ...(verifier ? { verifier } : {}), ...(o.limitMs !== undefined ? { limitMs: o.limitMs } : {}), ...(program.param ? { params: new Map([[program.param.name, BigInt(program.param.value)]]) } : {}) });
+    v = await validate({ source: text, passes: pipelineText(pipeline), ...(run.modules ? { modules: run.modules } : {}), sourceFile: CASE_FILE, verify: { timeoutMs: o.timeoutMs, pruneMs: FUZZ_PRUNE_MS }, ...(verifier ? { verifier } : {}), ...(o.limitMs !== undefined ? { limitMs: o.limitMs } : {}), ...(program.param ? { params: new Map([[program.param.name, BigInt(program.param.value)]]) } : {}) });
   } catch (e) {
     if (e instanceof SchedInputError || e instanceof MlirRunError) return { outcome: 'rejected', runner: kind, verdict: null, disagreement: null, detail: e.message.split('\n')[0]!, sched: null };
     throw e;
