@@ -517,7 +517,6 @@ function defaultJobs(): number {
   return Number.isInteger(env) && env >= 1 ? env : Math.max(1, availableParallelism());
 }
 
-/** The number of solver processes (`--jobs N`; default: SCHED_JOBS or the cores). */
 /**
  * The solver settings as a fresh process has them: the mode from SCHED_SOLVER (a property run's
  * preferNativeSolver undone), the number of jobs from SCHED_JOBS or the cores, the limits from
@@ -530,6 +529,7 @@ export function resetSolverSettings(): void {
   resetSolverLimits();
 }
 
+/** The number of solver processes (`--jobs N`; default: SCHED_JOBS or the cores). */
 export function setSolverJobs(n: number): void {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`solver jobs must be a positive integer, got ${n}`);
   jobs = n;
