@@ -9,6 +9,7 @@
 // two constants that print alike are told apart by where they stand.
 
 import { type HExpr, type HStmt, parseHStmt, stripExpr } from './hir.ts';
+import { onlyF32Printing } from '../../core/language/float-literal.ts';
 
 type FloatNode = Extract<HExpr, { k: 'float' }>;
 
@@ -216,34 +217,5 @@ export function exactDefinition(printed: HExpr, candidates: readonly { readonly 
  * smaller than 5·10⁻⁷ in magnitude).
  */
 export function onlyFloat32(text: string): number | null {
-  const m = /^(-?)(\d+)\.(\d{6})$/.exec(text);
-  if (!m) return null;
-  const tenN = BigInt(`${m[1]}${m[2]}${m[3]}`) * 10n; // 10^7 · the printed value
-  const inside = (x: number): boolean => {
-    if (!Number.isFinite(x)) return false;
-    // |x·10^7 − 10N| ≤ 5, exactly: x = k / 2^s with k, s integers.
-    let k = x;
-    let s = 0n;
-    while (!Number.isInteger(k)) {
-      k *= 2;
-      s++;
-    }
-    const scaled = BigInt(k) * 10_000_000n;
-    const target = tenN * 2n ** s;
-    const d = scaled > target ? scaled - target : target - scaled;
-    return d <= 5n * 2n ** s;
-  };
-  const c = Math.fround(Number(text));
-  if (!inside(c)) return null;
-  const next = (x: number, up: boolean): number => {
-    const b = new Float32Array([x]);
-    const u = new Uint32Array(b.buffer);
-    if (x === 0) {
-      u[0] = up ? 1 : 0x80000001;
-      return b[0]!;
-    }
-    u[0] = u[0]! + ((x > 0) === up ? 1 : -1);
-    return b[0]!;
-  };
-  return inside(next(c, true)) || inside(next(c, false)) ? null : c;
+  return /^-?\d+\.\d{6}$/.test(text) ? onlyF32Printing(text, 6) : null;
 }

@@ -261,7 +261,7 @@ class Translator {
   floatConstant(e: Extract<HExpr, { k: 'float' }>, where: string): string {
     const t = schedType(e.t);
     // Printed with 6 decimals: exact only when a single float32 prints so (onlyFloat32).
-    const only = e.t === 'float32' && /^-?\d+\.\d{6}$/.test(e.text) ? onlyFloat32(e.text) : null;
+    const only = e.t === 'float32' ? onlyFloat32(e.text) : null;
     if (only !== null) return `${t}(${floatText(only)})`;
     if (/^-?\d+\.\d{1,6}$/.test(e.text)) throw new Unsupported('float constant', `${e.text}${e.t === 'float32' ? 'f' : ''} in ${where} is printed with 6 decimals only, so its exact value is not known${this.inexactWhy()}`);
     if (Number.isNaN(e.v)) return `${t}(0.0 / 0.0)`;

@@ -75,3 +75,30 @@ function prevBelow(f: number): number {
   U32[0] = U32[0]! - 1;
   return F32[0]!;
 }
+
+/**
+ * The only binary32 that prints as the decimal `text` (optionally signed) when printed with
+ * `digits` decimals, or null when none or several do: those within ½·10^−digits of it, the bound
+ * included (a tie may be printed either way), compared exactly.
+ */
+export function onlyF32Printing(text: string, digits: number): number | null {
+  if (text.startsWith('-')) {
+    const r = onlyF32Printing(text.slice(1), digits);
+    return r === null ? null : -r;
+  }
+  const q = decimalRatio(text);
+  if (q === null) return null;
+  const scale = 2n * 10n ** BigInt(digits);
+  const prints = (x: number): boolean => {
+    if (!Number.isFinite(x)) return false;
+    const r = doubleRatio(x);
+    const diff = r.num * q.den - q.num * r.den;
+    return (diff < 0n ? -diff : diff) * scale <= r.den * q.den;
+  };
+  const c = Math.fround(Number(text));
+  if (!prints(c)) return null;
+  // Binary32 values are ordered: another one prints so only if a neighbour of c does (below 0,
+  // the neighbour of 0 mirrors the one above it).
+  if (prints(nextUp(c)) || (c > 0 && prints(prevBelow(c)))) return null;
+  return c;
+}

@@ -16,6 +16,7 @@ import { type Compiler, legal } from './compilers.ts';
 import { buildCase, type FuzzCase, type Profile, type Recipe, recipeArb } from './gen.ts';
 import { type CaseReport, crossCheck, type DisagreementKind, type Oracle, type OracleOptions } from './oracles.ts';
 import { closeVerifier } from './verifier.ts';
+import { thrownText } from './internal-error.ts';
 
 export interface FuzzOptions {
   readonly iterations: number;
@@ -159,11 +160,8 @@ export async function evaluate(c: FuzzCase, compiler: Compiler, oracles: OracleO
   try {
     return await evaluateOnce(c, compiler, oracles);
   } catch (e) {
-    // A throw of ours (translator, simplifier, oracle) on one case is a finding recorded with the
-    // case, a disagreement with ourselves, not the end of the campaign.
-    const err = e instanceof Error ? e : new Error(String(e));
-    const at = (err.stack ?? '').split('\n').find((l) => l.trim().startsWith('at '))?.trim() ?? '';
-    return { outcome: 'disagreement', text: null, compileError: `${INTERNAL_ERROR}: ${err.name}: ${err.message.split('\n')[0]} ${at}`.trim(), report: null };
+    // A throw of ours on one case (proofs/fuzz/internal-error.ts).
+    return { outcome: 'disagreement', text: null, compileError: `${INTERNAL_ERROR}: ${thrownText(e)}`, report: null };
   }
 }
 

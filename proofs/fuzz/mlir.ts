@@ -27,6 +27,7 @@ import { CPU_GUARD_FACTOR, CPU_GUARD_FLOOR_MS, FUZZ_PRUNE_MS } from './budgets.t
 import { executionOracle, inputsOfRun, type OracleReport, type TranslationVerifier, validateMlir } from '../validate/mlir.ts';
 import { closeVerifier, verifyInWorker } from './verifier.ts';
 import type { VerifyResult } from '../verifier/verify.ts';
+import { thrownText } from './internal-error.ts';
 
 export type MlirOutcome = 'ok' | 'bug' | 'disagreement' | 'unknown' | 'rejected';
 
@@ -140,11 +141,9 @@ export async function judgeCase(program: Program, pipeline: Pipeline, seed: numb
   try {
     j = await judgeTimed(program, pipeline, seed, o, ph, verifier, validate);
   } catch (e) {
-    // A throw of ours on one case is a finding of the campaign, recorded (and shrunk, bundled)
-    // like any disagreement, not the end of the campaign (case 532 of seed 0 once ended shard 5).
-    const err = e instanceof Error ? e : new Error(String(e));
-    const at = (err.stack ?? '').split('\n').find((l) => l.trim().startsWith('at '))?.trim() ?? '';
-    j = { outcome: 'disagreement', runner: 'not-judged', verdict: null, disagreement: 'sched-internal-error', detail: `${err.name}: ${err.message.split('\n')[0]} ${at}`.trim(), sched: null };
+    // A throw of ours on one case (proofs/fuzz/internal-error.ts), shrunk and bundled like any
+    // disagreement (case 532 of seed 0 once ended shard 5).
+    j = { outcome: 'disagreement', runner: 'not-judged', verdict: null, disagreement: 'sched-internal-error', detail: thrownText(e), sched: null };
   }
   return { ...j, phases: Object.fromEntries(Object.entries(ph).map(([k, v]) => [k, Math.round(v)])), ...(workMs !== null ? { workMs: Math.round(workMs) } : {}) };
 }
